@@ -1,0 +1,37 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "skdpack",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "HLS", targets: ["HLS"]),
+        .library(name: "SKDPack", targets: ["SKDPack"]),
+        .executable(name: "skdpack", targets: ["skdpack"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // The M3U8 engine. Depends on nothing but the standard library and libc, so that it stays fast to
+        // start, easy to fuzz, and usable by any Swift tool that needs byte-exact playlists.
+        .target(name: "HLS"),
+        .target(name: "SKDPack", dependencies: ["HLS"]),
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .executableTarget(
+            name: "skdpack",
+            dependencies: [
+                "HLS",
+                "SKDPack",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["skdpack"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

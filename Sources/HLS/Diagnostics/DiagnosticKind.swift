@@ -1,0 +1,23 @@
+/// A kind of finding with its fixed properties: the catalogue entry behind each ``Diagnostic``.
+///
+/// `specSection` names the section of RFC 8216 (or of rfc8216bis, prefixed `bis`) that the finding enforces,
+/// so a user can look up why it matters.
+public struct DiagnosticKind: Hashable, Sendable {
+    public let id: DiagnosticID
+    public let severity: Severity
+    /// One line: what the finding is about.
+    public let summary: String
+    public let specSection: String
+
+    public init(id: DiagnosticID, severity: Severity, summary: String, specSection: String) {
+        self.id = id
+        self.severity = severity
+        self.summary = summary
+        self.specSection = specSection
+    }
+
+    /// A diagnostic of this kind at `location`.
+    public func callAsFunction(_ message: String, at location: SourceLocation) -> Diagnostic {
+        Diagnostic(id: id, severity: severity, message: message, location: location)
+    }
+}

@@ -1,0 +1,92 @@
+import Glibc
+
+/// Something a playlist's bytes can be read from in chunks: a file, a pipe, standard input, or memory.
+public protocol ByteSource {
+    /// Fills the start of `buffer` and returns how many bytes it wrote; 0 at the end of the input.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int
+}
+
+/// A failure of the operating system to read or write, with the path it concerned.
+public struct IOError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var operation: String
+    public var errno: Int32
+
+    public init(path: String, operation: String, errno: Int32) {
+        self.path = path
+        self.operation = operation
+        self.errno = errno
+    }
+
+    public var description: String {
+        "\(path): cannot \(operation): \(String(cString: strerror(errno)))"
+    }
+}
+
+/// Reads from an open file descriptor. It does not own the descriptor unless created by ``open(path:)``.
+public final class FileDescriptorSource: ByteSource {
+    public let fd: Int32
+    public let path: String
+    private let ownsDescriptor: Bool
+
+    public init(fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+        self.ownsDescriptor = false
+    }
+
+    private init(ownedFD fd: Int32, path: String) {
+        self.fd = fd
+        self.path = path
+        self.ownsDescriptor = true
+    }
+
+    /// Opens `path` for reading; `-` is standard input.
+    public static func open(path: String) throws(IOError) -> FileDescriptorSource {
+        if path == "-" { return FileDescriptorSource(fd: 0, path: "-") }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw IOError(path: path, operation: "open for reading", errno: Glibc.errno) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw IOError(path: path, operation: "read a directory as a playlist", errno: EISDIR)
+        }
+        return FileDescriptorSource(ownedFD: fd, path: path)
+    }
+
+    deinit {
+        if ownsDescriptor { close(fd) }
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+        while true {
+            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if Glibc.errno == EINTR { continue }
+            throw IOError(path: path, operation: "read", errno: Glibc.errno)
+        }
+    }
+}
+
+/// Serves bytes already in memory: tests, fuzzing, and playlists that arrive as a value.
+public struct MemorySource: ByteSource {
+    private let bytes: [UInt8]
+    private var position = 0
+    /// The most a single read returns, to exercise chunk boundaries in tests.
+    private let maximumRead: Int
+
+    public init(_ bytes: [UInt8], maximumRead: Int = .max) {
+        self.bytes = bytes
+        self.maximumRead = max(1, maximumRead)
+    }
+
+    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+        let count = min(buffer.count, bytes.count - position, maximumRead)
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { source in
+            buffer.baseAddress!.copyMemory(from: source.baseAddress! + position, byteCount: count)
+        }
+        position += count
+        return count
+    }
+}

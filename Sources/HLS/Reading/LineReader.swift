@@ -1,0 +1,163 @@
+import Glibc
+
+/// How a line ended in the input. Kept per line, so a file that mixes LF and CRLF is written back as it was.
+public enum LineTerminator: UInt8, Sendable, Codable {
+    /// The last line of an input without a final newline.
+    case none
+    case lf
+    case crlf
+
+    /// The bytes of the terminator.
+    public var bytes: [UInt8] {
+        switch self {
+        case .none: []
+        case .lf: [0x0A]
+        case .crlf: [0x0D, 0x0A]
+        }
+    }
+}
+
+/// Which part of a line a ``RawLine`` holds.
+///
+/// A line longer than the reader's limit is never held whole: it arrives as a head, any number of middles,
+/// and a tail, so that it can be passed through byte for byte while memory stays bounded.
+public enum LinePart: Sendable {
+    case whole
+    case overlongHead
+    case overlongMiddle
+    case overlongTail
+
+    /// The part that carries the line's terminator and completes the line.
+    public var endsLine: Bool { self == .whole || self == .overlongTail }
+}
+
+/// One line of input as a view into the reader's buffer.
+///
+/// `content` excludes the terminator. It is valid only until the next call to ``LineReader/next()``:
+/// copy what must outlive it. Holding byte ranges instead of a `String` per line is what keeps reading
+/// fast and memory flat.
+public struct RawLine {
+    /// 1-based line number.
+    public var number: Int
+    /// Byte offset of `content`'s first byte from the start of the input.
+    public var offset: Int
+    public var content: UnsafeRawBufferPointer
+    public var terminator: LineTerminator
+    public var part: LinePart
+}
+
+/// Reads an input line by line, in large chunks, with memory bounded by the longest allowed line.
+///
+/// Lines end at LF; a CR right before the LF belongs to the terminator (CRLF). The last line may lack a
+/// terminator. A line longer than `maximumLineLength` is delivered in parts (see ``LinePart``).
+public final class LineReader {
+    /// The default limit on a line's length: far above any real playlist line (key URIs with tokens run
+    /// to a few kilobytes), far below what would let one line exhaust memory.
+    public static let defaultMaximumLineLength = 1 << 20
+    /// The size of each read from the source.
+    public static let chunkSize = 256 << 10
+
+    public let maximumLineLength: Int
+    private var source: any ByteSource
+    private let buffer: UnsafeMutableRawBufferPointer
+    /// Unconsumed bytes are `buffer[start..<end]`.
+    private var start = 0
+    private var end = 0
+    /// Input offset of `buffer[0]`.
+    private var bufferOffset = 0
+    private var reachedEnd = false
+    private var lineNumber = 0
+    /// Set while the parts of an overlong line are being delivered.
+    private var inOverlongLine = false
+
+    public init(source: any ByteSource, maximumLineLength: Int = LineReader.defaultMaximumLineLength) {
+        self.source = source
+        self.maximumLineLength = max(16, maximumLineLength)
+        self.buffer = .allocate(byteCount: self.maximumLineLength + 2 + Self.chunkSize, alignment: 16)
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The next line or part of a line, or `nil` at the end of the input.
+    public func next() throws(IOError) -> RawLine? {
+        while true {
+            let base = buffer.baseAddress!
+            if start < end, let found = memchr(base + start, 0x0A, end - start) {
+                let newline = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                return takeLine(through: newline)
+            }
+            if reachedEnd {
+                guard start < end else { return nil }
+                return takeUnterminatedLine()
+            }
+            if end - start > maximumLineLength {
+                return takeOverlongPart()
+            }
+            try refill()
+        }
+    }
+
+    private func takeLine(through newline: Int) -> RawLine {
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        var contentEnd = newline
+        var terminator = LineTerminator.lf
+        if contentEnd > start, base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D {
+            contentEnd -= 1
+            terminator = .crlf
+        }
+        let part: LinePart = inOverlongLine ? .overlongTail : .whole
+        if !inOverlongLine { lineNumber += 1 }
+        inOverlongLine = false
+        let line = RawLine(
+            number: lineNumber, offset: bufferOffset + start,
+            content: UnsafeRawBufferPointer(start: base + start, count: contentEnd - start),
+            terminator: terminator, part: part)
+        start = newline + 1
+        return line
+    }
+
+    private func takeUnterminatedLine() -> RawLine {
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        let part: LinePart = inOverlongLine ? .overlongTail : .whole
+        if !inOverlongLine { lineNumber += 1 }
+        inOverlongLine = false
+        let line = RawLine(
+            number: lineNumber, offset: bufferOffset + start,
+            content: UnsafeRawBufferPointer(start: base + start, count: end - start),
+            terminator: .none, part: part)
+        start = end
+        return line
+    }
+
+    /// Hands out what is buffered of an overlong line, keeping a trailing CR back: it may be half of CRLF.
+    private func takeOverlongPart() -> RawLine {
+        let base = UnsafeRawPointer(buffer.baseAddress!)
+        var partEnd = end
+        if base.load(fromByteOffset: partEnd - 1, as: UInt8.self) == 0x0D { partEnd -= 1 }
+        let part: LinePart = inOverlongLine ? .overlongMiddle : .overlongHead
+        if !inOverlongLine { lineNumber += 1 }
+        inOverlongLine = true
+        let line = RawLine(
+            number: lineNumber, offset: bufferOffset + start,
+            content: UnsafeRawBufferPointer(start: base + start, count: partEnd - start),
+            terminator: .none, part: part)
+        start = partEnd
+        return line
+    }
+
+    /// Moves the unconsumed bytes to the front and reads one more chunk behind them.
+    private func refill() throws(IOError) {
+        if start > 0 {
+            let pending = end - start
+            if pending > 0 {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: pending)
+            }
+            bufferOffset += start
+            start = 0
+            end = pending
+        }
+        let space = UnsafeMutableRawBufferPointer(rebasing: buffer[end..<buffer.count])
+        let count = try source.read(into: space)
+        if count == 0 { reachedEnd = true } else { end += count }
+    }
+}

@@ -1,0 +1,55 @@
+/// Where a tag may appear (RFC 8216 sections 4.3.1 to 4.3.5).
+public enum TagScope: String, Sendable, Codable {
+    case basic
+    case mediaSegment = "media-segment"
+    case mediaPlaylist = "media-playlist"
+    case masterPlaylist = "master-playlist"
+    case either
+}
+
+/// The grammar of what follows `#TAG:`.
+public enum TagValueGrammar: Sendable {
+    /// The tag takes no value.
+    case none
+    case decimalInteger
+    /// `EXTINF:<duration>,[<title>]`
+    case segmentDuration
+    /// `<n>[@<o>]`
+    case byteRange
+    /// An ISO 8601 date-time.
+    case dateTime
+    case enumerated([String])
+    case attributeList([AttributeSpec])
+}
+
+/// An attribute a tag defines: its type, and whether the tag requires it.
+public struct AttributeSpec: Sendable {
+    public let name: String
+    public let type: AttributeType
+    public let required: Bool
+
+    public init(_ name: String, _ type: AttributeType, required: Bool = false) {
+        self.name = name
+        self.type = type
+        self.required = required
+    }
+}
+
+/// What the protocol says about one tag: scope, value grammar, and whether it may repeat.
+public struct TagDefinition: Sendable {
+    public let name: TagName
+    public let scope: TagScope
+    public let grammar: TagValueGrammar
+    /// The tag may appear at most once in a playlist.
+    public let once: Bool
+    public let specSection: String
+
+    /// The definition of `name`.
+    public static func of(_ name: TagName) -> TagDefinition { table[name]! }
+
+    /// The spec of attribute `attribute` of this tag, if the tag defines it.
+    public func spec(of attribute: String) -> AttributeSpec? {
+        guard case .attributeList(let specs) = grammar else { return nil }
+        return specs.first { $0.name == attribute }
+    }
+}

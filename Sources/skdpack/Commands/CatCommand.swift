@@ -1,0 +1,43 @@
+import ArgumentParser
+import HLS
+
+struct CatCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cat",
+        abstract: "Parse a playlist fully and write it back to standard output, byte for byte.",
+        discussion: """
+            Findings go to standard error; the exit status is 1 if any has error severity.
+
+            Examples:
+              skdpack cat examples/library/clear/index.m3u8
+              curl -s https://example.com/master.m3u8 | skdpack cat - > /dev/null
+            """
+    )
+
+    @Argument(help: "A playlist file, or - for standard input.")
+    var path: String
+
+    @Option(help: "The longest line read, in bytes; longer lines are passed through and reported.")
+    var maxLineLength = LineReader.defaultMaximumLineLength
+
+    func run() throws {
+        let printer = DiagnosticPrinter()
+        defer { printer.flush() }
+        var options = ReaderOptions()
+        options.maximumLineLength = maxLineLength
+        let output = OutputSink(fd: 1, path: "<stdout>")
+        let reader: PlaylistReader
+        do {
+            reader = PlaylistReader(source: try FileDescriptorSource.open(path: path), path: path, options: options)
+            reader.onDiagnostic = printer.print
+            while let line = try reader.next() {
+                try output.write(line.raw)
+            }
+            try output.flush()
+        } catch {
+            printer.print(message: "skdpack: \(error)")
+            throw ExitStatus.failure
+        }
+        if reader.errorCount > 0 { throw ExitStatus.findings }
+    }
+}
