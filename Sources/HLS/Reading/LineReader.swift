@@ -84,14 +84,21 @@ public final class LineReader {
             let base = buffer.baseAddress!
             if start < end, let found = memchr(base + start, 0x0A, end - start) {
                 let newline = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+                if !inOverlongLine, newline - start > maximumLineLength {
+                    return takeOverlongPart(upTo: newline)
+                }
                 return takeLine(through: newline)
             }
             if reachedEnd {
-                guard start < end else { return nil }
-                return takeUnterminatedLine()
+                if start < end {
+                    if !inOverlongLine, end - start > maximumLineLength { return takeOverlongPart(upTo: end) }
+                    return takeUnterminatedLine()
+                }
+                // An overlong last line without a newline still gets its (empty) tail, which ends it.
+                return inOverlongLine ? takeUnterminatedLine() : nil
             }
             if end - start > maximumLineLength {
-                return takeOverlongPart()
+                return takeOverlongPart(upTo: end)
             }
             try refill()
         }
@@ -129,11 +136,12 @@ public final class LineReader {
         return line
     }
 
-    /// Hands out what is buffered of an overlong line, keeping a trailing CR back: it may be half of CRLF.
-    private func takeOverlongPart() -> RawLine {
+    /// Hands out `buffer[start..<limit]` as part of an overlong line, keeping a trailing CR back: it may be
+    /// half of CRLF.
+    private func takeOverlongPart(upTo limit: Int) -> RawLine {
         let base = UnsafeRawPointer(buffer.baseAddress!)
-        var partEnd = end
-        if base.load(fromByteOffset: partEnd - 1, as: UInt8.self) == 0x0D { partEnd -= 1 }
+        var partEnd = limit
+        if partEnd > start, base.load(fromByteOffset: partEnd - 1, as: UInt8.self) == 0x0D { partEnd -= 1 }
         let part: LinePart = inOverlongLine ? .overlongMiddle : .overlongHead
         if !inOverlongLine { lineNumber += 1 }
         inOverlongLine = true

@@ -1,0 +1,146 @@
+import HLS
+import Testing
+
+@Suite("Reading lines")
+struct LineReaderTests {
+    static let chunkings = [1, 2, 3, 7, 64, Int.max]
+
+    @Test("LF, CRLF, mixed, blank lines and a missing final newline come back byte for byte", arguments: chunkings)
+    func roundTrip(maximumRead: Int) throws {
+        let inputs = [
+            "#EXTM3U\n#EXT-X-VERSION:3\n\n#EXTINF:4,\na.ts\n",
+            "#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n",
+            "#EXTM3U\n#EXTINF:4,\r\na.ts\n\r\n",
+            "#EXTM3U\n#EXT-X-ENDLIST",
+            "#EXTM3U\r\n#EXT-X-ENDLIST\r",
+            "\n\n\n",
+            "#EXTM3U",
+        ]
+        for input in inputs {
+            let result = try read(input, maximumRead: maximumRead)
+            #expect(result.output == Array(input.utf8), "\(input.debugDescription) chunked by \(maximumRead)")
+        }
+    }
+
+    @Test("each line keeps its own terminator")
+    func terminators() throws {
+        let result = try read("#EXTM3U\r\n#EXT-X-VERSION:3\n#EXT-X-ENDLIST")
+        #expect(result.terminators == [.crlf, .lf, .none])
+    }
+
+    @Test("a line longer than the limit is passed through in parts and reported once", arguments: [1, 5, 4096, Int.max])
+    func overlongLine(maximumRead: Int) throws {
+        var options = ReaderOptions()
+        options.maximumLineLength = 64
+        let long = String(repeating: "a", count: 1000)
+        let input = "#EXTM3U\n#EXTINF:4,\n\(long)\r\n#EXT-X-ENDLIST\n"
+        let result = try read(input, maximumRead: maximumRead, options: options)
+        #expect(result.output == Array(input.utf8))
+        #expect(result.ids() == ["HLS-line-too-long"])
+        #expect(result.first("HLS-line-too-long")?.location.line == 3)
+        #expect(result.kinds == [.tag(.extM3U), .tag(.extInf), .uri, .tag(.endList)])
+        #expect(result.reader.segmentCount == 1)
+    }
+
+    @Test("an overlong last line without a newline still ends", arguments: [1, 100, Int.max])
+    func overlongLastLine(maximumRead: Int) throws {
+        var options = ReaderOptions()
+        options.maximumLineLength = 32
+        let input = "#EXTM3U\n#" + String(repeating: "c", count: 500) + "\r"
+        let result = try read(input, maximumRead: maximumRead, options: options)
+        #expect(result.output == Array(input.utf8))
+        #expect(result.kinds == [.tag(.extM3U), .comment])
+        #expect(result.terminators == [.lf, .none])
+    }
+
+    @Test("a file larger than any buffer streams through")
+    func largeInput() throws {
+        var input = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
+        for index in 0..<50_000 { input += "#EXTINF:4.000,\nsegment-\(index).ts\n" }
+        let result = try read(input)
+        #expect(result.output == Array(input.utf8))
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.reader.segmentCount == 50_000)
+    }
+}
+
+@Suite("Hostile bytes")
+struct HostileInputTests {
+    @Test("a byte order mark is reported, skipped for parsing, and kept in the output")
+    func byteOrderMark() throws {
+        let input: [UInt8] = [0xEF, 0xBB, 0xBF] + Array("#EXTM3U\n#EXT-X-VERSION:3\n".utf8)
+        let result = try read(input)
+        #expect(result.output == input)
+        #expect(result.ids() == ["HLS-byte-order-mark"])
+        #expect(result.kinds.first == .tag(.extM3U))
+    }
+
+    @Test("NUL and other control characters are located")
+    func controlCharacters() throws {
+        let input: [UInt8] = Array("#EXTM3U\n#EXTINF:4,\nseg".utf8) + [0x00] + Array("ment.ts\n".utf8)
+        let result = try read(input)
+        #expect(result.output == input)
+        let finding = try #require(result.first("HLS-control-character"))
+        #expect(finding.location.line == 3)
+        #expect(finding.location.column == 4)
+        #expect(finding.message.contains("U+0000"))
+    }
+
+    @Test("a tab is a warning of its own")
+    func tab() throws {
+        let result = try read("#EXTM3U\n#EXTINF:4,\ta\nsegment.ts\n")
+        #expect(result.ids() == ["HLS-tab-character"])
+        #expect(result.diagnostics.first?.severity == .warning)
+    }
+
+    @Test("invalid UTF-8 is located, valid multi-byte text is not", arguments: [
+        ([0xC3, 0x28], 4), ([0xE2, 0x82], 4), ([0xED, 0xA0, 0x80], 4), ([0xF8, 0x88, 0x80, 0x80, 0x80], 4),
+        ([0xC0, 0xAF], 4), ([0x80], 4),
+    ] as [([UInt8], Int)])
+    func invalidUTF8(bytes: [UInt8], column: Int) throws {
+        let input: [UInt8] = Array("#EXTM3U\n#EXTINF:4,\nseg".utf8) + bytes + Array(".ts\n".utf8)
+        let result = try read(input)
+        #expect(result.output == input)
+        let finding = try #require(result.first("HLS-invalid-utf8"))
+        #expect(finding.location.line == 3)
+        #expect(finding.location.column == column)
+    }
+
+    @Test("UTF-8 text is fine")
+    func validUTF8() throws {
+        let result = try read("#EXTM3U\n#EXTINF:4,Ünïcødé 日本語 🎬\nsegment.ts\n")
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test("C1 control characters are control characters")
+    func c1Controls() throws {
+        let result = try read("#EXTM3U\n#EXTINF:4,a\u{85}b\nsegment.ts\n")
+        #expect(result.ids() == ["HLS-control-character"])
+    }
+
+    @Test("binary data gives bounded findings, never a crash")
+    func binaryData() throws {
+        var generator = SystemRandomNumberGenerator()
+        let input = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let result = try read(input)
+        #expect(result.output == input)
+        #expect(result.first("HLS-extm3u-first") != nil)
+        // At most 100 listed per kind, plus one line counting the rest.
+        let perKind = Dictionary(grouping: result.diagnostics, by: \.id).mapValues(\.count)
+        #expect(perKind.values.allSatisfy { $0 <= 101 })
+    }
+
+    @Test("an empty file is reported")
+    func empty() throws {
+        let result = try read([UInt8]())
+        #expect(result.output.isEmpty)
+        #expect(result.ids() == ["HLS-empty-playlist"])
+    }
+
+    @Test("an HTML error page saved as a playlist is not a playlist")
+    func html() throws {
+        let result = try read("<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>\n")
+        #expect(result.first("HLS-extm3u-first")?.location.line == 1)
+        #expect(result.reader.kind == .unknown)
+    }
+}

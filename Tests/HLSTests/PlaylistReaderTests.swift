@@ -1,0 +1,133 @@
+import HLS
+import Testing
+
+@Suite("Reading playlists")
+struct PlaylistReaderTests {
+    static let multiDRM = """
+        #EXTM3U
+        #EXT-X-VERSION:6
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-MAP:URI="init.mp4"
+        #EXT-X-KEY:METHOD=NONE
+        #EXTINF:6,
+        clear-lead.m4s
+        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1"
+        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://one",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+        #EXTINF:6,
+        s1.m4s
+        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://two",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+        #EXTINF:6,
+        s2.m4s
+        #EXT-X-ENDLIST
+
+        """
+
+    @Test("keys in force: one per KEYFORMAT, the latest wins, METHOD=NONE clears")
+    func keysInForce() throws {
+        let reader = PlaylistReader(source: MemorySource(Array(Self.multiDRM.utf8)), path: "v.m3u8")
+        var keysPerSegment: [[String]] = []
+        while let line = try reader.next() {
+            if case .segment? = line.uriRole {
+                keysPerSegment.append(reader.keysInForce.map { $0.key.uri ?? "" })
+            }
+        }
+        #expect(keysPerSegment == [[], ["data:text/plain;base64,AAAA", "skd://one"], ["data:text/plain;base64,AAAA", "skd://two"]])
+        #expect(reader.kind == .media)
+        #expect(reader.errorCount == 0)
+    }
+
+    @Test("a master playlist's URI lines are variants, not segments")
+    func master() throws {
+        let input = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=1000000
+            low/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=3000000
+            high/index.m3u8
+
+            """
+        let reader = PlaylistReader(source: MemorySource(Array(input.utf8)), path: "m.m3u8")
+        var roles: [URIRole] = []
+        while let line = try reader.next() { if let role = line.uriRole { roles.append(role) } }
+        #expect(roles == [.variant, .variant])
+        #expect(reader.kind == .master)
+        #expect(reader.errorCount == 0)
+    }
+
+    @Test("master and media tags together make a mixed playlist")
+    func mixed() throws {
+        let result = try read("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXTINF:4,\ns.ts\n")
+        #expect(result.reader.kind == .mixed)
+    }
+
+    @Test("structure findings", arguments: [
+        ("#EXT-X-VERSION:3\n#EXTM3U\n", "HLS-extm3u-first", 1),
+        ("#EXTM3U\n#EXTINF:4,\n#EXTINF:4,\na.ts\n", "HLS-extinf-without-uri", 2),
+        ("#EXTM3U\n#EXTINF:4,\n", "HLS-extinf-without-uri", 2),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:4\na.ts\n", "HLS-extinf-missing", 3),
+        ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-TARGETDURATION:6\n", "HLS-tag-repeated", 3),
+        ("#EXTM3U\n#EXT-X-ALLOW-CACHE:YES\n", "HLS-removed-tag", 2),
+        ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"\n", "HLS-define-duplicate", 3),
+        ("#EXTM3U\n#EXTINF:4,\n{$host}/a.ts\n", "HLS-undefined-variable", 3),
+        ("#EXTM3U\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://{$id}\"\n", "HLS-undefined-variable", 2),
+    ])
+    func structure(input: String, id: String, line: Int) throws {
+        let result = try read(input)
+        let finding = try #require(result.first(id), "\(result.ids())")
+        #expect(finding.location.line == line)
+    }
+
+    @Test("EXT-X-DEFINE values are substituted for reading; IMPORT and QUERYPARAM are recorded")
+    func variables() throws {
+        var options = ReaderOptions()
+        options.importedVariables = ["token": "abc"]
+        let input = """
+            #EXTM3U
+            #EXT-X-DEFINE:NAME="id",VALUE="title-42"
+            #EXT-X-DEFINE:IMPORT="token"
+            #EXT-X-DEFINE:QUERYPARAM="session"
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://{$id}?t={$token}&s={$session}",KEYFORMAT="com.apple.streamingkeydelivery"
+
+            """
+        let result = try read(input, options: options)
+        #expect(result.diagnostics.isEmpty)
+        let substitution = result.reader.variables.substitute("skd://{$id}?t={$token}&s={$session}&u={$nope}")
+        #expect(substitution.text == "skd://title-42?t=abc&s={$session}&u={$nope}")
+        #expect(substitution.unresolved == ["session"])
+        #expect(substitution.undefined == ["nope"])
+        #expect(result.reader.keysInForce.first?.key.uri == "skd://{$id}?t={$token}&s={$session}")
+    }
+
+    @Test("with parsesEveryTag off, only keys and definitions are parsed")
+    func lazyParsing() throws {
+        var options = ReaderOptions()
+        options.parsesEveryTag = false
+        let reader = PlaylistReader(source: MemorySource(Array(Self.multiDRM.utf8)), path: "v.m3u8", options: options)
+        var parsed: [TagName] = []
+        var lazilyParsed = 0
+        while let line = try reader.next() {
+            if let name = line.tag?.name { parsed.append(name) }
+            if case .tag(.extInf) = line.kind, line.parseTag()?.value == .segmentDuration(duration: 6, title: "") {
+                lazilyParsed += 1
+            }
+        }
+        #expect(Set(parsed) == [.key])
+        #expect(lazilyParsed == 3)
+    }
+
+    @Test("the inspection lists segments with their keys, and variants with their URIs")
+    func inspection() throws {
+        let reader = PlaylistReader(source: MemorySource(Array(Self.multiDRM.utf8)), path: "v.m3u8")
+        let inspection = try PlaylistInspector.inspect(reader)
+        #expect(inspection.kind == .media)
+        #expect(inspection.segments.map(\.uri) == ["clear-lead.m4s", "s1.m4s", "s2.m4s"])
+        #expect(inspection.segments.map(\.line) == [7, 11, 14])
+        #expect(inspection.segments[2].keys.map(\.line) == [8, 12])
+        #expect(inspection.segments.allSatisfy { $0.map == "init.mp4" && $0.duration == 6 })
+        #expect(inspection.tags.count == 12)
+        let key = try #require(inspection.tags.first { $0.line == 9 })
+        #expect(key.attributes?.map(\.name) == ["METHOD", "URI", "KEYFORMAT", "KEYFORMATVERSIONS"])
+        #expect(key.attributes?[1].value == .string("skd://one"))
+        #expect(key.attributes?[1].type == "quoted-string")
+    }
+}

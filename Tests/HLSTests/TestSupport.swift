@@ -1,0 +1,51 @@
+import HLS
+
+/// Everything a reader produced for an input held in memory.
+struct ReadResult {
+    var output: [UInt8]
+    var kinds: [LineKind]
+    var terminators: [LineTerminator]
+    var diagnostics: [Diagnostic]
+    var reader: PlaylistReader
+
+    func ids() -> [String] { diagnostics.map(\.id.rawValue) }
+
+    func first(_ id: String) -> Diagnostic? { diagnostics.first { $0.id.rawValue == id } }
+}
+
+/// Reads `bytes` with a playlist reader, copying each line back out the way `skdpack cat` does.
+/// `maximumRead` makes the source return small chunks, to put line ends on every chunk boundary.
+func read(
+    _ bytes: [UInt8], path: String = "test.m3u8", maximumRead: Int = .max,
+    options: ReaderOptions = ReaderOptions()
+) throws -> ReadResult {
+    let reader = PlaylistReader(source: MemorySource(bytes, maximumRead: maximumRead), path: path, options: options)
+    var diagnostics: [Diagnostic] = []
+    reader.onDiagnostic = { diagnostics.append($0) }
+    var output: [UInt8] = []
+    var kinds: [LineKind] = []
+    var terminators: [LineTerminator] = []
+    while let line = try reader.next() {
+        output += line.raw.content
+        output += line.raw.terminator.bytes
+        if line.raw.part.endsLine {
+            kinds.append(line.kind)
+            terminators.append(line.raw.terminator)
+        }
+    }
+    return ReadResult(output: output, kinds: kinds, terminators: terminators, diagnostics: diagnostics, reader: reader)
+}
+
+func read(_ text: String, maximumRead: Int = .max, options: ReaderOptions = ReaderOptions()) throws -> ReadResult {
+    try read(Array(text.utf8), maximumRead: maximumRead, options: options)
+}
+
+/// Parses a single tag line.
+func parseTag(_ line: String) -> TagParser.Result {
+    Array(line.utf8).withUnsafeBytes { TagParser.parse($0) }
+}
+
+/// Parses an attribute list written as the value of a tag line `#X:` (so columns start at 4).
+func parseAttributes(_ list: String) -> AttributeListParser.Result {
+    Array(("#X:" + list).utf8).withUnsafeBytes { AttributeListParser.parse($0, from: 3) }
+}
