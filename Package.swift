@@ -30,8 +30,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .testTarget(name: "HLSTests", dependencies: ["HLS"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["skdpack"]),
+        // Locating the shared corpus and running the built binary, for every test target.
+        .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
+        .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

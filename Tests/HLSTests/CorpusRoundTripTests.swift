@@ -1,0 +1,34 @@
+import Foundation
+import HLS
+import SKDTestSupport
+import Testing
+
+@Suite("Corpus, in process", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.skipReason)))
+struct CorpusRoundTripTests {
+    @Test("the corpus is all there")
+    func complete() {
+        #expect(Corpus.entries.count == 150)
+    }
+
+    @Test("every playlist reads back byte for byte, in any chunking, without a crash", arguments: Corpus.entries)
+    func roundTrip(entry: Corpus.Entry) throws {
+        let bytes = [UInt8](try Data(contentsOf: entry.url))
+        for maximumRead in [Int.max, 4093, 17] {
+            let result = try read(bytes, path: entry.file, maximumRead: maximumRead)
+            #expect(result.output == bytes, "chunked by \(maximumRead)")
+        }
+    }
+
+    @Test("every diagnostic points into the file", arguments: Corpus.entries)
+    func locations(entry: Corpus.Entry) throws {
+        let bytes = [UInt8](try Data(contentsOf: entry.url))
+        let result = try read(bytes, path: entry.file)
+        let lineCount = result.kinds.count
+        for diagnostic in result.diagnostics {
+            #expect(diagnostic.location.path == entry.file)
+            #expect((1...max(lineCount, 1)).contains(diagnostic.location.line), "\(diagnostic)")
+            #expect(diagnostic.location.column >= 1)
+            #expect(diagnostic.location.offset <= bytes.count)
+        }
+    }
+}
