@@ -11,23 +11,34 @@ public enum URIRole: Hashable, Sendable {
 public struct PlaylistLine {
     public var raw: RawLine
     public var kind: LineKind
-    /// The parsed tag, if the reader parsed it (every tag when ``ReaderOptions/parsesEveryTag``).
-    public var tag: Tag?
+    /// The parsed tag, if the reader kept it: every tag with an attribute list or an unknown value when
+    /// ``ReaderOptions/parsesEveryTag``, keys and definitions always. `EXTINF` is checked but not kept, as
+    /// building a value for every segment would cost more than the rest of the reading; ask ``parseTag()``.
+    public var tag: Tag? {
+        get { parsedTag?.tag }
+        set { parsedTag = newValue.map(ParsedTag.init) }
+    }
+    /// Boxed, so that a line stays a few words long and cheap to return from the reader.
+    private var parsedTag: ParsedTag?
     public var uriRole: URIRole?
     /// Bytes of a byte order mark at the start of the line (only ever on line 1), skipped by parsing.
     public var prefixLength: Int
-    public let path: String
+
+    public init(raw: RawLine, kind: LineKind, tag: Tag? = nil, uriRole: URIRole? = nil, prefixLength: Int = 0) {
+        self.raw = raw
+        self.kind = kind
+        self.parsedTag = tag.map(ParsedTag.init)
+        self.uriRole = uriRole
+        self.prefixLength = prefixLength
+    }
 
     /// The line's content without a leading byte order mark.
     public var content: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: raw.content[prefixLength...])
     }
 
-    /// Where the line starts.
-    public var location: SourceLocation { location(column: 1) }
-
-    /// A position in the line; `column` is 1-based, counted in bytes of the line as written.
-    public func location(column: Int) -> SourceLocation {
+    /// A position in the line of playlist `path`; `column` is 1-based, in bytes of the line as written.
+    public func location(in path: String, column: Int = 1) -> SourceLocation {
         SourceLocation(path: path, line: raw.number, column: column, offset: raw.offset + column - 1)
     }
 
@@ -40,4 +51,9 @@ public struct PlaylistLine {
 
     /// The line's text (URI lines, comments); decoding replaces invalid UTF-8 with U+FFFD.
     public var text: String { String(decoding: content, as: UTF8.self) }
+}
+
+private final class ParsedTag: Sendable {
+    let tag: Tag
+    init(_ tag: Tag) { self.tag = tag }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads a playlist line by line and keeps the state a line's meaning depends on: the playlist kind so far,
 /// the keys in force, the variables defined, which URI lines are segments.
 ///
@@ -60,12 +62,12 @@ public final class PlaylistReader {
             lastLineStart = SourceLocation(path: path, line: raw.number, column: 1, offset: raw.offset)
             return readOverlongHead(raw)
         case .overlongMiddle, .overlongTail:
-            return PlaylistLine(raw: raw, kind: overlongKind, tag: nil, uriRole: nil, prefixLength: 0, path: path)
+            return PlaylistLine(raw: raw, kind: overlongKind)
         }
     }
 
     private func read(_ raw: RawLine) -> PlaylistLine {
-        var line = PlaylistLine(raw: raw, kind: .blank, tag: nil, uriRole: nil, prefixLength: 0, path: path)
+        var line = PlaylistLine(raw: raw, kind: .blank)
         if raw.number == 1 { checkStart(&line) }
         let content = line.content
         if let problem = EncodingCheck.firstProblem(in: content) { report(problem, on: line) }
@@ -92,8 +94,11 @@ public final class PlaylistReader {
     }
 
     private func readTag(_ name: TagName, _ line: inout PlaylistLine) {
-        let needed = name == .key || name == .define
-        if options.parsesEveryTag || needed {
+        if name == .extInf {
+            if options.parsesEveryTag, let issue = TagParser.checkSegmentDuration(line.content) {
+                report(issue, on: line)
+            }
+        } else if options.parsesEveryTag || name == .key || name == .define {
             let result = TagParser.parse(line.content)
             line.tag = result.tag
             for issue in result.issues { report(issue, on: line) }
@@ -101,9 +106,8 @@ public final class PlaylistReader {
                 checkVariableReferences(attributes, on: line)
             }
         }
-        let definition = TagDefinition.of(name)
-        kind.note(definition.scope)
-        if definition.once, !seenOnceTags.insert(name).inserted {
+        kind.note(name.scope)
+        if name.appearsOnce, !seenOnceTags.insert(name).inserted {
             report(
                 ParseDiagnostics.tagRepeated, "#\(name.rawValue) may appear only once; remove this one",
                 on: line, column: 1)
@@ -111,7 +115,7 @@ public final class PlaylistReader {
         switch name {
         case .extInf:
             if let earlier = pendingDuration { reportDurationWithoutURI(at: earlier) }
-            pendingDuration = line.location
+            pendingDuration = line.location(in: path)
         case .streamInf:
             pendingVariant = true
         case .allowCache:
@@ -156,7 +160,8 @@ public final class PlaylistReader {
             }
             pendingDuration = nil
         }
-        if options.parsesEveryTag, line.content.contains(UInt8(ascii: "{")) {
+        let content = line.content
+        if options.parsesEveryTag, let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil {
             for name in variables.substitute(line.text).undefined {
                 report(
                     ParseDiagnostics.undefinedVariable, "{$\(name)} is used but no EXT-X-DEFINE defines it",
@@ -166,7 +171,7 @@ public final class PlaylistReader {
     }
 
     private func checkVariableReferences(_ attributes: AttributeList, on line: PlaylistLine) {
-        for attribute in attributes.attributes where attribute.text.contains("{$") {
+        for attribute in attributes.attributes where VariableScope.mayReference(attribute.text) {
             for name in variables.substitute(attribute.text).undefined {
                 report(
                     ParseDiagnostics.undefinedVariable,
@@ -177,7 +182,7 @@ public final class PlaylistReader {
     }
 
     private func readOverlongHead(_ raw: RawLine) -> PlaylistLine {
-        var line = PlaylistLine(raw: raw, kind: .uri, tag: nil, uriRole: nil, prefixLength: 0, path: path)
+        var line = PlaylistLine(raw: raw, kind: .uri)
         line.kind = raw.content.first == UInt8(ascii: "#") ? .comment : .uri
         overlongKind = line.kind
         report(
@@ -233,7 +238,7 @@ public final class PlaylistReader {
     }
 
     private func report(_ kind: DiagnosticKind, _ message: String, on line: PlaylistLine, column: Int) {
-        emit(kind(message, at: line.location(column: column)))
+        emit(kind(message, at: line.location(in: path, column: column)))
     }
 
     private func emit(_ diagnostic: Diagnostic) {

@@ -17,13 +17,19 @@ public enum EncodingCheck {
     public static func firstProblem(in bytes: UnsafeRawBufferPointer) -> EncodingProblem? {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return nil }
+        guard count >= 8 else { return slowScan(base, from: 0, count: count) }
         var index = 0
         while index + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if needsAttention(word) { break }
+            if needsAttention(base.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                return slowScan(base, from: index, count: count)
+            }
             index += 8
         }
-        return slowScan(base, from: index, count: count)
+        // The last, partial word: test the final eight bytes, which overlap bytes already found clean.
+        if index < count, needsAttention(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)) {
+            return slowScan(base, from: index, count: count)
+        }
+        return nil
     }
 
     /// True if any byte of `word` is below 0x20, is 0x7F, or has its high bit set.

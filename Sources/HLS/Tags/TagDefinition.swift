@@ -35,14 +35,15 @@ public struct AttributeSpec: Sendable {
     }
 }
 
-/// What the protocol says about one tag: scope, value grammar, and whether it may repeat.
+/// What the protocol says about one tag: its value grammar and section (scope and repetition are on
+/// ``TagName``, where the reader's hot path reaches them without a lookup).
 public struct TagDefinition: Sendable {
     public let name: TagName
-    public let scope: TagScope
     public let grammar: TagValueGrammar
-    /// The tag may appear at most once in a playlist.
-    public let once: Bool
     public let specSection: String
+
+    public var scope: TagScope { name.scope }
+    public var appearsOnce: Bool { name.appearsOnce }
 
     /// The definition of `name`.
     public static func of(_ name: TagName) -> TagDefinition { table[name]! }

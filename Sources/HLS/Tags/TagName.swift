@@ -1,3 +1,5 @@
+import Glibc
+
 /// Every tag of RFC 8216 and of rfc8216bis, by its name as written after `#`.
 public enum TagName: String, CaseIterable, Sendable, Codable {
     // Basic tags (4.3.1)
@@ -42,18 +44,59 @@ public enum TagName: String, CaseIterable, Sendable, Codable {
 
     /// The tag named by `bytes` (the name without `#`), or `nil` for a tag this library does not know.
     public init?(bytes: UnsafeRawBufferPointer) {
-        // EXTINF is on every other line of a media playlist: test it before anything else.
-        if bytes.count == 6, bytes.elementsEqual("EXTINF".utf8) {
+        // EXTINF is on every other line of a media playlist: recognise it with two loads, before anything else.
+        if bytes.count == 6, bytes.loadUnaligned(as: UInt32.self) == Self.extiLE,
+            bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self) == Self.nfLE
+        {
             self = .extInf
             return
         }
-        guard let candidates = Self.byLength[bytes.count] else { return nil }
-        for candidate in candidates where bytes.elementsEqual(candidate.rawValue.utf8) {
-            self = candidate
-            return
+        guard bytes.count < Self.byLength.count else { return nil }
+        for candidate in Self.byLength[bytes.count] {
+            let matches = candidate.bytes.withUnsafeBytes { name in
+                memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0
+            }
+            if matches {
+                self = candidate.name
+                return
+            }
         }
         return nil
     }
 
-    private static let byLength: [Int: [TagName]] = Dictionary(grouping: allCases) { $0.rawValue.utf8.count }
+    private static let extiLE = UInt32(littleEndian: 0x4954_5845)  // "EXTI"
+    private static let nfLE = UInt16(littleEndian: 0x464E)  // "NF"
+
+    /// Names grouped by length, as bytes, so lookup compares only names of the right length.
+    private static let byLength: [[(name: TagName, bytes: [UInt8])]] = {
+        let longest = allCases.map(\.rawValue.utf8.count).max()!
+        var table = Array(repeating: [(name: TagName, bytes: [UInt8])](), count: longest + 1)
+        for name in allCases { table[name.rawValue.utf8.count].append((name, Array(name.rawValue.utf8))) }
+        return table
+    }()
+
+    /// Where the tag may appear (RFC 8216 sections 4.3.1 to 4.3.5).
+    public var scope: TagScope {
+        switch self {
+        case .extM3U, .version: .basic
+        case .extInf, .byteRange, .discontinuity, .key, .map, .programDateTime, .gap, .bitrate, .part, .dateRange:
+            .mediaSegment
+        case .targetDuration, .mediaSequence, .discontinuitySequence, .endList, .playlistType, .iFramesOnly,
+            .partInf, .serverControl, .skip, .preloadHint, .renditionReport, .allowCache:
+            .mediaPlaylist
+        case .media, .streamInf, .iFrameStreamInf, .sessionData, .sessionKey, .contentSteering: .masterPlaylist
+        case .independentSegments, .start, .define: .either
+        }
+    }
+
+    /// Whether the tag may appear at most once in a playlist.
+    public var appearsOnce: Bool {
+        switch self {
+        case .extM3U, .version, .targetDuration, .mediaSequence, .discontinuitySequence, .endList, .playlistType,
+            .iFramesOnly, .partInf, .serverControl, .contentSteering, .independentSegments, .start:
+            true
+        default:
+            false
+        }
+    }
 }

@@ -31,6 +31,32 @@ public enum TagParser {
         return Result(tag: tag, issues: issues)
     }
 
+    /// Checks an `#EXTINF:<duration>,[<title>]` line without building a ``Tag``: the reader runs this on
+    /// every segment, so it only scans bytes.
+    public static func checkSegmentDuration(_ line: UnsafeRawBufferPointer) -> LineIssue? {
+        let prefix = 8  // "#EXTINF:"
+        var index = prefix
+        var digits = 0
+        var points = 0
+        while index < line.count {
+            let byte = line[index]
+            if byte >= 0x30, byte <= 0x39 {
+                digits += 1
+            } else if byte == UInt8(ascii: ".") {
+                points += 1
+            } else {
+                break
+            }
+            index += 1
+        }
+        let hasComma = index < line.count && line[index] == UInt8(ascii: ",")
+        if line.count > prefix - 1, line[prefix - 1] == UInt8(ascii: ":"), digits > 0, points <= 1, hasComma {
+            return nil
+        }
+        // Something is off: the full parser says what, with the same messages as everywhere else.
+        return parse(line).issues.first
+    }
+
     private static func readValue(
         _ line: UnsafeRawBufferPointer, from start: Int?, definition: TagDefinition, issues: inout [LineIssue]
     ) -> TagValue {
@@ -105,7 +131,7 @@ public enum TagParser {
         for attribute in list.attributes {
             guard let spec = definition.spec(of: attribute.name) else { continue }
             // A {$var} reference is resolved by the reader later (rfc8216bis 4.3); its type is checked then.
-            if attribute.text.utf8.contains(UInt8(ascii: "$")), attribute.text.contains("{$") { continue }
+            if VariableScope.mayReference(attribute.text) { continue }
             if attribute.typedValue(as: spec.type) == nil {
                 let isIV = spec.name == "IV" && (definition.name == .key || definition.name == .sessionKey)
                 issues.append(

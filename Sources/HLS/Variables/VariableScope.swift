@@ -1,3 +1,5 @@
+import Glibc
+
 /// The variables `EXT-X-DEFINE` declares (rfc8216bis 4.4.2.3), for reading `{$name}` references.
 ///
 /// Substitution is for reading only: what skdpack writes keeps every reference as it was written.
@@ -51,9 +53,23 @@ public struct VariableScope: Sendable {
         public var unresolved: [String]
     }
 
+    /// Whether `text` holds `{$`, the start of a reference: a byte scan, cheap enough for every value.
+    public static func mayReference(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            var rest = UnsafeRawBufferPointer(bytes)
+            while let base = rest.baseAddress, let brace = memchr(base, 0x7B, rest.count) {
+                let next = UnsafeRawPointer(brace) + 1 - base
+                if next < rest.count, rest[next] == UInt8(ascii: "$") { return true }
+                rest = UnsafeRawBufferPointer(rebasing: rest[next...])
+            }
+            return false
+        }
+    }
+
     /// Replaces each `{$name}` in `text` by its value.
     public func substitute(_ text: String) -> Substitution {
-        guard text.contains("{$") else { return Substitution(text: text, undefined: [], unresolved: []) }
+        guard Self.mayReference(text) else { return Substitution(text: text, undefined: [], unresolved: []) }
         var output = ""
         var undefined: [String] = []
         var unresolved: [String] = []

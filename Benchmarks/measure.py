@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Runs whole commands and reports wall time and peak RSS, each the best of several runs.
+
+Imported by run.py; every figure it prints is measured in the same run as the figures it is compared with.
+"""
+import os
+import subprocess
+import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Measurement:
+    seconds: float
+    peak_rss_kib: int
+
+
+def measure(argv, stdout_path=None, stdin_path=None, runs=5, env=None) -> Measurement:
+    """Best wall time and largest peak RSS over `runs` runs of argv (a list) or a shell string."""
+    best = float("inf")
+    peak = 0
+    for _ in range(runs):
+        stdout = open(stdout_path or os.devnull, "wb")
+        stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+        shell = isinstance(argv, str)
+        start = time.perf_counter()
+        process = subprocess.Popen(argv, stdout=stdout, stdin=stdin, shell=shell, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        stdout.close()
+        if stdin_path:
+            stdin.close()
+        if process.returncode not in (0, 1):
+            raise SystemExit(f"{argv} failed with exit status {process.returncode}")
+        best = min(best, elapsed)
+        peak = max(peak, usage.ru_maxrss)
+    return Measurement(best, peak)
