@@ -106,7 +106,7 @@ struct PlaylistReaderTests {
         var parsed: [TagName] = []
         var lazilyParsed = 0
         while let line = try reader.next() {
-            if let name = line.tag?.name { parsed.append(name) }
+            if let name = reader.currentTag?.name { parsed.append(name) }
             if case .tag(.extInf) = line.kind, line.parseTag()?.value == .segmentDuration(duration: 6, title: "") {
                 lazilyParsed += 1
             }

@@ -8,26 +8,19 @@ public enum URIRole: Hashable, Sendable {
 
 /// One line as the playlist reader sees it: the raw bytes, what kind of line it is, and what the reader
 /// learned from it. Valid until the next call to ``PlaylistReader/next()``.
+///
+/// A line holds no references, so handing one out per line costs no reference counting; the tag the
+/// reader parsed for it is ``PlaylistReader/currentTag``.
 public struct PlaylistLine {
     public var raw: RawLine
     public var kind: LineKind
-    /// The parsed tag, if the reader kept it: every tag with an attribute list or an unknown value when
-    /// ``ReaderOptions/parsesEveryTag``, keys and definitions always. `EXTINF` is checked but not kept, as
-    /// building a value for every segment would cost more than the rest of the reading; ask ``parseTag()``.
-    public var tag: Tag? {
-        get { parsedTag?.tag }
-        set { parsedTag = newValue.map(ParsedTag.init) }
-    }
-    /// Boxed, so that a line stays a few words long and cheap to return from the reader.
-    private var parsedTag: ParsedTag?
     public var uriRole: URIRole?
     /// Bytes of a byte order mark at the start of the line (only ever on line 1), skipped by parsing.
     public var prefixLength: Int
 
-    public init(raw: RawLine, kind: LineKind, tag: Tag? = nil, uriRole: URIRole? = nil, prefixLength: Int = 0) {
+    public init(raw: RawLine, kind: LineKind, uriRole: URIRole? = nil, prefixLength: Int = 0) {
         self.raw = raw
         self.kind = kind
-        self.parsedTag = tag.map(ParsedTag.init)
         self.uriRole = uriRole
         self.prefixLength = prefixLength
     }
@@ -42,9 +35,8 @@ public struct PlaylistLine {
         SourceLocation(path: path, line: raw.number, column: column, offset: raw.offset + column - 1)
     }
 
-    /// The tag, parsed now if the reader did not (issues are not reported).
+    /// Parses the line's tag (issues are not reported; the reader reports them when it parses).
     public func parseTag() -> Tag? {
-        if let tag { return tag }
         guard case .tag = kind, raw.part == .whole else { return nil }
         return TagParser.parse(content).tag
     }
@@ -53,7 +45,3 @@ public struct PlaylistLine {
     public var text: String { String(decoding: content, as: UTF8.self) }
 }
 
-private final class ParsedTag: Sendable {
-    let tag: Tag
-    init(_ tag: Tag) { self.tag = tag }
-}

@@ -10,7 +10,7 @@ public enum TagParser {
 
     /// Parses `line`, which starts with `#EXT`.
     public static func parse(_ line: UnsafeRawBufferPointer) -> Result {
-        let colon = line.firstIndex(of: UInt8(ascii: ":"))
+        let colon = line.firstOffset(of: UInt8(ascii: ":"))
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[1..<(colon ?? line.count)])
         let name = TagName(bytes: nameBytes)
         let spelledName = name?.rawValue ?? String(decoding: nameBytes, as: UTF8.self)
@@ -35,12 +35,17 @@ public enum TagParser {
     /// every segment, so it only scans bytes.
     public static func checkSegmentDuration(_ line: UnsafeRawBufferPointer) -> LineIssue? {
         let prefix = 8  // "#EXTINF:"
+        let count = line.count
+        guard count > prefix, let base = line.baseAddress,
+            base.load(fromByteOffset: prefix - 1, as: UInt8.self) == UInt8(ascii: ":")
+        else { return parse(line).issues.first }
         var index = prefix
         var digits = 0
         var points = 0
-        while index < line.count {
-            let byte = line[index]
-            if byte >= 0x30, byte <= 0x39 {
+        var byte: UInt8 = 0
+        while index < count {
+            byte = base.load(fromByteOffset: index, as: UInt8.self)
+            if byte &- 0x30 < 10 {
                 digits += 1
             } else if byte == UInt8(ascii: ".") {
                 points += 1
@@ -49,10 +54,7 @@ public enum TagParser {
             }
             index += 1
         }
-        let hasComma = index < line.count && line[index] == UInt8(ascii: ",")
-        if line.count > prefix - 1, line[prefix - 1] == UInt8(ascii: ":"), digits > 0, points <= 1, hasComma {
-            return nil
-        }
+        if digits > 0, points <= 1, index < count, byte == UInt8(ascii: ",") { return nil }
         // Something is off: the full parser says what, with the same messages as everywhere else.
         return parse(line).issues.first
     }

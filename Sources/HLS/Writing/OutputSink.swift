@@ -3,7 +3,9 @@ import Glibc
 /// Collects output in one large buffer and writes it to a file descriptor in large writes.
 ///
 /// One `write(2)` per line would cost more than all the parsing; this sink makes one per 256 KiB.
-public final class OutputSink {
+/// It is a non-copyable value, owned by one writer, so that its bookkeeping costs no reference counting
+/// or exclusivity checks per line. Call ``flush()`` before it goes away: a deinit cannot report errors.
+public struct OutputSink: ~Copyable {
     public static let bufferSize = 256 << 10
 
     public let fd: Int32
@@ -20,7 +22,7 @@ public final class OutputSink {
 
     deinit { buffer.deallocate() }
 
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(IOError) {
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(IOError) {
         guard bytes.count > 0 else { return }
         if used + bytes.count > buffer.count { try flush() }
         if bytes.count >= buffer.count {
@@ -31,7 +33,7 @@ public final class OutputSink {
         used += bytes.count
     }
 
-    public func write(_ bytes: [UInt8]) throws(IOError) {
+    public mutating func write(_ bytes: [UInt8]) throws(IOError) {
         var failure: IOError?
         bytes.withUnsafeBytes { raw in
             do throws(IOError) { try write(raw) } catch { failure = error }
@@ -39,7 +41,7 @@ public final class OutputSink {
         if let failure { throw failure }
     }
 
-    public func write(_ text: String) throws(IOError) {
+    public mutating func write(_ text: String) throws(IOError) {
         var text = text
         var failure: IOError?
         text.withUTF8 { utf8 in
@@ -48,7 +50,7 @@ public final class OutputSink {
         if let failure { throw failure }
     }
 
-    public func write(_ terminator: LineTerminator) throws(IOError) {
+    public mutating func write(_ terminator: LineTerminator) throws(IOError) {
         switch terminator {
         case .none: return
         case .lf: try writeByte(0x0A)
@@ -59,20 +61,19 @@ public final class OutputSink {
     }
 
     /// A line as it was read: its content and its own terminator.
-    public func write(_ line: RawLine) throws(IOError) {
-        try write(line.content)
-        try write(line.terminator)
+    public mutating func write(_ line: RawLine) throws(IOError) {
+        try write(line.bytes)
     }
 
     @inline(__always)
-    private func writeByte(_ byte: UInt8) throws(IOError) {
+    private mutating func writeByte(_ byte: UInt8) throws(IOError) {
         if used == buffer.count { try flush() }
         buffer[used] = byte
         used += 1
     }
 
     /// Writes out everything buffered.
-    public func flush() throws(IOError) {
+    public mutating func flush() throws(IOError) {
         guard used > 0 else { return }
         let pending = UnsafeRawBufferPointer(rebasing: buffer[0..<used])
         used = 0

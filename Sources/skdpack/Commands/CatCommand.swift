@@ -25,13 +25,16 @@ struct CatCommand: ParsableCommand {
         defer { printer.flush() }
         var options = ReaderOptions()
         options.maximumLineLength = maxLineLength
-        let output = OutputSink(fd: 1, path: "<stdout>")
+        var output = OutputSink(fd: 1, path: "<stdout>")
         let reader: PlaylistReader
         do {
             reader = PlaylistReader(source: try FileDescriptorSource.open(path: path), path: path, options: options)
             reader.onDiagnostic = printer.print
-            while let line = try reader.next() {
-                try output.write(line.raw)
+            while let item = try reader.nextItem() {
+                switch item {
+                case .run(let run): try output.write(run.bytes)
+                case .line(let line): try output.write(line.raw)
+                }
             }
             try output.flush()
         } catch {

@@ -34,7 +34,7 @@ struct InspectCommand: ParsableCommand {
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let output = OutputSink(fd: 1, path: "<stdout>")
+        var output = OutputSink(fd: 1, path: "<stdout>")
         do {
             try output.write(Array(try encoder.encode(inspection)))
             try output.write("\n")

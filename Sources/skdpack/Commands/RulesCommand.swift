@@ -30,7 +30,7 @@ struct RulesCommand: ParsableCommand {
 
     func run() throws {
         let kinds = ParseDiagnostics.all
-        let output = OutputSink(fd: 1, path: "<stdout>")
+        var output = OutputSink(fd: 1, path: "<stdout>")
         switch format {
         case .json:
             let encoder = JSONEncoder()

@@ -4,7 +4,7 @@ import HLS
 /// Prints diagnostics to standard error as `path:line:col: severity: message [ID]`, coloured when standard
 /// error is a terminal and `NO_COLOR` is not set (https://no-color.org).
 final class DiagnosticPrinter {
-    private let sink = OutputSink(fd: 2, path: "<stderr>")
+    private var sink = OutputSink(fd: 2, path: "<stderr>")
     private let colour: Bool
 
     init() {
