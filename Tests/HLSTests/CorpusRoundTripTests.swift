@@ -19,6 +19,20 @@ struct CorpusRoundTripTests {
         }
     }
 
+    @Test("reading by runs gives the same bytes, findings and counts as reading line by line", arguments: Corpus.entries)
+    func runsMatchLines(entry: Corpus.Entry) throws {
+        let bytes = [UInt8](try Data(contentsOf: entry.url))
+        for maximumRead in [Int.max, 4093, 17] {
+            let byLine = try read(bytes, path: entry.file, maximumRead: maximumRead)
+            let byItem = try readItems(bytes, path: entry.file, maximumRead: maximumRead)
+            #expect(byItem.output == bytes)
+            #expect(byItem.diagnostics == byLine.diagnostics)
+            #expect(byItem.reader.segmentCount == byLine.reader.segmentCount)
+            #expect(byItem.reader.lineCount == byLine.reader.lineCount)
+            #expect(byItem.reader.kind == byLine.reader.kind)
+        }
+    }
+
     @Test("every diagnostic points into the file", arguments: Corpus.entries)
     func locations(entry: Corpus.Entry) throws {
         let bytes = [UInt8](try Data(contentsOf: entry.url))

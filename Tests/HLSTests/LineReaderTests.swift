@@ -53,6 +53,33 @@ struct LineReaderTests {
         #expect(result.terminators == [.lf, .none])
     }
 
+    @Test("reading by runs matches reading by lines, whatever the chunking", arguments: chunkings)
+    func runs(maximumRead: Int) throws {
+        let inputs = [
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:4.5,title\nb.ts\n\n# note\n#EXT-X-ENDLIST\n",
+            "#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n#EXTINF:4,\r\nb.ts",
+            "#EXTM3U\n#EXTINF:4,\n#EXTINF:4,\na.ts\nb.ts\n#EXTINF:x,\nc.ts\n#EXTINF:4,\t\nd.ts\n",
+            "#EXTM3U\n#EXTINF:4,\n{$x}.ts\n#EXTINF:4,\n  \n e.ts\n#EXTINF:4,\nf\u{0}.ts\n#EXTINF:4,\nü.ts\n",
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXTINF:4,\ns.ts\n",
+        ]
+        for input in inputs {
+            let byLine = try read(input, maximumRead: maximumRead)
+            let byItem = try readItems(Array(input.utf8), maximumRead: maximumRead)
+            #expect(byItem.output == Array(input.utf8))
+            #expect(byItem.diagnostics == byLine.diagnostics, "\(input.debugDescription)")
+            #expect(byItem.reader.segmentCount == byLine.reader.segmentCount)
+        }
+    }
+
+    @Test("plain lines do come in runs")
+    func runsAreUsed() throws {
+        var input = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
+        for index in 0..<1000 { input += "#EXTINF:4.000,\nsegment-\(index).ts\n" }
+        let result = try readItems(Array(input.utf8))
+        #expect(result.linesInRuns >= 1990)
+        #expect(result.reader.segmentCount == 1000)
+    }
+
     @Test("a file larger than any buffer streams through")
     func largeInput() throws {
         var input = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"

@@ -49,3 +49,25 @@ func parseTag(_ line: String) -> TagParser.Result {
 func parseAttributes(_ list: String) -> AttributeListParser.Result {
     Array(("#X:" + list).utf8).withUnsafeBytes { AttributeListParser.parse($0, from: 3) }
 }
+
+/// Reads `bytes` by items (runs of plain lines, and single lines), as `skdpack cat` does, returning the
+/// bytes written back, the findings, and how many lines came in runs.
+func readItems(
+    _ bytes: [UInt8], path: String = "test.m3u8", maximumRead: Int = .max, options: ReaderOptions = ReaderOptions()
+) throws -> (output: [UInt8], diagnostics: [Diagnostic], linesInRuns: Int, reader: PlaylistReader) {
+    let reader = PlaylistReader(source: MemorySource(bytes, maximumRead: maximumRead), path: path, options: options)
+    var diagnostics: [Diagnostic] = []
+    reader.onDiagnostic = { diagnostics.append($0) }
+    var output: [UInt8] = []
+    var linesInRuns = 0
+    while let item = try reader.nextItem() {
+        switch item {
+        case .run(let run):
+            output += run.bytes
+            linesInRuns += run.lineCount
+        case .line(let line):
+            output += line.raw.bytes
+        }
+    }
+    return (output, diagnostics, linesInRuns, reader)
+}

@@ -12,55 +12,68 @@ public struct AttributeListParser {
 
     /// Parses `line[start...]` as an attribute list.
     public static func parse(_ line: UnsafeRawBufferPointer, from start: Int) -> Result {
-        var parser = AttributeListParser(line: line, position: start)
+        var spans: [AttributeSpan] = []
+        var issues: [LineIssue] = []
+        scan(line, from: start, into: &spans, issues: &issues)
+        return Result(list: AttributeList(line: Array(line), spans: spans), issues: issues)
+    }
+
+    /// Finds the attributes of `line[start...]` without copying anything: appends their spans to `spans`
+    /// and the problems found to `issues`.
+    public static func scan(
+        _ line: UnsafeRawBufferPointer, from start: Int, into spans: inout [AttributeSpan], issues: inout [LineIssue]
+    ) {
+        var parser = AttributeListParser(line: line, position: start, spans: spans, issues: issues)
+        spans = []
+        issues = []
         parser.run()
-        return Result(list: AttributeList(parser.attributes), issues: parser.issues)
+        spans = parser.spans
+        issues = parser.issues
     }
 
     private let line: UnsafeRawBufferPointer
     private var position: Int
-    private var attributes: [Attribute] = []
-    private var issues: [LineIssue] = []
+    private var spans: [AttributeSpan]
+    private var issues: [LineIssue]
     private var reportedWhitespace = false
 
-    private init(line: UnsafeRawBufferPointer, position: Int) {
+    private init(line: UnsafeRawBufferPointer, position: Int, spans: [AttributeSpan], issues: [LineIssue]) {
         self.line = line
         self.position = position
+        self.spans = spans
+        self.issues = issues
     }
 
     private var atEnd: Bool { position >= line.count }
-    private var current: UInt8 { line[position] }
+    private var current: UInt8 { line.baseAddress.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self) }
 
     private mutating func run() {
         while !atEnd {
             skipWhitespace()
             let pairStart = position
-            guard let name = readName() else {
+            guard let nameRange = readName() else {
                 report(ParseDiagnostics.attributeSyntax, "expected an attribute NAME (A-Z, 0-9, -)", at: position)
                 skipToNextComma()
                 continue
             }
             skipWhitespace()
             guard !atEnd, current == UInt8(ascii: "=") else {
-                report(ParseDiagnostics.attributeSyntax, "expected '=' after attribute name \(name)", at: position)
+                report(
+                    ParseDiagnostics.attributeSyntax, "expected '=' after attribute name \(text(nameRange))",
+                    at: position)
                 skipToNextComma()
                 continue
             }
             position += 1
             skipWhitespace()
             let valueStart = position
-            let (text, quoted) = readValue(of: name)
-            let valueEnd = position
-            let pairEnd = position
-            if attributes.contains(where: { $0.name == name }) {
+            let quoted = readValue(of: nameRange)
+            if spans.contains(where: { line[$0.nameRange].elementsEqual(line[nameRange]) }) {
                 report(
                     ParseDiagnostics.attributeDuplicate,
-                    "attribute \(name) appears more than once; keep one", at: pairStart)
+                    "attribute \(text(nameRange)) appears more than once; keep one", at: pairStart)
             }
-            attributes.append(
-                Attribute(
-                    name: name, text: text, isQuoted: quoted, pairRange: pairStart..<pairEnd,
-                    valueRange: valueStart..<valueEnd))
+            spans.append(AttributeSpan(nameRange: nameRange, valueRange: valueStart..<position, isQuoted: quoted))
             skipWhitespace()
             if atEnd { break }
             if current == UInt8(ascii: ",") {
@@ -71,14 +84,14 @@ public struct AttributeListParser {
             } else {
                 report(
                     ParseDiagnostics.attributeSyntax,
-                    "expected ',' after the value of \(name)", at: position)
+                    "expected ',' after the value of \(text(nameRange))", at: position)
                 skipToNextComma()
             }
         }
     }
 
     /// Reads `[A-Z0-9-]+`; lower-case letters are read too (and reported) so the attribute is kept.
-    private mutating func readName() -> String? {
+    private mutating func readName() -> Range<Int>? {
         let start = position
         var lowerCase = false
         while !atEnd {
@@ -93,42 +106,46 @@ public struct AttributeListParser {
             }
         }
         guard position > start else { return nil }
-        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<position]), as: UTF8.self)
         if lowerCase {
+            let name = text(start..<position)
             report(ParseDiagnostics.attributeSyntax, "attribute name \(name) must be upper case", at: start)
         }
-        return name
+        return start..<position
     }
 
-    private mutating func readValue(of name: String) -> (String, Bool) {
+    /// Reads a value and returns whether it was quoted; `position` ends after it.
+    private mutating func readValue(of nameRange: Range<Int>) -> Bool {
+        let name = nameRange  // named for the messages below, which decode it only when they are made
         if !atEnd, current == UInt8(ascii: "\"") {
             let open = position
             position += 1
-            let contentStart = position
             while !atEnd, current != UInt8(ascii: "\"") { position += 1 }
-            let text = String(decoding: UnsafeRawBufferPointer(rebasing: line[contentStart..<position]), as: UTF8.self)
             if atEnd {
                 report(
                     ParseDiagnostics.unterminatedQuote,
-                    "the quoted value of \(name) has no closing '\"'", at: open)
+                    "the quoted value of \(text(name)) has no closing '\"'", at: open)
             } else {
                 position += 1
             }
-            return (text, true)
+            return true
         }
         let start = position
         while !atEnd, current != UInt8(ascii: ","), current != UInt8(ascii: " "), current != UInt8(ascii: "\t") {
             if current == UInt8(ascii: "\"") {
                 report(
                     ParseDiagnostics.attributeSyntax,
-                    "unexpected '\"' inside the unquoted value of \(name)", at: position)
+                    "unexpected '\"' inside the unquoted value of \(text(name))", at: position)
             }
             position += 1
         }
         if position == start {
-            report(ParseDiagnostics.attributeSyntax, "attribute \(name) has an empty value", at: start)
+            report(ParseDiagnostics.attributeSyntax, "attribute \(text(name)) has an empty value", at: start)
         }
-        return (String(decoding: UnsafeRawBufferPointer(rebasing: line[start..<position]), as: UTF8.self), false)
+        return false
+    }
+
+    private func text(_ range: Range<Int>) -> String {
+        String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
     }
 
     private mutating func skipWhitespace() {

@@ -56,15 +56,18 @@ public enum NumberParsing {
         return negative ? -magnitude : magnitude
     }
 
+    /// Whether `bytes` is a hexadecimal-sequence: `0x` or `0X`, then at least one hex digit.
+    public static func isHexadecimalSequence<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> Bool {
+        guard bytes.count > 2, bytes.first == UInt8(ascii: "0") else { return false }
+        let marker = bytes[bytes.index(after: bytes.startIndex)]
+        guard marker == UInt8(ascii: "x") || marker == UInt8(ascii: "X") else { return false }
+        return bytes.dropFirst(2).allSatisfy(isHexDigit)
+    }
+
     /// The digits of a hexadecimal-sequence (`0x` or `0X` then hex digits), or `nil`.
     public static func hexadecimalDigits(_ text: String) -> String? {
-        let utf8 = text.utf8
-        guard utf8.count > 2, utf8.first == UInt8(ascii: "0") else { return nil }
-        let marker = utf8[utf8.index(after: utf8.startIndex)]
-        guard marker == UInt8(ascii: "x") || marker == UInt8(ascii: "X") else { return nil }
-        let digits = utf8.dropFirst(2)
-        guard digits.allSatisfy(isHexDigit) else { return nil }
-        return String(decoding: digits, as: UTF8.self)
+        guard isHexadecimalSequence(text.utf8) else { return nil }
+        return String(text.utf8.dropFirst(2))
     }
 
     @inline(__always)

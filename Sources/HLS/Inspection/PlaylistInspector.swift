@@ -58,7 +58,7 @@ public enum PlaylistInspector {
         case .dateTime(let text), .enumerated(let text), .text(let text): inspected.value = .string(text)
         case .attributes:
             inspected.attributes = tag.typedAttributes.map { attribute, typed in
-                let type = tag.definition?.spec(of: attribute.name).map(\.type.rawValue) ?? "unspecified"
+                let type = tag.definition?.spec(for: attribute).map(\.type.rawValue) ?? "unspecified"
                 return InspectedAttribute(name: attribute.name, column: attribute.column, type: type, value: value(typed))
             }
         }

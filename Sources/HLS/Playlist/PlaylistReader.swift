@@ -30,7 +30,9 @@ public final class PlaylistReader {
     public var kind: PlaylistKind { core.segments.kind }
     public var variables: VariableScope { core.variables }
     /// The keys that apply to the next segment, one per KEYFORMAT, in the order their formats appeared.
-    public var keysInForce: [KeyInForce] { core.keysInForce }
+    public var keysInForce: [KeyInForce] {
+        core.keysInForce.map { KeyInForce(key: KeyTag(attributes: $0.list, isSessionKey: false), line: $0.line) }
+    }
     public var segmentCount: Int { core.segments.segmentCount }
     public var errorCount: Int { core.errorCount }
     public var warningCount: Int { core.warningCount }
@@ -39,7 +41,7 @@ public final class PlaylistReader {
     /// The tag of the line ``next()`` returned last, if the reader parsed it: every tag but `EXTINF` when
     /// ``ReaderOptions/parsesEveryTag``, keys and variable definitions always. (`EXTINF` is checked without
     /// building a value: doing that for every segment would cost more than all the rest of the reading.)
-    public var currentTag: Tag? { core.currentTagLine == core.lineCount ? core.currentTag : nil }
+    public var currentTag: Tag? { core.currentTag() }
 
     /// The next run of plain lines, or else the next line; `nil` once the input is exhausted.
     ///
@@ -75,15 +77,17 @@ private struct PlaylistReaderCore: ~Copyable {
     let options: ReaderOptions
     var segments = SegmentState()
     var variables: VariableScope
-    var keysInForce: [KeyInForce] = []
+    /// The keys in force as read (their attributes), turned into ``KeyTag``s only when asked for.
+    var keysInForce: [(list: AttributeList, line: Int, format: [UInt8])] = []
     var errorCount = 0
     var warningCount = 0
     var lineCount = 0
     /// Findings not yet handed to the reader's handler.
     var pending: [Diagnostic] = []
-    /// The last tag parsed, and its line: it belongs to the current line only if that is the line number.
-    var currentTag: Tag?
-    var currentTagLine = 0
+    /// The content of the line last returned, while it is a tag line (valid until the next read).
+    private var currentTagLine: UnsafeRawBufferPointer?
+    /// Reused for the attribute spans of each tag line.
+    private var spans: [AttributeSpan] = []
 
     private var lines: LineReader
     private var seenOnceTags: Set<TagName> = []
@@ -101,12 +105,18 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     mutating func nextRun() -> LineRun? {
+        currentTagLine = nil
         guard let run = lines.nextRun(&segments) else { return nil }
         lineCount = run.firstLine + run.lineCount - 1
         return run
     }
 
+    func currentTag() -> Tag? {
+        currentTagLine.map { TagParser.parse($0).tag }
+    }
+
     mutating func next() throws(IOError) -> PlaylistLine? {
+        currentTagLine = nil
         guard let raw = try lines.next() else {
             finish()
             return nil
@@ -151,18 +161,16 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     private mutating func readTag(_ name: TagName, _ line: inout PlaylistLine) {
+        let content = line.content
+        currentTagLine = content
         if name == .extInf {
-            if options.parsesEveryTag, let issue = TagParser.checkSegmentDuration(line.content) {
+            if options.parsesEveryTag, let issue = TagParser.checkSegmentDuration(content) {
                 report(issue, on: line)
             }
         } else if options.parsesEveryTag || name == .key || name == .define {
-            let result = TagParser.parse(line.content)
-            currentTag = result.tag
-            currentTagLine = line.raw.number
-            for issue in result.issues { report(issue, on: line) }
-            if options.parsesEveryTag, let attributes = result.tag.attributes {
-                checkVariableReferences(attributes, on: line)
-            }
+            let issues = TagChecker.check(content, name: name, spans: &spans)
+            for issue in issues { report(issue, on: line) }
+            if options.parsesEveryTag { checkVariableReferences(in: content, on: line) }
         }
         segments.kind.note(name.scope)
         if name.appearsOnce, !seenOnceTags.insert(name).inserted {
@@ -181,9 +189,9 @@ private struct PlaylistReaderCore: ~Copyable {
                 ParseDiagnostics.removedTag,
                 "EXT-X-ALLOW-CACHE was removed in protocol version 7; remove it", on: line, column: 1)
         case .key:
-            if let key = currentTag.flatMap(KeyTag.init) { apply(key, line: line.raw.number) }
+            applyKey(content, line: line.raw.number)
         case .define:
-            if let tag = currentTag, !variables.define(from: tag) {
+            if !variables.define(from: TagParser.parse(content).tag) {
                 report(
                     ParseDiagnostics.defineDuplicate, "this EXT-X-DEFINE repeats a variable name already defined",
                     on: line, column: 1)
@@ -193,14 +201,23 @@ private struct PlaylistReaderCore: ~Copyable {
         }
     }
 
-    /// The most recent key of each KEYFORMAT is in force; `METHOD=NONE` ends them all.
-    private mutating func apply(_ key: KeyTag, line: Int) {
-        if key.isClear {
-            keysInForce.removeAll()
-        } else if let index = keysInForce.firstIndex(where: { $0.key.keyFormat == key.keyFormat }) {
-            keysInForce[index] = KeyInForce(key: key, line: line)
+    /// The most recent key of each KEYFORMAT is in force; `METHOD=NONE` ends them all. Read from the
+    /// spans the check just found, so a key costs one copy of its line.
+    private mutating func applyKey(_ content: UnsafeRawBufferPointer, line: Int) {
+        var format = Array(KeyTag.defaultKeyFormat.utf8)
+        for span in spans {
+            let attribute = AttributeView(line: content, span: span)
+            if attribute.isNamed("METHOD"), AttributeView.bytes(attribute.textBytes, equal: "NONE") {
+                keysInForce.removeAll()
+                return
+            }
+            if attribute.isNamed("KEYFORMAT"), span.isQuoted { format = Array(attribute.textBytes) }
+        }
+        let record = (list: AttributeList(line: Array(content), spans: spans), line: line, format: format)
+        if let index = keysInForce.firstIndex(where: { $0.format == format }) {
+            keysInForce[index] = record
         } else {
-            keysInForce.append(KeyInForce(key: key, line: line))
+            keysInForce.append(record)
         }
     }
 
@@ -230,13 +247,15 @@ private struct PlaylistReaderCore: ~Copyable {
         }
     }
 
-    private mutating func checkVariableReferences(_ attributes: AttributeList, on line: PlaylistLine) {
-        for attribute in attributes.attributes where VariableScope.mayReference(attribute.text) {
+    private mutating func checkVariableReferences(in content: UnsafeRawBufferPointer, on line: PlaylistLine) {
+        for span in spans {
+            let attribute = AttributeView(line: content, span: span)
+            guard attribute.mayReferenceVariable else { continue }
             for name in variables.substitute(attribute.text).undefined {
                 report(
                     ParseDiagnostics.undefinedVariable,
                     "{$\(name)} in \(attribute.name) is used but no EXT-X-DEFINE defines it",
-                    on: line, column: attribute.valueColumn)
+                    on: line, column: span.valueRange.lowerBound + 1)
             }
         }
     }

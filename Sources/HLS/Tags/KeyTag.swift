@@ -19,14 +19,20 @@ public struct KeyTag: Hashable, Sendable, Codable {
     /// The key view of `tag`, or `nil` if it is not a key tag.
     public init?(_ tag: Tag) {
         guard tag.name == .key || tag.name == .sessionKey, let list = tag.attributes else { return nil }
-        isSessionKey = tag.name == .sessionKey
+        self.init(attributes: list, isSessionKey: tag.name == .sessionKey)
+    }
+
+    /// The key view of a key tag's attribute list.
+    public init(attributes list: AttributeList, isSessionKey: Bool) {
+        func quoted(_ name: String) -> String? { list[name].flatMap { $0.isQuoted ? $0.text : nil } }
+        self.isSessionKey = isSessionKey
         method = list["METHOD"]?.text ?? ""
-        uri = tag.quotedString("URI")
+        uri = quoted("URI")
         iv = list["IV"].flatMap { NumberParsing.hexadecimalDigits($0.text) }
-        let format = tag.quotedString("KEYFORMAT")
+        let format = quoted("KEYFORMAT")
         keyFormat = format ?? Self.defaultKeyFormat
         hasExplicitKeyFormat = format != nil
-        keyFormatVersions = tag.quotedString("KEYFORMATVERSIONS")
+        keyFormatVersions = quoted("KEYFORMATVERSIONS")
     }
 
     /// `METHOD=NONE`: the segments that follow are not encrypted.

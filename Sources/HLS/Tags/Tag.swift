@@ -41,8 +41,8 @@ public struct Tag: Hashable, Sendable {
     /// for attributes the tag does not define, or whose value is not of the defined type).
     public var typedAttributes: [(attribute: Attribute, value: TypedAttributeValue)] {
         guard let list = attributes else { return [] }
-        return list.attributes.map { attribute in
-            let typed = definition?.spec(of: attribute.name).flatMap { attribute.typedValue(as: $0.type) }
+        return list.map { attribute in
+            let typed = definition?.spec(for: attribute).flatMap { attribute.typedValue(as: $0.type) }
             return (attribute, typed ?? .unspecified(attribute.text, quoted: attribute.isQuoted))
         }
     }
@@ -60,10 +60,10 @@ public struct Tag: Hashable, Sendable {
     }
 
     public func decimalInteger(_ name: String) -> UInt64? {
-        attributes?[name].flatMap { NumberParsing.decimalInteger($0.text.utf8) }
+        attributes?[name].flatMap { NumberParsing.decimalInteger($0.textBytes) }
     }
 
     public func decimalFloat(_ name: String) -> Double? {
-        attributes?[name].flatMap { NumberParsing.decimalFloat($0.text.utf8, signed: true) }
+        attributes?[name].flatMap { NumberParsing.decimalFloat($0.textBytes, signed: true) }
     }
 }

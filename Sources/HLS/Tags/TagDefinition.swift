@@ -53,4 +53,10 @@ public struct TagDefinition: Sendable {
         guard case .attributeList(let specs) = grammar else { return nil }
         return specs.first { $0.name == attribute }
     }
+
+    /// The spec of `attribute`, matched by its name's bytes.
+    public func spec(for attribute: Attribute) -> AttributeSpec? {
+        guard case .attributeList(let specs) = grammar else { return nil }
+        return specs.first { attribute.isNamed($0.name) }
+    }
 }

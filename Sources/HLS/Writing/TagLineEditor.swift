@@ -68,7 +68,7 @@ public struct TagLineEditor: Sendable {
             range = (range.lowerBound - 1)..<range.upperBound
         }
         edits.append(.removePair(range))
-        attributes.attributes.removeAll { $0.name == name }
+        attributes.removeAll(named: name)
     }
 
     private mutating func set(_ name: String, raw: [UInt8]) {
