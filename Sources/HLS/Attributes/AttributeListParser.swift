@@ -1,3 +1,5 @@
+import Glibc
+
 /// Parses an attribute list (RFC 8216 section 4.2) from a line's bytes.
 ///
 /// The grammar is strict (no whitespace, upper-case names, no repeated names, closed quotes), but the
@@ -68,7 +70,7 @@ public struct AttributeListParser {
             skipWhitespace()
             let valueStart = position
             let quoted = readValue(of: nameRange)
-            if spans.contains(where: { line[$0.nameRange].elementsEqual(line[nameRange]) }) {
+            if spans.contains(where: { sameBytes($0.nameRange, nameRange) }) {
                 report(
                     ParseDiagnostics.attributeDuplicate,
                     "attribute \(text(nameRange)) appears more than once; keep one", at: pairStart)
@@ -119,7 +121,8 @@ public struct AttributeListParser {
         if !atEnd, current == UInt8(ascii: "\"") {
             let open = position
             position += 1
-            while !atEnd, current != UInt8(ascii: "\"") { position += 1 }
+            let rest = UnsafeRawBufferPointer(rebasing: line[position...])
+            position = rest.firstOffset(of: UInt8(ascii: "\"")).map { position + $0 } ?? line.count
             if atEnd {
                 report(
                     ParseDiagnostics.unterminatedQuote,
@@ -148,7 +151,13 @@ public struct AttributeListParser {
         String(decoding: UnsafeRawBufferPointer(rebasing: line[range]), as: UTF8.self)
     }
 
+    private func sameBytes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+        a.count == b.count && memcmp(line.baseAddress! + a.lowerBound, line.baseAddress! + b.lowerBound, a.count) == 0
+    }
+
+    @inline(__always)
     private mutating func skipWhitespace() {
+        guard !atEnd, current == UInt8(ascii: " ") || current == UInt8(ascii: "\t") else { return }
         let start = position
         while !atEnd, current == UInt8(ascii: " ") || current == UInt8(ascii: "\t") { position += 1 }
         if position > start, !reportedWhitespace {
