@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""skdpack benchmarks: whole-process timings against peers measured in the same run.
+
+    python3 Benchmarks/run.py [--runs N] [--skdpack PATH] [--keep]
+
+Builds skdpack in release mode (statically linked Swift runtime, as it ships), generates the workloads
+under Benchmarks/work/, and prints each figure next to the peers it is compared with. Exits 1 if a target
+is missed. Times are the best of N runs (N=7 by default) of the whole process, start-up included, output
+written to a file; memory is the peak resident set size the kernel reports for the process.
+"""
+import argparse
+import filecmp
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from generate import media  # noqa: E402
+from measure import measure  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "Benchmarks" / "work"
+MIGRATION_SED = "s|skd://old-license.example.com/fps|skd://new-license.example.com/fps|"
+
+
+def build() -> Path:
+    print("building skdpack (release, static Swift runtime)...", flush=True)
+    result = subprocess.run(
+        ["swift", "build", "-c", "release", "--product", "skdpack", "--static-swift-stdlib",
+         "--scratch-path", str(ROOT / ".build-bench")],
+        cwd=ROOT, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"build failed:\n{result.stdout}{result.stderr}")
+    return ROOT / ".build-bench" / "release" / "skdpack"
+
+
+def workload(segments: int) -> Path:
+    path = WORK / f"media-{segments}.m3u8"
+    if not path.exists():
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            media(segments, handle)
+    return path
+
+
+def row(name: str, seconds: float, size: int, note: str = "") -> None:
+    print(f"  {name:<34} {seconds * 1000:9.1f} ms {size / seconds / 1e6:9.0f} MB/s  {note}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--skdpack", type=Path, help="use this binary instead of building one")
+    parser.add_argument("--keep", action="store_true", help="keep the generated workloads")
+    args = parser.parse_args()
+
+    WORK.mkdir(parents=True, exist_ok=True)
+    skdpack = args.skdpack or build()
+    out = WORK / "out.m3u8"
+    failures = []
+
+    def target(ok: bool, text: str) -> None:
+        print(f"  {'PASS' if ok else 'FAIL'}  {text}")
+        if not ok:
+            failures.append(text)
+
+    # 1. skdpack cat on a 200,000-segment multi-DRM playlist, against cat and sed.
+    playlist = workload(200_000)
+    size = playlist.stat().st_size
+    print(f"\ncat: {playlist.name}, {size / 1e6:.1f} MB, 200,000 segments, keys every 100 (Widevine, PlayReady, FairPlay)")
+    plain = measure(["cat", str(playlist)], out, runs=args.runs)
+    row("cat", plain.seconds, size)
+    sed = measure(["sed", MIGRATION_SED, str(playlist)], out, runs=args.runs)
+    row("sed (one substitution)", sed.seconds, size)
+    ours = measure([str(skdpack), "cat", str(playlist)], out, runs=args.runs)
+    row("skdpack cat (parse, check, write)", ours.seconds, size)
+    identical = filecmp.cmp(playlist, out, shallow=False)
+    print(f"  skdpack cat is {sed.seconds / ours.seconds:.2f}x as fast as sed, "
+          f"{ours.seconds / plain.seconds:.1f}x the time of cat")
+    target(identical, "skdpack cat output is byte-identical to its input")
+    target(sed.seconds / ours.seconds >= 2.0, "skdpack cat at least 2x as fast as sed")
+
+    # 2. Memory: flat in the number of segments.
+    print("\nmemory: peak RSS of skdpack cat")
+    small = measure([str(skdpack), "cat", str(workload(20_000))], out, runs=3)
+    large = measure([str(skdpack), "cat", str(workload(2_000_000))], out, runs=1)
+    print(f"  {'20,000 segments':<34} {small.peak_rss_kib / 1024:9.1f} MiB")
+    print(f"  {'2,000,000 segments':<34} {large.peak_rss_kib / 1024:9.1f} MiB"
+          f"  ({workload(2_000_000).stat().st_size / 1e6:.0f} MB of input)")
+    ratio = large.peak_rss_kib / small.peak_rss_kib
+    print(f"  ratio {ratio:.2f}")
+    target(ratio <= 1.5, "peak RSS at 2,000,000 segments within 1.5x of 20,000")
+    target(large.peak_rss_kib < 64 * 1024, "peak RSS under 64 MiB")
+
+    out.unlink(missing_ok=True)
+    if not args.keep:
+        for path in WORK.glob("media-*.m3u8"):
+            path.unlink()
+    print(f"\n{'all targets met' if not failures else str(len(failures)) + ' target(s) missed'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
