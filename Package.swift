@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "skdpack",
-    platforms: [.macOS(.v13)],
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "SKDPack", targets: ["SKDPack"]),
@@ -11,12 +10,16 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Template files are YAML (and JSON, which YAML reads too).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // The M3U8 engine. Depends on nothing but the standard library and libc, so that it stays fast to
         // start, easy to fuzz, and usable by any Swift tool that needs byte-exact playlists.
         .target(name: "HLS"),
-        .target(name: "SKDPack", dependencies: ["HLS"]),
+        // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
+        .target(name: "SKDTemplate", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -33,6 +36,8 @@ let package = Package(
         // Locating the shared corpus and running the built binary, for every test target.
         .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
+        .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"]),
+        .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,39 @@
+/// The https license URL a player's resource loader derives from an `skd:` URI: it puts `https` in place
+/// of `skd` (see Adobe's TVSDK FairPlay guide: `skd://host/path?cid=…` becomes `https://host/path?cid=…`).
+public enum LicenseURL {
+    public enum Derivation: Hashable, Sendable {
+        /// The URI names a server: the https URL, and its host (lower-cased).
+        case url(String, host: String)
+        /// The URI carries an identifier, not a server (`skd://title-42`): the app must know the server.
+        case identifier(String)
+        /// Not an `skd://` URI at all.
+        case notKeyURI(String)
+    }
+
+    public static func derive(fromKeyURI uri: String) -> Derivation {
+        guard uri.hasPrefix("skd://") else {
+            return .notKeyURI(uri.hasPrefix("skd:") ? "skd: without // names no server" : "the scheme is not skd")
+        }
+        let rest = uri.dropFirst("skd://".count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+        let host = hostAndPort.hasPrefix("[")
+            ? String(hostAndPort.prefix { $0 != "]" }) + "]"
+            : String(hostAndPort.prefix { $0 != ":" })
+        let looksLikeServer = host.contains(".") || host.lowercased() == "localhost" || host.hasPrefix("[")
+        guard looksLikeServer else { return .identifier(String(authority)) }
+        return .url("https://" + rest, host: host.lowercased())
+    }
+
+    /// Whether `host` is allowed by `allowHosts` (exact names, or `*.example.com` for any subdomain);
+    /// an empty list allows every host.
+    public static func isAllowed(host: String, by allowHosts: [String]) -> Bool {
+        guard !allowHosts.isEmpty else { return true }
+        let host = host.lowercased()
+        return allowHosts.contains { allowed in
+            let allowed = allowed.lowercased()
+            if allowed.hasPrefix("*.") { return host.hasSuffix(allowed.dropFirst(1)) && host.count > allowed.count - 1 }
+            return host == allowed
+        }
+    }
+}

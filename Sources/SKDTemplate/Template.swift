@@ -1,0 +1,54 @@
+/// A key-URI template such as `skd://{entitlement_url|strip_scheme}?cid={content_id|url}`.
+///
+/// Placeholders are `{name}` (the form in Apple's and Adobe's documents) or `<name>` (the same meaning),
+/// each with any number of filters: `{name|url|lower}`. `{{` and `}}` are literal braces. Everything
+/// else is literal text, written as it is.
+public struct Template: Hashable, Sendable, CustomStringConvertible {
+    /// One piece of a template.
+    public enum Segment: Hashable, Sendable {
+        case literal(String)
+        case placeholder(Placeholder)
+    }
+
+    /// A `{name|filter…}` in a template, with its 1-based column in the template text.
+    public struct Placeholder: Hashable, Sendable {
+        public var name: String
+        public var filters: [TemplateFilter]
+        public var column: Int
+
+        public init(name: String, filters: [TemplateFilter], column: Int) {
+            self.name = name
+            self.filters = filters
+            self.column = column
+        }
+    }
+
+    /// The text the template was parsed from.
+    public let source: String
+    public let segments: [Segment]
+
+    /// Parses `source`; throws a ``TemplateSyntaxError`` that says where and what is wrong.
+    public init(_ source: String) throws(TemplateSyntaxError) {
+        self.source = source
+        self.segments = try TemplateParser.parse(source)
+    }
+
+    /// The names of the variables the template uses, in order of first use.
+    public var variableNames: [String] {
+        var seen: Set<String> = []
+        return segments.compactMap { segment in
+            guard case .placeholder(let placeholder) = segment, seen.insert(placeholder.name).inserted else { return nil }
+            return placeholder.name
+        }
+    }
+
+    public var description: String { source }
+}
+
+/// A template that cannot be parsed: what is wrong, and where (1-based column in the template text).
+public struct TemplateSyntaxError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var message: String
+    public var column: Int
+
+    public var description: String { "column \(column): \(message)" }
+}

@@ -1,0 +1,85 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Finds the template a `--template` argument names: an inline URI (`skd://…`), a template file, or the
+/// name of a template in the search path or shipped with skdpack.
+public struct TemplateLibrary: Sendable {
+    /// Directories searched for `NAME.yaml` (then `.yml`, `.json`) before the shipped templates.
+    public var searchPaths: [String]
+
+    public init(searchPaths: [String] = []) { self.searchPaths = searchPaths }
+
+    /// The library with the directories of `SKDPACK_TEMPLATE_PATH` (colon-separated) in the search path.
+    public static func fromEnvironment(_ environment: [String: String]) -> TemplateLibrary {
+        let paths = environment["SKDPACK_TEMPLATE_PATH"]?.split(separator: ":").map(String.init) ?? []
+        return TemplateLibrary(searchPaths: paths)
+    }
+
+    /// The names of the shipped templates.
+    public static var shippedNames: [String] { ShippedTemplates.files.keys.sorted() }
+
+    /// The text of a shipped template.
+    public static func shippedText(_ name: String) -> String? { ShippedTemplates.files[name] }
+
+    public enum LookupError: Error, Sendable, CustomStringConvertible {
+        case syntax(String, TemplateSyntaxError)
+        case file(TemplateFileError)
+        case unreadable(String, String)
+        case unknown(String, known: [String])
+
+        public var description: String {
+            switch self {
+            case .syntax(let source, let error): "the template '\(source)' does not parse at \(error)"
+            case .file(let error): error.description
+            case .unreadable(let path, let reason): "\(path): cannot read the template: \(reason)"
+            case .unknown(let name, let known):
+                "no template named '\(name)' (shipped: \(known.joined(separator: ", ")); or give a file or an skd:// URI)"
+            }
+        }
+    }
+
+    /// The definition `argument` stands for.
+    public func resolve(_ argument: String) throws(LookupError) -> TemplateDefinition {
+        if argument.contains("://") || argument.hasPrefix("skd:") {
+            do {
+                return try TemplateDefinition(inline: argument)
+            } catch {
+                throw .syntax(argument, error)
+            }
+        }
+        let isPath = argument.contains("/") || [".yaml", ".yml", ".json"].contains { argument.hasSuffix($0) }
+        if isPath { return try load(path: argument) }
+        for directory in searchPaths {
+            for suffix in [".yaml", ".yml", ".json"] {
+                let path = directory + "/" + argument + suffix
+                if FileManager.default.fileExists(atPath: path) { return try load(path: path) }
+            }
+        }
+        if let text = ShippedTemplates.files[argument] {
+            do {
+                return try TemplateFile.parse(text, path: "templates/\(argument).yaml")
+            } catch {
+                throw .file(error)
+            }
+        }
+        throw .unknown(argument, known: Self.shippedNames)
+    }
+
+    /// Reads and checks the template file at `path`.
+    public func load(path: String) throws(LookupError) -> TemplateDefinition {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .unreadable(path, "\(error.localizedDescription)")
+        }
+        do {
+            return try TemplateFile.parse(text, path: path)
+        } catch {
+            throw .file(error)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// Reads template text into literal and placeholder segments.
+enum TemplateParser {
+    static func parse(_ source: String) throws(TemplateSyntaxError) -> [Template.Segment] {
+        var segments: [Template.Segment] = []
+        var literal = ""
+        let characters = Array(source.unicodeScalars)
+        var index = 0
+        // Columns count UTF-8 bytes, like every column skdpack reports.
+        func column(_ position: Int) -> Int {
+            characters[..<position].reduce(1) { $0 + String($1).utf8.count }
+        }
+        while index < characters.count {
+            let scalar = characters[index]
+            switch scalar {
+            case "{" where index + 1 < characters.count && characters[index + 1] == "{":
+                literal.append("{")
+                index += 2
+            case "}" where index + 1 < characters.count && characters[index + 1] == "}":
+                literal.append("}")
+                index += 2
+            case "{", "<":
+                let close: Unicode.Scalar = scalar == "{" ? "}" : ">"
+                guard let end = characters[(index + 1)...].firstIndex(of: close) else {
+                    throw TemplateSyntaxError(
+                        message: "'\(scalar)' opens a placeholder that is never closed with '\(close)'"
+                            + (scalar == "{" ? " (write {{ for a literal brace)" : ""),
+                        column: column(index))
+                }
+                let body = String(String.UnicodeScalarView(characters[(index + 1)..<end]))
+                let placeholder = try placeholder(body, column: column(index))
+                if !literal.isEmpty { segments.append(.literal(literal)) }
+                literal = ""
+                segments.append(.placeholder(placeholder))
+                index = end + 1
+            case "}", ">":
+                throw TemplateSyntaxError(
+                    message: "'\(scalar)' closes no placeholder" + (scalar == "}" ? " (write }} for a literal brace)" : ""),
+                    column: column(index))
+            default:
+                guard URIEscaping.isURICharacter(scalar) else {
+                    throw TemplateSyntaxError(
+                        message: "U+\(String(scalar.value, radix: 16, uppercase: true)) may not stand in a URI; "
+                            + "write it percent-encoded",
+                        column: column(index))
+                }
+                literal.unicodeScalars.append(scalar)
+                index += 1
+            }
+        }
+        if !literal.isEmpty { segments.append(.literal(literal)) }
+        return segments
+    }
+
+    private static func placeholder(_ body: String, column: Int) throws(TemplateSyntaxError) -> Template.Placeholder {
+        let parts = body.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let name = parts[0]
+        guard isVariableName(name) else {
+            throw TemplateSyntaxError(
+                message: name.isEmpty
+                    ? "a placeholder needs a variable name"
+                    : "'\(name)' is not a variable name (letters, digits and _, not starting with a digit)",
+                column: column + 1)
+        }
+        var filters: [TemplateFilter] = []
+        for filterName in parts.dropFirst() {
+            guard let filter = TemplateFilter(rawValue: filterName) else {
+                let known = TemplateFilter.allCases.map(\.rawValue).joined(separator: ", ")
+                throw TemplateSyntaxError(
+                    message: "unknown filter '\(filterName)' on \(name) (filters: \(known))", column: column + 1)
+            }
+            filters.append(filter)
+        }
+        return Template.Placeholder(name: name, filters: filters, column: column)
+    }
+
+    /// `[A-Za-z_][A-Za-z0-9_]*`
+    static func isVariableName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
+        else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+}

@@ -1,0 +1,61 @@
+/// Renders a template with values into a FairPlay key URI that is always a valid RFC 3986 `skd:` URI.
+public struct TemplateRenderer: Sendable {
+    public let template: Template
+    public let specs: [String: VariableSpec]
+
+    public init(template: Template, specs: [String: VariableSpec] = [:]) {
+        self.template = template
+        self.specs = specs
+    }
+
+    /// The URI for `values`, or an error that names the variable at fault and where its value came from.
+    ///
+    /// Each value is checked against its variable's `pattern`, filtered, and percent-encoded (see
+    /// ``URIEscaping``); the result is checked once more as a whole, so nothing else can come out.
+    public func render(_ values: [String: TemplateValue]) throws(RenderError) -> String {
+        var uri = ""
+        for segment in template.segments {
+            switch segment {
+            case .literal(let text):
+                uri += text
+            case .placeholder(let placeholder):
+                uri += try render(placeholder, values)
+            }
+        }
+        if let problem = URIEscaping.problem(withKeyURI: uri) {
+            throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)")
+        }
+        return uri
+    }
+
+    private func render(_ placeholder: Template.Placeholder, _ values: [String: TemplateValue]) throws(RenderError)
+        -> String
+    {
+        let name = placeholder.name
+        let spec = specs[name]
+        let given = values[name] ?? spec?.defaultValue.map { TemplateValue($0, source: "the template's default") }
+        guard let given else {
+            if spec?.required == false { return "" }
+            throw RenderError(
+                variable: name,
+                message: "{\(name)} has no value: give --var \(name)=…, a catalog column, a --path-pattern or "
+                    + "--match group named \(name), or a default in the template")
+        }
+        if let pattern = spec?.pattern, !pattern.matches(given.value) {
+            throw RenderError(
+                variable: name,
+                message: "the value \(shown(given.value, of: name)) of \(name) (from \(given.source)) does not match "
+                    + "its pattern \(pattern.text)")
+        }
+        var value = given.value
+        for filter in placeholder.filters { value = filter.apply(to: value) }
+        return URIEscaping.encode(value, placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery)
+    }
+
+    /// A value as a message may show it: quoted and cut short, or `REDACTED` for a secret.
+    public func shown(_ value: String, of name: String) -> String {
+        if specs[name]?.secret == true { return Redaction.placeholder }
+        let escaped = value.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
+        return escaped.count > 80 ? "\"\(escaped.prefix(77))...\"" : "\"\(escaped)\""
+    }
+}

@@ -1,0 +1,61 @@
+/// A value for a template variable, with where it came from (named in every message about it).
+public struct TemplateValue: Hashable, Sendable {
+    public var value: String
+    /// Where the value came from, as a user would say it: `--var`, `catalog titles.csv row 12`,
+    /// `--match on line 8`, `built-in`.
+    public var source: String
+
+    public init(_ value: String, source: String) {
+        self.value = value
+        self.source = source
+    }
+}
+
+/// The rules a template file sets for one variable.
+public struct VariableSpec: Sendable {
+    /// The value must match this whole, before any filter.
+    public var pattern: ValuePattern?
+    /// When `false`, a missing value renders as nothing instead of being an error.
+    public var required: Bool
+    public var defaultValue: String?
+    /// The value is shown as `REDACTED` in every message, report and diff (an ExpressPlay token, say).
+    public var secret: Bool
+    public var description: String?
+
+    public init(
+        pattern: String? = nil, required: Bool = true, defaultValue: String? = nil, secret: Bool = false,
+        description: String? = nil
+    ) throws {
+        self.pattern = try pattern.map(ValuePattern.init)
+        self.required = required
+        self.defaultValue = defaultValue
+        self.secret = secret
+        self.description = description
+    }
+}
+
+/// A regular expression a value must match as a whole, compiled once, kept with its text for messages.
+public final class ValuePattern: @unchecked Sendable {
+    // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
+    // matching does not mutate it; sharing it between concurrent renders is safe.
+    public let text: String
+    private let regex: Regex<AnyRegexOutput>
+
+    public init(_ text: String) throws {
+        self.text = text
+        self.regex = try Regex(text)
+    }
+
+    public func matches(_ value: String) -> Bool {
+        (try? regex.wholeMatch(in: value)) != nil
+    }
+}
+
+/// Why a URI could not be rendered. The message names the variable and where its value came from, and
+/// never shows a secret value.
+public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var variable: String?
+    public var message: String
+
+    public var description: String { message }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import SKDTemplate
+import Testing
+
+@Suite("Template language")
+struct TemplateTests {
+    func render(_ source: String, _ values: [String: String], specs: [String: VariableSpec] = [:]) throws -> String {
+        let template = try Template(source)
+        return try TemplateRenderer(template: template, specs: specs)
+            .render(values.mapValues { TemplateValue($0, source: "--var") })
+    }
+
+    @Test("{name} and <name> mean the same; {{ and }} are literal braces")
+    func forms() throws {
+        #expect(try render("skd://{content_id}", ["content_id": "title-42"]) == "skd://title-42")
+        #expect(try render("skd://<content_id>", ["content_id": "title-42"]) == "skd://title-42")
+        let literal = try Template("skd://x{{y}}/{id}")
+        #expect(literal.segments == [.literal("skd://x{y}/"), .placeholder(.init(name: "id", filters: [], column: 14))])
+        #expect(literal.variableNames == ["id"])
+    }
+
+    @Test("filters", arguments: [
+        ("skd://{v|url}", "a b&c=d/e?f", "skd://a%20b%26c%3Dd%2Fe%3Ff"),
+        ("skd://{v|strip_scheme}", "https://lic.example.com/fps", "skd://lic.example.com/fps"),
+        ("skd://{v|strip_scheme}", "lic.example.com/fps", "skd://lic.example.com/fps"),
+        ("skd://{v|lower}", "Title-ABC", "skd://title-abc"),
+        ("skd://{v|upper}", "title-abc", "skd://TITLE-ABC"),
+        ("skd://{v|strip_scheme|upper}", "https://a.example/x", "skd://A.EXAMPLE/X"),
+        ("skd://x?cid={v|url}", "50%off", "skd://x?cid=50%25off"),
+        ("skd://x?cid={v|url}", "already%2Fencoded", "skd://x?cid=already%2Fencoded"),
+    ])
+    func filters(source: String, value: String, expected: String) throws {
+        #expect(try render(source, ["v": value]) == expected)
+    }
+
+    @Test("the entitlement form of Adobe's guide")
+    func entitlement() throws {
+        let uri = try render(
+            "skd://{entitlement_url|strip_scheme}?cid={content_id|url}",
+            ["entitlement_url": "https://lic.example.com:8443/fps/license", "content_id": "title/42 (HD)"])
+        #expect(uri == "skd://lic.example.com:8443/fps/license?cid=title%2F42%20%28HD%29")
+    }
+
+    @Test("syntax errors say where", arguments: [
+        ("skd://{content_id", 7, "never closed"),
+        ("skd://content_id}", 17, "closes no placeholder"),
+        ("skd://{}", 8, "needs a variable name"),
+        ("skd://{9lives}", 8, "is not a variable name"),
+        ("skd://{id|base64}", 8, "unknown filter 'base64'"),
+        ("skd://<id", 7, "never closed"),
+        ("skd://a b/{id}", 8, "may not stand in a URI"),
+        ("skd://\"{id}", 7, "may not stand in a URI"),
+        ("skd://é/{id}", 7, "may not stand in a URI"),
+    ])
+    func syntaxErrors(source: String, column: Int, message: String) {
+        #expect {
+            try Template(source)
+        } throws: { error in
+            let error = error as! TemplateSyntaxError
+            return error.column == column && error.message.contains(message)
+        }
+    }
+
+    /// What a hostile content id becomes: URI characters only, never a quote, a line break or a new tag.
+    @Test("hostile values are percent-encoded, never injected", arguments: [
+        ("a\"b", "skd://a%22b"),
+        ("x\",URI=\"skd://evil", "skd://x%22,URI=%22skd://evil"),
+        ("a\nb", "skd://a%0Ab"),
+        ("a\r\n#EXT-X-KEY:METHOD=NONE", "skd://a%0D%0A%23EXT-X-KEY:METHOD=NONE"),
+        ("a\u{0}b", "skd://a%00b"),
+        ("{$x}", "skd://%7B$x%7D"),
+        ("<id>", "skd://%3Cid%3E"),
+        ("a b\tc", "skd://a%20b%09c"),
+        ("日本", "skd://%E6%97%A5%E6%9C%AC"),
+    ])
+    func hostileValues(value: String, expected: String) throws {
+        let uri = try render("skd://{id}", ["id": value])
+        #expect(uri == expected)
+        #expect(URIEscaping.problem(withKeyURI: uri) == nil)
+        #expect(!uri.contains("\"") && !uri.contains("\n") && !uri.contains("\r") && !uri.contains(" "))
+    }
+
+    @Test("a 10,000-character value renders to a valid URI")
+    func longValue() throws {
+        let uri = try render("skd://{id}", ["id": String(repeating: "a\"", count: 5000)])
+        #expect(uri.count == 6 + 5000 * 4)
+        #expect(URIEscaping.problem(withKeyURI: uri) == nil)
+    }
+
+    @Test("a missing value is an error naming the variable; an optional one renders empty")
+    func missing() throws {
+        #expect(throws: RenderError.self) { try render("skd://{content_id}", [:]) }
+        do {
+            _ = try render("skd://{content_id}", [:])
+        } catch let error as RenderError {
+            #expect(error.variable == "content_id")
+            #expect(error.message.contains("--var content_id="))
+        }
+        let optional = ["suffix": try VariableSpec(required: false)]
+        #expect(try render("skd://{id}{suffix}", ["id": "a"], specs: optional) == "skd://a")
+        let defaulted = ["id": try VariableSpec(defaultValue: "fallback")]
+        #expect(try render("skd://{id}", [:], specs: defaulted) == "skd://fallback")
+    }
+
+    @Test("a value breaking its pattern is an error naming variable, value and source")
+    func pattern() throws {
+        let specs = ["content_id": try VariableSpec(pattern: "[a-z0-9-]+")]
+        do {
+            _ = try render("skd://{content_id}", ["content_id": "Bad Id"], specs: specs)
+            Issue.record("rendered a value that breaks its pattern")
+        } catch let error as RenderError {
+            #expect(error.variable == "content_id")
+            #expect(error.message == "the value \"Bad Id\" of content_id (from --var) does not match its pattern [a-z0-9-]+")
+        }
+        #expect(try render("skd://{content_id}", ["content_id": "ok-1"], specs: specs) == "skd://ok-1")
+    }
+
+    @Test("a secret value never appears in a message")
+    func secret() throws {
+        let specs = ["token": try VariableSpec(pattern: "[A-Z]+", secret: true)]
+        do {
+            _ = try render("skd://h.example/?t={token}", ["token": "s3cret-token"], specs: specs)
+            Issue.record("rendered a value that breaks its pattern")
+        } catch let error as RenderError {
+            #expect(!error.message.contains("s3cret"))
+            #expect(error.message.contains("REDACTED"))
+        }
+        let redaction = Redaction(secrets: ["s3cret token"])
+        #expect(redaction.redact("uri skd://x?t=s3cret%20token and s3cret token") == "uri skd://x?t=REDACTED and REDACTED")
+    }
+
+    @Test("the rendered URI must be skd:")
+    func scheme() throws {
+        #expect(throws: RenderError.self) { try render("https://{host}/x", ["host": "a.example"]) }
+        #expect(throws: RenderError.self) { try render("{uri}", ["uri": "http://x"]) }
+        #expect(URIEscaping.problem(withKeyURI: "skd://a%2") != nil)
+        #expect(URIEscaping.problem(withKeyURI: "sdk://a") != nil)
+    }
+
+    @Test("license URLs: skd becomes https; an id names no server; allowed hosts")
+    func licenseURL() {
+        #expect(LicenseURL.derive(fromKeyURI: "skd://lic.example.com/fps?cid=42")
+            == .url("https://lic.example.com/fps?cid=42", host: "lic.example.com"))
+        #expect(LicenseURL.derive(fromKeyURI: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=T")
+            == .url("https://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=T", host: "fp.service.expressplay.com"))
+        #expect(LicenseURL.derive(fromKeyURI: "skd://title-42") == .identifier("title-42"))
+        guard case .notKeyURI = LicenseURL.derive(fromKeyURI: "https://x") else {
+            Issue.record("https accepted as a key URI")
+            return
+        }
+        #expect(LicenseURL.isAllowed(host: "LIC.example.com", by: ["lic.example.com"]))
+        #expect(LicenseURL.isAllowed(host: "eu.lic.example.com", by: ["*.lic.example.com"]))
+        #expect(!LicenseURL.isAllowed(host: "lic.example.com.evil.test", by: ["lic.example.com", "*.example.com"]))
+        #expect(LicenseURL.isAllowed(host: "anything.test", by: []))
+    }
+}
