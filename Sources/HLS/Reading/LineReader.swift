@@ -60,6 +60,8 @@ public struct LineRun {
     /// The 1-based number of the run's first line.
     public var firstLine: Int
     public var lineCount: Int
+    /// The byte offset of the run's first byte from the start of the input.
+    public var offset: Int
 }
 
 /// What the run scanner found out about a line while looking for its end.
@@ -161,7 +163,7 @@ public struct LineReader: ~Copyable {
         start = cursor
         return LineRun(
             bytes: UnsafeRawBufferPointer(start: base + runStart, count: cursor - runStart),
-            firstLine: lineNumber - count + 1, lineCount: count)
+            firstLine: lineNumber - count + 1, lineCount: count, offset: bufferOffset + runStart)
     }
 
     /// Finds the LF ending the line at `from`, eight bytes at a time, noting on the way whether the line

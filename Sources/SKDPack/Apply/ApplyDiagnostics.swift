@@ -1,0 +1,43 @@
+import HLS
+
+/// The findings `apply` makes itself (the reader's own are in ``ParseDiagnostics``).
+public enum ApplyDiagnostics {
+    public static let unusableMethod = DiagnosticKind(
+        id: "FPS-method-unusable", severity: .error,
+        summary: "A key period is encrypted with a METHOD FairPlay cannot decrypt (AES-128, SAMPLE-AES-CTR): "
+            + "no FairPlay key can serve it.",
+        specSection: "4.3.2.4")
+    public static let clearPlaylist = DiagnosticKind(
+        id: "FPS-clear-playlist", severity: .warning,
+        summary: "A media playlist has no keys at all: it gets a FairPlay key only with --assume-encrypted.",
+        specSection: "4.3.2.4")
+    public static let renderFailed = DiagnosticKind(
+        id: "TPL-render", severity: .error,
+        summary: "A key URI could not be rendered from the template: a variable is missing or breaks its pattern.",
+        specSection: "")
+    public static let matchFailed = DiagnosticKind(
+        id: "TPL-match", severity: .error,
+        summary: "An existing FairPlay key URI does not match --match, so the migration cannot read it.",
+        specSection: "")
+    public static let brokenKeyLine = DiagnosticKind(
+        id: "FPS-key-unreadable", severity: .error,
+        summary: "A FairPlay key line does not parse cleanly, so it cannot be rewritten safely.",
+        specSection: "4.2")
+    public static let literalAfterDefine = DiagnosticKind(
+        id: "HLS-define-literal", severity: .info,
+        summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
+        specSection: "bis 4.3")
+    public static let unsafeReference = DiagnosticKind(
+        id: "PKG-reference-outside", severity: .error,
+        summary: "A master playlist references a local playlist outside the input (../ or an absolute path).",
+        specSection: "4.3.4.2")
+    public static let missingReference = DiagnosticKind(
+        id: "PKG-missing-playlist", severity: .error,
+        summary: "A master playlist references a local playlist that does not exist.",
+        specSection: "4.3.4.2")
+
+    public static let all: [DiagnosticKind] = [
+        unusableMethod, clearPlaylist, renderFailed, matchFailed, brokenKeyLine, literalAfterDefine,
+        unsafeReference, missingReference,
+    ].sorted { $0.id < $1.id }
+}

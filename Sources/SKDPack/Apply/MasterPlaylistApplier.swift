@@ -1,0 +1,162 @@
+import HLS
+import SKDTemplate
+
+/// Keeps a master playlist's FairPlay `EXT-X-SESSION-KEY`s equal to the FairPlay keys its media
+/// playlists use (DESIGN rule 6): stale ones go, missing ones are added when the template or
+/// `--session-keys` asks, and where one replaces one it is rewritten in place. Other systems' session
+/// keys, and every other byte, stay as they were.
+public struct MasterPlaylistApplier: Sendable {
+    public let options: ApplyOptions
+
+    public init(options: ApplyOptions) { self.options = options }
+
+    public struct Survey: Sendable {
+        public var outcome: PlaylistOutcome
+        /// Session key lines to rewrite, with their new value.
+        var rewrites: [Int: SessionKeyValue] = [:]
+        var removals: Set<Int> = []
+        /// Session keys to add, after line `insertAfter`, or before line `insertBefore`.
+        var additions: [SessionKeyValue] = []
+        var insertAfter: Int?
+        var insertBefore: Int?
+        var versionLine: Int?
+        var raiseVersion = false
+        var insertVersion = false
+    }
+
+    /// `wanted`: the FairPlay keys of the media playlists, in the order they were found.
+    public func survey(_ source: any ByteSource, path: String, wanted: [SessionKeyValue]) throws(IOError) -> Survey {
+        let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
+        var survey = Survey(outcome: PlaylistOutcome(path: path, kind: .unknown))
+        var diagnostics: [Diagnostic] = []
+        reader.onDiagnostic = { diagnostics.append($0) }
+        var existing: [(line: Int, value: SessionKeyValue, text: String)] = []
+        var lastSessionKeyLine: Int?
+        var firstVariantLine: Int?
+        var versionText: String?
+        while let line = try reader.next() {
+            switch line.kind {
+            case .tag(.sessionKey):
+                lastSessionKeyLine = line.raw.number
+                let parsed = TagParser.parse(line.content).tag
+                guard let key = KeyTag(parsed), FairPlay.isFairPlayKey(key) else { continue }
+                let uri = key.uri.map { reader.variables.substitute($0).text } ?? ""
+                let value = SessionKeyValue(
+                    method: key.method, uri: uri, keyFormat: key.keyFormat, keyFormatVersions: key.keyFormatVersions,
+                    iv: parsed.attributes?["IV"]?.text)
+                existing.append((line.raw.number, value, line.text))
+            case .tag(.version):
+                survey.versionLine = line.raw.number
+                versionText = line.text
+            case .tag(.media), .tag(.streamInf), .tag(.iFrameStreamInf), .tag(.sessionData), .tag(.contentSteering):
+                if firstVariantLine == nil { firstVariantLine = line.raw.number }
+            default:
+                break
+            }
+        }
+        survey.outcome.kind = reader.kind
+        let wantedSet = Set(wanted)
+        let existingSet = Set(existing.map(\.value))
+        let stale = existing.filter { !wantedSet.contains($0.value) }
+        var missing = wanted.filter { !existingSet.contains($0) }
+        let redaction = options.redaction
+        for (old, new) in zip(stale, missing) {
+            survey.rewrites[old.line] = new
+            survey.outcome.changes.append(
+                ApplyChange(
+                    line: old.line, tag: "EXT-X-SESSION-KEY", action: .rewritten, before: redaction.redact(old.text),
+                    after: redaction.redact(new.line)))
+        }
+        for old in stale.dropFirst(min(stale.count, missing.count)) {
+            survey.removals.insert(old.line)
+            survey.outcome.changes.append(
+                ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redact(old.text), after: nil))
+        }
+        missing.removeFirst(min(stale.count, missing.count))
+        if !missing.isEmpty, options.template.sessionKeys || options.sessionKeys {
+            survey.additions = missing
+            if let last = existing.last?.line ?? lastSessionKeyLine {
+                survey.insertAfter = last
+            } else if let first = firstVariantLine {
+                survey.insertBefore = first
+            } else {
+                survey.insertAfter = reader.lineCount
+            }
+            let anchor = survey.insertAfter ?? (survey.insertBefore! - 1)
+            for value in missing {
+                survey.outcome.changes.append(
+                    ApplyChange(line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil, after: redaction.redact(value.line)))
+            }
+        }
+        let writesKeyFormat = !survey.rewrites.isEmpty || !survey.additions.isEmpty || existing.count > survey.removals.count
+        if writesKeyFormat {
+            let current = versionText.flatMap { UInt64($0.dropFirst("#EXT-X-VERSION:".count)) }
+            if let line = survey.versionLine {
+                if let current, current < 5 {
+                    survey.raiseVersion = true
+                    survey.outcome.changes.append(
+                        ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: "#EXT-X-VERSION:5"))
+                }
+            } else {
+                survey.insertVersion = true
+                survey.outcome.changes.append(
+                    ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"))
+            }
+        }
+        survey.outcome.changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
+        survey.outcome.diagnostics = diagnostics
+        survey.outcome.fairPlayKeys = wanted
+        return survey
+    }
+
+    func write<Emitter: PlaylistEmitter & ~Copyable>(
+        _ source: any ByteSource, path: String, survey: Survey, into emitter: inout Emitter
+    ) throws(IOError) {
+        let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
+        var lastTerminator = LineTerminator.lf
+        while let line = try reader.next() {
+            let number = line.raw.number
+            if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
+            if survey.insertBefore == number {
+                for value in survey.additions {
+                    try emitter.insert(Array(value.line.utf8), terminator: lastTerminator, afterUnterminated: false)
+                }
+            }
+            if let value = survey.rewrites[number] {
+                try emitter.replace(line.raw, with: rewritten(line, to: value))
+            } else if survey.removals.contains(number) {
+                try emitter.remove(line.raw)
+            } else if survey.raiseVersion, survey.versionLine == number {
+                try emitter.replace(line.raw, with: Array("#EXT-X-VERSION:5".utf8))
+            } else {
+                try emitter.keep(line.raw.bytes, firstLine: number, lineCount: line.raw.part.endsLine ? 1 : 0)
+            }
+            guard line.raw.part.endsLine else { continue }
+            let unterminated = line.raw.terminator == .none
+            if number == 1, survey.insertVersion {
+                try emitter.insert(Array("#EXT-X-VERSION:5".utf8), terminator: lastTerminator, afterUnterminated: unterminated)
+            }
+            if survey.insertAfter == number {
+                for value in survey.additions {
+                    try emitter.insert(Array(value.line.utf8), terminator: lastTerminator, afterUnterminated: unterminated)
+                }
+            }
+        }
+    }
+
+    /// The session key line with the attributes of `value`, its attribute order and other attributes kept.
+    private func rewritten(_ line: PlaylistLine, to value: SessionKeyValue) -> [UInt8] {
+        let parsed = TagParser.parse(line.content).tag
+        guard let attributes = parsed.attributes else { return Array(value.line.utf8) }
+        var editor = TagLineEditor(line: attributes.line, attributes: attributes)
+        do {
+            try editor.setUnquoted("METHOD", value.method)
+            try editor.setQuotedString("URI", value.uri)
+            if let iv = value.iv { try editor.setUnquoted("IV", iv) } else { editor.remove("IV") }
+            if let versions = value.keyFormatVersions { try editor.setQuotedString("KEYFORMATVERSIONS", versions) }
+        } catch {
+            return Array(value.line.utf8)
+        }
+        return editor.render()
+    }
+}

@@ -1,0 +1,161 @@
+import HLS
+
+/// Where the second pass of `apply` sends a playlist: kept bytes, replaced lines and inserted lines.
+protocol PlaylistEmitter: ~Copyable {
+    /// Bytes passed on as they are: whole lines, `lineCount` of them, the first numbered `firstLine`.
+    mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError)
+    /// Line `line` with new content and its own terminator.
+    mutating func replace(_ line: RawLine, with content: [UInt8]) throws(IOError)
+    /// Line `line` left out.
+    mutating func remove(_ line: RawLine) throws(IOError)
+    /// A new line. `afterUnterminated` says the line before it had no terminator (it was the last line of
+    /// the input), so a line break goes first and none after, keeping the missing final newline.
+    mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError)
+}
+
+/// Writes the playlist.
+struct SinkEmitter: PlaylistEmitter, ~Copyable {
+    var sink: OutputSink
+
+    mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {
+        try sink.write(bytes)
+    }
+
+    mutating func replace(_ line: RawLine, with content: [UInt8]) throws(IOError) {
+        try sink.write(content)
+        try sink.write(line.terminator)
+    }
+
+    mutating func remove(_ line: RawLine) throws(IOError) {}
+
+    mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {
+        if afterUnterminated {
+            try sink.write(terminator)
+            try sink.write(content)
+        } else {
+            try sink.write(content)
+            try sink.write(terminator)
+        }
+    }
+}
+
+/// Writes a unified diff (three lines of context) of what the second pass changes.
+struct DiffEmitter: PlaylistEmitter, ~Copyable {
+    static let context = 3
+
+    var sink: OutputSink
+    let path: String
+    private var oldLine = 0
+    private var newLine = 0
+    /// The last kept lines, for the context before the next change.
+    private var recent: [(old: Int, new: Int, text: [UInt8])] = []
+    private var hunk: [UInt8] = []
+    private var hunkOld = (start: 0, count: 0)
+    private var hunkNew = (start: 0, count: 0)
+    /// Kept lines since the hunk's last change, still in the hunk.
+    private var trailing: [(old: Int, new: Int, text: [UInt8])] = []
+    private var inHunk = false
+    private var wroteHeader = false
+
+    init(sink: consuming OutputSink, path: String) {
+        self.sink = sink
+        self.path = path
+    }
+
+    mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var contentEnd = end
+            if contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+            try keepLine(Array(bytes[start..<contentEnd]))
+            start = end + 1
+        }
+    }
+
+    mutating func replace(_ line: RawLine, with content: [UInt8]) throws(IOError) {
+        oldLine += 1
+        newLine += 1
+        openHunk()
+        hunk += [UInt8(ascii: "-")] + Array(line.content) + [0x0A]
+        hunk += [UInt8(ascii: "+")] + content + [0x0A]
+        hunkOld.count += 1
+        hunkNew.count += 1
+    }
+
+    mutating func remove(_ line: RawLine) throws(IOError) {
+        oldLine += 1
+        openHunk()
+        hunk += [UInt8(ascii: "-")] + Array(line.content) + [0x0A]
+        hunkOld.count += 1
+    }
+
+    mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {
+        newLine += 1
+        openHunk()
+        hunk += [UInt8(ascii: "+")] + content + [0x0A]
+        hunkNew.count += 1
+    }
+
+    /// Closes the last hunk; call once at the end.
+    mutating func finish() throws(IOError) {
+        try closeHunk(keepingTrailing: trailing.count)
+        try sink.flush()
+    }
+
+    private mutating func keepLine(_ text: [UInt8]) throws(IOError) {
+        oldLine += 1
+        newLine += 1
+        let entry = (old: oldLine, new: newLine, text: text)
+        if inHunk {
+            trailing.append(entry)
+            if trailing.count > 2 * Self.context {
+                // Far enough from the last change: end the hunk with its context, and let the lines
+                // after that serve as context before the next change.
+                let carried = Array(trailing.suffix(trailing.count - Self.context))
+                try closeHunk(keepingTrailing: Self.context)
+                recent = Array(carried.suffix(Self.context))
+            }
+        } else {
+            recent.append(entry)
+            if recent.count > Self.context { recent.removeFirst() }
+        }
+    }
+
+    private mutating func openHunk() {
+        if inHunk {
+            for entry in trailing { appendContext(entry) }
+            trailing = []
+            return
+        }
+        inHunk = true
+        hunk = []
+        hunkOld = (start: (recent.first?.old ?? oldLine), count: 0)
+        hunkNew = (start: (recent.first?.new ?? newLine), count: 0)
+        for entry in recent { appendContext(entry) }
+        recent = []
+    }
+
+    private mutating func appendContext(_ entry: (old: Int, new: Int, text: [UInt8])) {
+        hunk += [UInt8(ascii: " ")] + entry.text + [0x0A]
+        hunkOld.count += 1
+        hunkNew.count += 1
+    }
+
+    private mutating func closeHunk(keepingTrailing count: Int) throws(IOError) {
+        guard inHunk else { return }
+        for entry in trailing.prefix(count) { appendContext(entry) }
+        trailing = []
+        inHunk = false
+        if !wroteHeader {
+            try sink.write("--- a/\(path)\n+++ b/\(path)\n")
+            wroteHeader = true
+        }
+        // A hunk that only inserts starts after the line it follows (unified diff counts that way).
+        let oldStart = hunkOld.count == 0 ? hunkOld.start - 1 : hunkOld.start
+        try sink.write("@@ -\(oldStart),\(hunkOld.count) +\(hunkNew.start),\(hunkNew.count) @@\n")
+        try sink.write(hunk)
+        hunk = []
+    }
+}

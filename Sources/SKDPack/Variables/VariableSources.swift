@@ -1,0 +1,124 @@
+import SKDTemplate
+
+/// Where template variables come from, and which wins when several give the same name.
+///
+/// Highest first: `--var`, `--match` groups (from the key's existing URI), `--path-pattern` groups (from
+/// the playlist's path), the catalogue row of the title, the built-ins (`playlist`, `playlist_stem`,
+/// `title_dir`, `key_index`, `kid`, `old_uri`), and last the template's own defaults. The more specific
+/// and the more explicit a source, the higher it stands: what a user typed beats what a file says, and a
+/// value taken from the very key being rewritten beats one taken from its playlist.
+public struct VariableSources: Sendable {
+    /// `--var NAME=VALUE`, in the order given (a later one wins).
+    public var commandLine: [(name: String, value: String)]
+    public var catalog: Catalog?
+    /// `--path-pattern`: named groups taken from each playlist's path.
+    public var pathPattern: NamedPattern?
+    /// `--match`: named groups taken from each existing FairPlay key URI.
+    public var match: NamedPattern?
+
+    public init(
+        commandLine: [(name: String, value: String)] = [], catalog: Catalog? = nil, pathPattern: NamedPattern? = nil,
+        match: NamedPattern? = nil
+    ) {
+        self.commandLine = commandLine
+        self.catalog = catalog
+        self.pathPattern = pathPattern
+        self.match = match
+    }
+
+    /// The values for one playlist, before any key-specific source (`--match`, `key_index`, `kid`, `old_uri`).
+    public func playlistValues(for playlist: PlaylistIdentity) -> [String: TemplateValue] {
+        var values: [String: TemplateValue] = [:]
+        values["playlist"] = TemplateValue(playlist.fileName, source: "built-in playlist")
+        values["playlist_stem"] = TemplateValue(playlist.stem, source: "built-in playlist_stem")
+        values["title_dir"] = TemplateValue(playlist.titleDirectory, source: "built-in title_dir")
+        if let row = catalog?.row(for: playlist) {
+            for (name, value) in row.values { values[name] = TemplateValue(value, source: row.source) }
+        }
+        if let pathPattern, let groups = pathPattern.groups(in: playlist.path) {
+            for (name, value) in groups {
+                values[name] = TemplateValue(value, source: "--path-pattern on \(playlist.path)")
+            }
+        }
+        return values
+    }
+
+    /// The values for one key: the playlist's, the key's built-ins, `--match` groups of its old URI, and
+    /// `--var` over all.
+    public func keyValues(
+        playlist: [String: TemplateValue], keyIndex: Int, kid: String?, oldURI: String?, line: Int
+    ) -> [String: TemplateValue] {
+        var values = playlist
+        values["key_index"] = TemplateValue(String(keyIndex), source: "built-in key_index")
+        if let kid { values["kid"] = TemplateValue(kid, source: "built-in kid (KEYID of the key period)") }
+        if let oldURI {
+            values["old_uri"] = TemplateValue(oldURI, source: "built-in old_uri")
+            if let match, let groups = match.groups(in: oldURI) {
+                for (name, value) in groups { values[name] = TemplateValue(value, source: "--match on line \(line)") }
+            }
+        }
+        for (name, value) in commandLine { values[name] = TemplateValue(value, source: "--var") }
+        return values
+    }
+}
+
+/// What identifies a playlist to the variable sources.
+public struct PlaylistIdentity: Hashable, Sendable {
+    /// The path as the user gave it (or as found under a directory they gave).
+    public var path: String
+
+    public init(path: String) { self.path = path }
+
+    public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+    public var stem: String {
+        let name = fileName
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+    /// The name of the directory holding the playlist: the title's folder in a library laid out one
+    /// folder a title. `.` for a playlist given without a directory.
+    public var titleDirectory: String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        return parts.count >= 2 ? String(parts[parts.count - 2]) : "."
+    }
+}
+
+/// A regular expression with named groups, whose matches become variables.
+public final class NamedPattern: @unchecked Sendable {
+    // @unchecked: the compiled Regex is never mutated after init (see ValuePattern).
+    public let text: String
+    private let regex: Regex<AnyRegexOutput>
+    public let groupNames: [String]
+
+    public init(_ text: String) throws {
+        self.text = text
+        self.regex = try Regex(text)
+        // Named groups as written: (?<name>…); Swift's AnyRegexOutput reports names per capture.
+        self.groupNames = (try? regex.firstMatch(in: ""))?.flatMap { match in
+            match.output.compactMap(\.name)
+        } ?? Self.namedGroups(in: text)
+    }
+
+    /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.
+    public func groups(in text: String) -> [String: String]? {
+        guard let match = try? regex.firstMatch(in: text) else { return nil }
+        var groups: [String: String] = [:]
+        for capture in match.output {
+            if let name = capture.name, let substring = capture.substring { groups[name] = String(substring) }
+        }
+        return groups
+    }
+
+    private static func namedGroups(in pattern: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(pattern)
+        while let open = rest.firstRange(of: "(?<") {
+            let after = rest[open.upperBound...]
+            guard let close = after.firstIndex(of: ">") else { break }
+            let name = after[..<close]
+            if !name.isEmpty, name.first != "=", name.first != "!" { names.append(String(name)) }
+            rest = after[close...]
+        }
+        return names
+    }
+}
