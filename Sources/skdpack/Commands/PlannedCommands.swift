@@ -14,18 +14,6 @@ extension PlannedCommand {
     }
 }
 
-struct ApplyCommand: PlannedCommand {
-    static let plannedIn = "issue #3: templates and apply"
-    static let configuration = CommandConfiguration(
-        commandName: "apply",
-        abstract: "Insert or rewrite FairPlay keys following a template.",
-        discussion: """
-            Example:
-              skdpack apply --template content-id --var content_id=title-42 --in-place library/title-42
-            """)
-    @Argument var paths: [String] = []
-}
-
 struct ValidateCommand: PlannedCommand {
     static let plannedIn = "issue #4: validate, rules and reports"
     static let configuration = CommandConfiguration(
@@ -36,43 +24,6 @@ struct ValidateCommand: PlannedCommand {
               skdpack validate --template entitlement --format junit library/ > results.xml
             """)
     @Argument var paths: [String] = []
-}
-
-struct RenderCommand: PlannedCommand {
-    static let plannedIn = "issue #3: templates and apply"
-    static let configuration = CommandConfiguration(
-        commandName: "render",
-        abstract: "Print the URI a template makes for given variables, and its https license URL.",
-        discussion: """
-            Example:
-              skdpack render --template entitlement --var entitlement_url=https://lic.example.com/fps --var content_id=42
-            """)
-}
-
-struct ResolveCommand: PlannedCommand {
-    static let plannedIn = "issue #3: templates and apply"
-    static let configuration = CommandConfiguration(
-        commandName: "resolve",
-        abstract: "Print the https license URL a player derives from an skd: URI.",
-        discussion: """
-            Example:
-              skdpack resolve 'skd://lic.example.com/fps?cid=42'
-            """)
-    @Argument var uri: String?
-}
-
-struct TemplatesCommand: PlannedCommand {
-    static let plannedIn = "issue #3: templates and apply"
-    static let configuration = CommandConfiguration(
-        commandName: "templates",
-        abstract: "List the shipped templates, show one, or check a template file.",
-        discussion: """
-            Examples:
-              skdpack templates list
-              skdpack templates show entitlement
-              skdpack templates check my-template.yaml
-            """)
-    @Argument var arguments: [String] = []
 }
 
 struct ReportCommand: PlannedCommand {

@@ -1,0 +1,226 @@
+import Glibc
+import HLS
+
+/// A playlist to process: where it is, and the input root it was found under (for `--output` mirroring).
+public struct PlaylistFile: Hashable, Sendable, Comparable {
+    /// The path to read, as given or as found under a directory given.
+    public var path: String
+    /// The path relative to the input it came from, used under `--output DIR`.
+    public var relativePath: String
+
+    public init(path: String, relativePath: String) {
+        self.path = path
+        self.relativePath = relativePath
+    }
+
+    public static func < (lhs: PlaylistFile, rhs: PlaylistFile) -> Bool { lhs.path < rhs.path }
+}
+
+/// A master playlist with the local playlists it references, or one media playlist alone: what `apply`
+/// processes as one unit (media first, then the master, whose session keys follow its media).
+public struct PlaylistPackage: Sendable {
+    public var master: PlaylistFile?
+    public var media: [PlaylistFile]
+    /// Problems found while putting the package together (a reference outside the input, a missing file).
+    public var diagnostics: [Diagnostic]
+}
+
+/// Finds playlists and groups them into packages: files given, directories walked (hidden entries
+/// skipped, symbolic links not followed unless asked), masters with the media they reference.
+public struct PlaylistDiscovery: Sendable {
+    public var followSymlinks: Bool
+
+    public init(followSymlinks: Bool = false) { self.followSymlinks = followSymlinks }
+
+    public struct Result: Sendable {
+        public var packages: [PlaylistPackage]
+        /// Inputs that could not be read or walked.
+        public var problems: [IOError]
+    }
+
+    public func discover(_ inputs: [String]) -> Result {
+        var files: [PlaylistFile] = []
+        var problems: [IOError] = []
+        for input in inputs {
+            var info = stat()
+            guard lstat(input, &info) == 0 else {
+                problems.append(IOError(path: input, operation: "read", errno: errno))
+                continue
+            }
+            if isLink(info) {
+                guard followSymlinks, stat(input, &info) == 0 else {
+                    problems.append(IOError(path: input, operation: "follow a symbolic link (give --follow-symlinks)", errno: ELOOP))
+                    continue
+                }
+            }
+            if isDirectory(info) {
+                var visited: Set<[UInt64]> = []
+                walk(input, relative: "", into: &files, problems: &problems, visited: &visited)
+            } else {
+                files.append(PlaylistFile(path: input, relativePath: input.split(separator: "/").last.map(String.init) ?? input))
+            }
+        }
+        return Result(packages: group(files.sorted()), problems: problems)
+    }
+
+    private func walk(
+        _ directory: String, relative: String, into files: inout [PlaylistFile], problems: inout [IOError],
+        visited: inout Set<[UInt64]>
+    ) {
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            problems.append(IOError(path: directory, operation: "read the directory", errno: errno))
+            return
+        }
+        // A directory reached twice through links is a cycle: walk it once.
+        guard visited.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted else { return }
+        guard let handle = opendir(directory) else {
+            problems.append(IOError(path: directory, operation: "read the directory", errno: errno))
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name.hasPrefix(".") { continue }
+            names.append(name)
+        }
+        closedir(handle)
+        for name in names.sorted() {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let relativePath = relative.isEmpty ? name : relative + "/" + name
+            var entryInfo = stat()
+            guard lstat(path, &entryInfo) == 0 else {
+                problems.append(IOError(path: path, operation: "read", errno: errno))
+                continue
+            }
+            if isLink(entryInfo) {
+                guard followSymlinks, stat(path, &entryInfo) == 0 else { continue }
+            }
+            if isDirectory(entryInfo) {
+                walk(path, relative: relativePath, into: &files, problems: &problems, visited: &visited)
+            } else if name.hasSuffix(".m3u8"), (entryInfo.st_mode & S_IFMT) == S_IFREG {
+                files.append(PlaylistFile(path: path, relativePath: relativePath))
+            }
+        }
+    }
+
+    /// Masters claim the local playlists they reference; the rest stand alone.
+    func group(_ files: [PlaylistFile]) -> [PlaylistPackage] {
+        var byPath: [String: PlaylistFile] = [:]
+        for file in files { byPath[normalize(file.path)] = file }
+        var claimed: Set<String> = []
+        var packages: [PlaylistPackage] = []
+        var masters: [(PlaylistFile, MasterReferences)] = []
+        for file in files {
+            guard let references = MasterReferences.read(file.path) else { continue }
+            masters.append((file, references))
+        }
+        for (master, references) in masters {
+            var media: [PlaylistFile] = []
+            var diagnostics: [Diagnostic] = references.diagnostics
+            for reference in references.local {
+                let resolved = normalize(AtomicFile.directory(of: master.path) + "/" + reference.path)
+                let location = SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)
+                guard !escapes(reference.path) else {
+                    diagnostics.append(
+                        ApplyDiagnostics.unsafeReference(
+                            "\(reference.path) leaves the master's directory; skdpack reads and writes only inside its input",
+                            at: location))
+                    continue
+                }
+                if let file = byPath[resolved] {
+                    if !media.contains(file) { media.append(file) }
+                    claimed.insert(resolved)
+                } else if access(resolved, F_OK) == 0 {
+                    let relative = AtomicFile.directory(of: master.relativePath)
+                    let file = PlaylistFile(
+                        path: resolved, relativePath: normalize((relative == "." ? "" : relative + "/") + reference.path))
+                    if !media.contains(file) { media.append(file) }
+                    claimed.insert(resolved)
+                } else {
+                    diagnostics.append(
+                        ApplyDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
+                }
+            }
+            packages.append(PlaylistPackage(master: master, media: media, diagnostics: diagnostics))
+            claimed.insert(normalize(master.path))
+        }
+        for file in files where !claimed.contains(normalize(file.path)) {
+            packages.append(PlaylistPackage(master: nil, media: [file], diagnostics: []))
+        }
+        return packages.sorted { ($0.master ?? $0.media[0]) < ($1.master ?? $1.media[0]) }
+    }
+
+    /// Whether a reference climbs out of its master's directory (or is absolute).
+    func escapes(_ reference: String) -> Bool {
+        if reference.hasPrefix("/") { return true }
+        var depth = 0
+        for part in reference.split(separator: "/") {
+            if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
+            if depth < 0 { return true }
+        }
+        return false
+    }
+
+    /// `a/./b/../c` as `a/c`, without touching the file system.
+    func normalize(_ path: String) -> String {
+        var parts: [Substring] = []
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
+        }
+        let joined = parts.joined(separator: "/")
+        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+
+    private func isLink(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFLNK }
+    private func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
+}
+
+/// The local playlists a master references: variant URIs, `EXT-X-MEDIA` and I-frame `URI`s.
+struct MasterReferences {
+    struct Reference {
+        var path: String
+        var line: Int
+    }
+
+    var local: [Reference] = []
+    var diagnostics: [Diagnostic] = []
+
+    /// The references of the playlist at `path`, or `nil` if it is not a master playlist.
+    static func read(_ path: String) -> MasterReferences? {
+        guard let source = try? FileDescriptorSource.open(path: path) else { return nil }
+        var options = ReaderOptions()
+        options.parsesEveryTag = false
+        let reader = PlaylistReader(source: source, path: path, options: options)
+        var references = MasterReferences()
+        do {
+            while let line = try reader.next() {
+                var uri: String?
+                switch line.kind {
+                case .uri where line.uriRole == .variant:
+                    uri = line.text
+                case .tag(.media), .tag(.iFrameStreamInf):
+                    uri = line.parseTag()?.quotedString("URI")
+                case .tag(.extInf):
+                    return nil
+                default:
+                    break
+                }
+                if let uri, let local = localPath(reader.variables.substitute(uri).text) {
+                    references.local.append(Reference(path: local, line: line.raw.number))
+                }
+            }
+        } catch {
+            return nil
+        }
+        return reader.kind == .master ? references : nil
+    }
+
+    /// The file path of a reference, without query or fragment; `nil` for a URL with a scheme.
+    static func localPath(_ uri: String) -> String? {
+        let trimmed = uri.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, !trimmed.contains("://"), !trimmed.hasPrefix("data:") else { return nil }
+        return String(trimmed.prefix { $0 != "?" && $0 != "#" })
+    }
+}

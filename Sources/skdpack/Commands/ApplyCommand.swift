@@ -1,0 +1,184 @@
+import ArgumentParser
+import Glibc
+import HLS
+import SKDPack
+import SKDTemplate
+
+struct ApplyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Insert or rewrite FairPlay keys following a template.",
+        discussion: """
+            Every FairPlay EXT-X-KEY gets its URI from the template; a key period with other systems' \
+            SAMPLE-AES keys but no FairPlay key gets one; masters keep their FairPlay EXT-X-SESSION-KEYs equal \
+            to the keys their media playlists use. Every other byte stays as it was. A playlist with an error \
+            is left as it was, and the exit status is 1.
+
+            Variables, strongest first: --var, --match groups, --path-pattern groups, the --catalog row, the \
+            built-ins (playlist, playlist_stem, title_dir, key_index, kid, old_uri), the template's defaults.
+
+            Examples:
+              skdpack apply --template content-id --var content_id=title-42 video.m3u8 > out.m3u8
+              skdpack apply --template entitlement --catalog titles.csv --in-place library/
+              skdpack apply --template entitlement --var entitlement_url=https://lic.example.com/fps \\
+                  --match 'skd://(?<content_id>[^?]+)' --diff library/
+            """)
+
+    @OptionGroup var templateOptions: TemplateOptions
+
+    @Argument(help: "Playlist files, directories (walked for *.m3u8), or - for standard input.")
+    var paths: [String] = []
+
+    @Flag(help: "Replace each changed file, atomically; unchanged files are not touched.")
+    var inPlace = false
+
+    @Option(help: ArgumentHelp("Write every playlist under DIR, at its path relative to its input.", valueName: "DIR"))
+    var output: String?
+
+    @Flag(help: "Write nothing; exit 1 if anything would change.")
+    var check = false
+
+    @Flag(help: "Write nothing; print a unified diff of what would change.")
+    var diff = false
+
+    @Flag(help: "Give clear media playlists (no keys at all) a FairPlay key.")
+    var assumeEncrypted = false
+
+    @Flag(help: "Add missing FairPlay EXT-X-SESSION-KEYs to masters (as the template's session_keys).")
+    var sessionKeys = false
+
+    @Flag(help: "Follow symbolic links when walking directories.")
+    var followSymlinks = false
+
+    func run() throws {
+        try reportingUsage {
+            let printer = DiagnosticPrinter()
+            defer { printer.flush() }
+            let destination = try self.destination()
+            var options = ApplyOptions(
+                template: try templateOptions.definition(), variables: try templateOptions.sources(),
+                assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
+            options.readerOptions.parsesEveryTag = false
+            let redaction = options.redaction
+
+            var inputs = paths
+            var spooled: String?
+            if let index = inputs.firstIndex(of: "-") {
+                guard inputs.count == 1 else { throw UsageFailure("- (standard input) cannot be mixed with other inputs") }
+                guard destination != .inPlace, !isDirectoryDestination(destination) else {
+                    throw UsageFailure("standard input can go to standard output, --check or --diff only")
+                }
+                spooled = try spoolStandardInput()
+                inputs[index] = spooled!
+            }
+            defer { if let spooled { unlink(spooled) } }
+
+            let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
+            for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
+            if destination == .standardOutput {
+                let count = discovery.packages.reduce(0) { $0 + $1.media.count + ($1.master == nil ? 0 : 1) }
+                guard count <= 1 else {
+                    throw UsageFailure(
+                        "\(count) playlists to write: give --in-place, --output DIR, --check or --diff (standard output takes one)")
+                }
+            }
+            let runner = ApplyRunner(options: options, destination: destination)
+            var summary = ApplySummary()
+            for package in discovery.packages {
+                for var outcome in runner.run(package) {
+                    if let spooled, outcome.path == spooled { outcome.path = "-" }
+                    for diagnostic in outcome.diagnostics {
+                        var shown = diagnostic
+                        if shown.location.path == spooled { shown.location.path = "-" }
+                        shown.message = redaction.redact(shown.message)
+                        printer.print(shown)
+                    }
+                    summary.add(outcome)
+                    if destination == .check, outcome.changed {
+                        printer.print(message: "\(outcome.path): would change (\(outcome.changes.count) change\(outcome.changes.count == 1 ? "" : "s"))")
+                    }
+                }
+            }
+            printer.print(message: summary.line(checking: destination == .check))
+            printer.flush()
+            if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
+            if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
+        }
+    }
+
+    private func destination() throws -> ApplyDestination {
+        let chosen = [inPlace, output != nil, check, diff].filter { $0 }.count
+        guard chosen <= 1 else { throw UsageFailure("choose one of --in-place, --output, --check and --diff") }
+        guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
+        if inPlace { return .inPlace }
+        if let output { return .directory(output) }
+        if check { return .check }
+        if diff { return .diff }
+        return .standardOutput
+    }
+
+    private func isDirectoryDestination(_ destination: ApplyDestination) -> Bool {
+        if case .directory = destination { return true }
+        return false
+    }
+
+    /// Standard input, copied to a temporary file so that it can be read twice (apply decides before it
+    /// writes).
+    private func spoolStandardInput() throws -> String {
+        var template = Array("\(String(cString: getenv("TMPDIR") ?? strdup("/tmp")))/skdpack-stdin.XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw UsageFailure("cannot create a temporary file for standard input") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw UsageFailure("cannot read standard input: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                let result = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, count - written) }
+                guard result > 0 else { throw UsageFailure("cannot spool standard input: \(String(cString: strerror(errno)))") }
+                written += result
+            }
+        }
+        return String(cString: template)
+    }
+}
+
+/// The one-line summary `apply` ends with.
+struct ApplySummary {
+    var read = 0
+    var changed = 0
+    var unchanged = 0
+    var failed = 0
+    var ioFailures = 0
+    var rewritten = 0
+    var inserted = 0
+    var removed = 0
+
+    mutating func add(_ outcome: PlaylistOutcome) {
+        read += 1
+        if outcome.diagnostics.contains(where: { $0.id.rawValue == "IO-failed" }) { ioFailures += 1 }
+        if outcome.failed {
+            failed += 1
+        } else if outcome.changed {
+            changed += 1
+            for change in outcome.changes where change.tag != "EXT-X-VERSION" {
+                switch change.action {
+                case .rewritten: rewritten += 1
+                case .inserted: inserted += 1
+                case .removed: removed += 1
+                }
+            }
+        } else {
+            unchanged += 1
+        }
+    }
+
+    func line(checking: Bool) -> String {
+        let verb = checking ? "would change" : "changed"
+        return "apply: \(read) playlist\(read == 1 ? "" : "s") read, \(changed) \(verb), \(unchanged) unchanged, "
+            + "\(failed) failed; keys rewritten \(rewritten), inserted \(inserted), removed \(removed)"
+    }
+}

@@ -1,0 +1,106 @@
+import ArgumentParser
+import SKDPack
+import SKDTemplate
+
+struct RenderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Print the URI a template makes for given variables, and its https license URL.",
+        discussion: """
+            The first line is the skd: URI, the second the https URL a player's resource loader derives from \
+            it (or a note that the URI names no server). The built-ins come from --playlist, --key-index, \
+            --kid and --old-uri, as apply would set them.
+
+            Examples:
+              skdpack render --template entitlement --var entitlement_url=https://lic.example.com/fps --var content_id=42
+              skdpack render --template 'skd://{title_dir}/{key_index}' --playlist library/title-7/video.m3u8 --key-index 3
+            """)
+
+    @OptionGroup var templateOptions: TemplateOptions
+
+    @Option(help: ArgumentHelp("The playlist path the built-ins playlist, playlist_stem and title_dir come from.", valueName: "PATH"))
+    var playlist: String = "playlist.m3u8"
+
+    @Option(help: "The key period index (built-in key_index).")
+    var keyIndex = 0
+
+    @Option(help: ArgumentHelp("The KEYID of the key period (built-in kid), 32 hex digits.", valueName: "HEX"))
+    var kid: String?
+
+    @Option(help: ArgumentHelp("The existing key URI (built-in old_uri, and what --match reads).", valueName: "URI"))
+    var oldURI: String?
+
+    func run() throws {
+        try reportingUsage {
+            let definition = try templateOptions.definition()
+            let sources = try templateOptions.sources()
+            let identity = PlaylistIdentity(path: playlist)
+            if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {
+                throw UsageFailure("--old-uri \(oldURI) does not match --match \(match.text)")
+            }
+            let values = sources.keyValues(
+                playlist: sources.playlistValues(for: identity), keyIndex: keyIndex, kid: kid?.lowercased(),
+                oldURI: oldURI, line: 0)
+            let uri: String
+            do {
+                uri = try definition.renderer.render(values)
+            } catch {
+                FileHandleStandardError.write("skdpack render: \(error)\n")
+                throw ExitStatus.findings
+            }
+            print(uri)
+            switch LicenseURL.derive(fromKeyURI: uri) {
+            case .url(let url, let host):
+                print(url)
+                guard LicenseURL.isAllowed(host: host, by: definition.allowHosts) else {
+                    FileHandleStandardError.write(
+                        "skdpack render: the license host \(host) is not allowed by the template (allow_hosts: \(definition.allowHosts.joined(separator: ", ")))\n")
+                    throw ExitStatus.findings
+                }
+            case .identifier(let identifier):
+                FileHandleStandardError.write(
+                    "skdpack render: the URI carries the identifier \(identifier), not a license server: the player app must know the server\n")
+            case .notKeyURI(let reason):
+                FileHandleStandardError.write("skdpack render: \(reason)\n")
+                throw ExitStatus.findings
+            }
+        }
+    }
+}
+
+struct ResolveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resolve",
+        abstract: "Print the https license URL a player derives from an skd: URI.",
+        discussion: """
+            A player's resource loader puts https in place of skd (Adobe's TVSDK FairPlay guide). Exit 1 if \
+            the URI is not an skd:// URI or the host is not in --allow-host.
+
+            Examples:
+              skdpack resolve 'skd://lic.example.com/fps?cid=42'
+              skdpack resolve --allow-host lic.example.com "$(grep -o 'skd://[^"]*' video.m3u8 | head -1)"
+            """)
+
+    @Argument(help: "The skd: URI.")
+    var uri: String
+
+    @Option(name: .customLong("allow-host"), help: "A host the license URL may point at (repeatable; *.example.com for subdomains).")
+    var allowHosts: [String] = []
+
+    func run() throws {
+        switch LicenseURL.derive(fromKeyURI: uri) {
+        case .url(let url, let host):
+            print(url)
+            guard LicenseURL.isAllowed(host: host, by: allowHosts) else {
+                FileHandleStandardError.write("skdpack resolve: the license host \(host) is not in --allow-host\n")
+                throw ExitStatus.findings
+            }
+        case .identifier(let identifier):
+            FileHandleStandardError.write(
+                "skdpack resolve: \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n")
+        case .notKeyURI(let reason):
+            FileHandleStandardError.write("skdpack resolve: \(uri): \(reason)\n")
+            throw ExitStatus.findings
+        }
+    }
+}

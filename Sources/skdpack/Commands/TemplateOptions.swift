@@ -1,0 +1,90 @@
+import ArgumentParser
+import SKDPack
+import SKDTemplate
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The options that choose a template and give its variables, shared by `apply` and `render`.
+struct TemplateOptions: ParsableArguments {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The template: a shipped name (skdpack templates list), a template file, or an skd:// URI template.",
+            valueName: "NAME|FILE|URI"))
+    var template: String
+
+    @Option(
+        name: [.customLong("var")],
+        help: ArgumentHelp("A template variable (repeatable); beats every other source.", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(help: ArgumentHelp("Variables per title from a CSV (header row) or JSON file.", valueName: "FILE"))
+    var catalog: String?
+
+    @Option(help: ArgumentHelp("Named groups of this regular expression, matched on each playlist's path, become variables.", valueName: "REGEX"))
+    var pathPattern: String?
+
+    @Option(help: ArgumentHelp("Named groups of this regular expression, matched on each existing FairPlay key URI, become variables (migrations).", valueName: "REGEX"))
+    var match: String?
+
+    func definition() throws -> TemplateDefinition {
+        do {
+            return try TemplateLibrary.fromEnvironment(ProcessInfo.processInfo.environment).resolve(template)
+        } catch {
+            throw UsageFailure("--template: \(error)")
+        }
+    }
+
+    func sources() throws -> VariableSources {
+        var commandLine: [(name: String, value: String)] = []
+        for variable in variables {
+            guard let equals = variable.firstIndex(of: "=") else {
+                throw UsageFailure("--var \(variable): write NAME=VALUE")
+            }
+            let name = String(variable[..<equals])
+            guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
+                !name.first!.isNumber
+            else { throw UsageFailure("--var \(variable): '\(name)' is not a variable name (letters, digits and _)") }
+            commandLine.append((name, String(variable[variable.index(after: equals)...])))
+        }
+        let loadedCatalog: Catalog?
+        do {
+            loadedCatalog = try catalog.map { path throws(Catalog.LoadError) in try Catalog.load(path: path) }
+        } catch {
+            throw UsageFailure("--catalog: \(error)")
+        }
+        func pattern(_ text: String?, _ option: String) throws -> NamedPattern? {
+            guard let text else { return nil }
+            do {
+                return try NamedPattern(text)
+            } catch {
+                throw UsageFailure("\(option) \(text): not a regular expression: \(error)")
+            }
+        }
+        return VariableSources(
+            commandLine: commandLine, catalog: loadedCatalog, pathPattern: try pattern(pathPattern, "--path-pattern"),
+            match: try pattern(match, "--match"))
+    }
+}
+
+/// A problem with how the command was called: said on stderr, exit status 2.
+struct UsageFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ParsableCommand {
+    /// Runs `body`, turning a ``UsageFailure`` into a message and exit status 2.
+    func reportingUsage(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let failure as UsageFailure {
+            FileHandleStandardError.write("skdpack: \(failure.description)\n")
+            throw ExitStatus.failure
+        }
+    }
+}

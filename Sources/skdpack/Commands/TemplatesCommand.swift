@@ -1,0 +1,88 @@
+import ArgumentParser
+import SKDTemplate
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+struct TemplatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "templates",
+        abstract: "List the templates, show one, or check a template file.",
+        discussion: """
+            Named templates are searched in the directories of SKDPACK_TEMPLATE_PATH (colon-separated), then \
+            among those shipped with skdpack.
+
+            Examples:
+              skdpack templates list
+              skdpack templates show entitlement
+              skdpack templates check my-template.yaml
+            """,
+        subcommands: [List.self, Show.self, Check.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The shipped templates, with their URI and description.",
+            discussion: "Example:\n  skdpack templates list")
+
+        func run() throws {
+            let library = TemplateLibrary()
+            for name in TemplateLibrary.shippedNames {
+                let definition = try library.resolve(name)
+                print("\(name)\n    \(definition.uri)\n    \(definition.description ?? "")")
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a template's file.",
+            discussion: "Example:\n  skdpack templates show expressplay-token")
+
+        @Argument(help: "A template name or file.")
+        var name: String
+
+        func run() throws {
+            let library = TemplateLibrary.fromEnvironment(ProcessInfo.processInfo.environment)
+            do {
+                let definition = try library.resolve(name)
+                if let path = definition.path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
+                    print(text, terminator: "")
+                } else if let text = TemplateLibrary.shippedText(definition.name) {
+                    print(text, terminator: "")
+                } else {
+                    print("uri: \"\(definition.uri)\"")
+                }
+            } catch {
+                FileHandleStandardError.write("skdpack templates show: \(error)\n")
+                throw ExitStatus.failure
+            }
+        }
+    }
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a template file: YAML, known keys, types, the URI, the patterns and defaults.",
+            discussion: "Example:\n  skdpack templates check templates/entitlement.yaml")
+
+        @Argument(help: "Template files.")
+        var files: [String]
+
+        func run() throws {
+            var failed = false
+            for file in files {
+                do {
+                    let definition = try TemplateLibrary().load(path: file)
+                    let variables = definition.uri.variableNames.joined(separator: ", ")
+                    print("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))")
+                } catch {
+                    FileHandleStandardError.write("\(error)\n")
+                    failed = true
+                }
+            }
+            if failed { throw ExitStatus.findings }
+        }
+    }
+}
