@@ -18,6 +18,22 @@ struct SKDPackCommand: ParsableCommand {
     )
 }
 
+extension SKDPackCommand {
+    /// As ArgumentParser's, except that a usage error exits 2 (DESIGN: 2 and above, the tool could not do
+    /// its job), not 64, so that 1 always means findings.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            guard code == .validationFailure else { exit(withError: error) }
+            FileHandleStandardError.write(fullMessage(for: error) + "\n")
+            exit(withError: ExitStatus.failure)
+        }
+    }
+}
+
 enum SKDPackVersion {
     static let current = "0.1.0"
 }

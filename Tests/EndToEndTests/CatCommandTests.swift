@@ -69,7 +69,7 @@ struct CatCommandTests {
     }
 }
 
-@Suite("skdpack inspect and the planned subcommands")
+@Suite("skdpack inspect, rules, usage and the planned subcommands")
 struct InspectCommandTests {
     @Test("prints the typed view as JSON")
     func inspect() throws {
@@ -97,10 +97,7 @@ struct InspectCommandTests {
         #expect(keys.first?["line"] as? Int == 3)
     }
 
-    @Test("subcommands not built yet say so and exit 2", arguments: [
-        ["apply", "x.m3u8"], ["validate", "x.m3u8"], ["render"], ["resolve", "skd://a"], ["templates", "list"],
-        ["report", "merge", "a.json"],
-    ])
+    @Test("subcommands not built yet say so and exit 2", arguments: [["validate", "x.m3u8"], ["report", "merge", "a.json"]])
     func planned(arguments: [String]) throws {
         let result = try SKDPackRunner.run(arguments)
         #expect(result.status == 2)
@@ -115,6 +112,16 @@ struct InspectCommandTests {
         let result = try SKDPackRunner.run([subcommand, "--help"])
         #expect(result.status == 0)
         #expect(result.stdoutText.contains("skdpack \(subcommand)") && result.stdoutText.contains("Example"))
+    }
+
+    @Test("usage errors exit 2 with a message", arguments: [
+        ["apply", "x.m3u8"], ["apply", "--template", "content-id"], ["cat"], ["nonsense"],
+        ["apply", "--template", "content-id", "--check", "--diff", "x.m3u8"],
+    ])
+    func usage(arguments: [String]) throws {
+        let result = try SKDPackRunner.run(arguments)
+        #expect(result.status == 2)
+        #expect(!result.stderr.isEmpty)
     }
 
     @Test("rules lists the reader's findings with their spec sections")

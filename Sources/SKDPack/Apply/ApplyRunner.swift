@@ -96,7 +96,8 @@ public struct ApplyRunner: Sendable {
                 try emitter.sink.flush()
             case .diff:
                 guard outcome.changed else { break }
-                var emitter = DiffEmitter(sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath)
+                var emitter = DiffEmitter(
+                    sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath, redaction: options.redaction)
                 try writeDiff(try FileDescriptorSource.open(path: file.path), &emitter)
                 try emitter.finish()
             case .inPlace:

@@ -1,4 +1,5 @@
 import HLS
+import SKDTemplate
 
 /// Where the second pass of `apply` sends a playlist: kept bytes, replaced lines and inserted lines.
 protocol PlaylistEmitter: ~Copyable {
@@ -39,12 +40,13 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
     }
 }
 
-/// Writes a unified diff (three lines of context) of what the second pass changes.
+/// Writes a unified diff (three lines of context) of what the second pass changes, with secrets redacted.
 struct DiffEmitter: PlaylistEmitter, ~Copyable {
     static let context = 3
 
     var sink: OutputSink
     let path: String
+    let redaction: Redaction
     private var oldLine = 0
     private var newLine = 0
     /// The last kept lines, for the context before the next change.
@@ -57,9 +59,10 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
     private var inHunk = false
     private var wroteHeader = false
 
-    init(sink: consuming OutputSink, path: String) {
+    init(sink: consuming OutputSink, path: String, redaction: Redaction) {
         self.sink = sink
         self.path = path
+        self.redaction = redaction
     }
 
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {
@@ -155,7 +158,11 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
         // A hunk that only inserts starts after the line it follows (unified diff counts that way).
         let oldStart = hunkOld.count == 0 ? hunkOld.start - 1 : hunkOld.start
         try sink.write("@@ -\(oldStart),\(hunkOld.count) +\(hunkNew.start),\(hunkNew.count) @@\n")
-        try sink.write(hunk)
+        if redaction.isEmpty {
+            try sink.write(hunk)
+        } else {
+            try sink.write(redaction.redact(String(decoding: hunk, as: UTF8.self)))
+        }
         hunk = []
     }
 }

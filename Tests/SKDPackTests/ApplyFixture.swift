@@ -1,0 +1,66 @@
+import Foundation
+import HLS
+import SKDPack
+import SKDTemplate
+
+/// Playlists written to a fresh temporary directory, `apply` run on it with `--output`, and what came out.
+struct ApplyFixture {
+    let input: URL
+    let output: URL
+    var outcomes: [PlaylistOutcome] = []
+
+    init(_ files: [String: String]) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-test-\(UUID().uuidString)")
+        input = root.appendingPathComponent("in")
+        output = root.appendingPathComponent("out")
+        for (name, text) in files {
+            let url = input.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+    }
+
+    /// Runs apply over the whole input directory.
+    @discardableResult
+    mutating func apply(
+        template: String, vars: [String: String] = [:], match: String? = nil, pathPattern: String? = nil,
+        catalog: Catalog? = nil, assumeEncrypted: Bool = false, sessionKeys: Bool = false
+    ) throws -> [PlaylistOutcome] {
+        let definition = try TemplateLibrary().resolve(template)
+        let sources = VariableSources(
+            commandLine: vars.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalog: catalog,
+            pathPattern: try pathPattern.map(NamedPattern.init), match: try match.map(NamedPattern.init))
+        let options = ApplyOptions(
+            template: definition, variables: sources, assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
+        let runner = ApplyRunner(options: options, destination: .directory(output.path))
+        outcomes = PlaylistDiscovery().discover([input.path]).packages.flatMap(runner.run)
+        return outcomes
+    }
+
+    /// The output file `name`, or `nil` if apply wrote none (the playlist had an error).
+    func result(_ name: String) -> String? {
+        (try? Data(contentsOf: output.appendingPathComponent(name))).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func outcome(_ name: String) -> PlaylistOutcome? {
+        outcomes.first { $0.path.hasSuffix("/" + name) }
+    }
+
+    func ids(_ name: String) -> [String] { outcome(name)?.diagnostics.map(\.id.rawValue) ?? [] }
+
+    func remove() { try? FileManager.default.removeItem(at: input.deletingLastPathComponent()) }
+}
+
+extension String {
+    /// Lines joined with LF and a final LF: how the fixtures below are written.
+    static func lines(_ lines: String...) -> String { lines.joined(separator: "\n") + "\n" }
+}
+
+enum Keys {
+    static let fairPlay = #"KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+    static let widevine = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x0123456789ABCDEF0123456789ABCDEF,KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+    static let playReady = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;charset=UTF-16;base64,BBBB",KEYFORMAT="com.microsoft.playready",KEYFORMATVERSIONS="1""#
+    static func fairPlayKey(_ uri: String, method: String = "SAMPLE-AES") -> String {
+        #"#EXT-X-KEY:METHOD=\#(method),URI="\#(uri)",\#(fairPlay)"#
+    }
+}
