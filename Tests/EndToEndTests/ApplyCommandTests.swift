@@ -1,0 +1,214 @@
+import Foundation
+import SKDTestSupport
+import Testing
+
+/// A scratch directory with the example library copied in, removed afterwards.
+struct Scratch {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: PackageLocation.root.appendingPathComponent("examples/library"), to: root.appendingPathComponent("library"))
+    }
+
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+    func text(_ relative: String) throws -> String { try String(contentsOfFile: path(relative), encoding: .utf8) }
+    func write(_ relative: String, _ text: String) throws {
+        try Data(text.utf8).write(to: root.appendingPathComponent(relative))
+    }
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+@Suite("skdpack apply, as a user runs it")
+struct ApplyCommandTests {
+    @Test("--in-place rewrites atomically, keeps permissions, and does not touch unchanged files")
+    func inPlace() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let video = scratch.path("library/legacy-title/video-360p.m3u8")
+        let clear = scratch.path("library/clear-title/video-720p.m3u8")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: video)
+        let clearBefore = try FileManager.default.attributesOfItem(atPath: clear)
+        let result = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--var", "content_id=new-42", "--in-place", scratch.path("library")],
+            environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains(#"URI="skd://new-42""#))
+        #expect(try scratch.text("library/legacy-title/master.m3u8").contains(#"EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://new-42""#))
+        let attributes = try FileManager.default.attributesOfItem(atPath: video)
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+        let clearAfter = try FileManager.default.attributesOfItem(atPath: clear)
+        #expect(clearAfter[.systemFileNumber] as? Int == clearBefore[.systemFileNumber] as? Int)
+        #expect(clearAfter[.modificationDate] as? Date == clearBefore[.modificationDate] as? Date)
+        #expect(result.stderr.contains("clear-title/video-720p.m3u8:6:1: warning:"))
+        let leftovers = try FileManager.default.subpathsOfDirectory(atPath: scratch.path("library")).filter { $0.contains(".skdpack-") }
+        #expect(leftovers.isEmpty)
+        // The second run finds nothing to do: --check exits 0.
+        let check = try SKDPackRunner.run(["apply", "--template", "content-id", "--var", "content_id=new-42", "--check", scratch.path("library")])
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test("--check exits 1 and names what would change, writing nothing")
+    func check() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let before = try scratch.text("library/crlf-title/index.m3u8")
+        let result = try SKDPackRunner.run(["apply", "--template", "content-id", "--var", "content_id=x", "--check", scratch.path("library/crlf-title")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("crlf-title/index.m3u8: would change (2 changes)"))
+        #expect(try scratch.text("library/crlf-title/index.m3u8") == before)
+    }
+
+    @Test("--diff is a patch: applied with patch(1) it gives what --output writes")
+    func diffIsAPatch() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let arguments = ["apply", "--template", "key-id", "--session-keys"]
+        let diff = try SKDPackRunner.run(arguments + ["--diff", scratch.path("library/multi-drm-title")])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdoutText.hasPrefix("--- a/audio-en.m3u8\n+++ b/audio-en.m3u8\n@@ -9,7 +9,7 @@\n"))
+        let output = try SKDPackRunner.run(arguments + ["--output", scratch.path("out"), scratch.path("library/multi-drm-title")])
+        #expect(output.status == 0, "\(output.stderr)")
+        let patch = Process()
+        patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
+        patch.arguments = ["-s", "-p1", "-d", scratch.path("library/multi-drm-title")]
+        let input = Pipe()
+        patch.standardInput = input
+        try patch.run()
+        input.fileHandleForWriting.write(diff.stdout)
+        try input.fileHandleForWriting.close()
+        patch.waitUntilExit()
+        #expect(patch.terminationStatus == 0)
+        for name in ["master.m3u8", "video-720p.m3u8", "audio-en.m3u8", "iframes-720p.m3u8"] {
+            #expect(try scratch.text("library/multi-drm-title/\(name)") == scratch.text("out/\(name)"), "\(name)")
+        }
+    }
+
+    @Test("--output mirrors the input tree")
+    func output() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let result = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--var", "content_id=t", "--assume-encrypted", "--output", scratch.path("out"), scratch.path("library")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try FileManager.default.subpathsOfDirectory(atPath: scratch.path("out")).filter { $0.hasSuffix(".m3u8") }.sorted()
+        #expect(written == [
+            "clear-title/master.m3u8", "clear-title/video-720p.m3u8", "crlf-title/index.m3u8", "legacy-title/master.m3u8",
+            "legacy-title/video-360p.m3u8", "multi-drm-title/audio-en.m3u8", "multi-drm-title/iframes-720p.m3u8",
+            "multi-drm-title/master.m3u8", "multi-drm-title/video-720p.m3u8",
+        ])
+        #expect(try scratch.text("out/clear-title/video-720p.m3u8").contains(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://t""#))
+        #expect(result.stderr.contains("apply: 9 playlists read, 8 changed, 1 unchanged, 0 failed"))
+    }
+
+    @Test("standard input to standard output; CRLF and the missing final newline survive")
+    func standardStreams() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let input = try Data(contentsOf: URL(fileURLWithPath: scratch.path("library/crlf-title/index.m3u8")))
+        let result = try SKDPackRunner.run(["apply", "--template", "skd://{content_id}", "--var", "content_id=c9", "-"], stdin: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = String(decoding: input, as: UTF8.self)
+            .replacingOccurrences(of: "skd://crlf-0007", with: "skd://c9")
+            .replacingOccurrences(of: "#EXT-X-VERSION:3", with: "#EXT-X-VERSION:5")
+        #expect(result.stdoutText == expected)
+    }
+
+    @Test("an error writes nothing to standard output and exits 1, with the line")
+    func errorOnStandardOutput() throws {
+        let playlist = Data("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"https://k.example/key\"\n#EXTINF:4,\na.ts\n".utf8)
+        let result = try SKDPackRunner.run(["apply", "--template", "skd://{content_id}", "--var", "content_id=c", "-"], stdin: playlist, environment: ["NO_COLOR": "1"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("-:2:1: error: key period 0 is encrypted with METHOD=AES-128"))
+    }
+
+    @Test("hostile --var values never reach the playlist unencoded; with a pattern they are refused and the file stays")
+    func hostileVar() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let target = "library/legacy-title/video-360p.m3u8"
+        let before = try scratch.text(target)
+        let refused = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place", scratch.path(target)])
+        #expect(refused.status == 1)
+        #expect(try scratch.text(target) == before)
+        let encoded = try SKDPackRunner.run(
+            ["apply", "--template", "skd://{content_id}", "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place", scratch.path(target)])
+        #expect(encoded.status == 0)
+        let after = try scratch.text(target)
+        #expect(after.split(separator: "\n").count == before.split(separator: "\n").count)
+        #expect(after.contains(#"URI="skd://x%22,URI=%22skd://evil%0A%23EXT-X-ENDLIST""#))
+    }
+
+    @Test("secrets are REDACTED in messages and diffs")
+    func secrets() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let token = "Tok3n-abcdefghijklmnopqrstuvwxyz"
+        let diff = try SKDPackRunner.run(["apply", "--template", "expressplay-token", "--var", "token=\(token)", "--diff", scratch.path("library/legacy-title")])
+        #expect(diff.status == 0)
+        #expect(diff.stdoutText.contains("ExpressPlayToken=REDACTED"))
+        #expect(!diff.stdoutText.contains(token) && !diff.stderr.contains(token))
+        let bad = try SKDPackRunner.run(["apply", "--template", "expressplay-token", "--var", "token=\(token) bad", "--check", scratch.path("library/legacy-title")])
+        #expect(bad.status == 1)
+        #expect(!bad.stderr.contains(token))
+        #expect(bad.stderr.contains("REDACTED"))
+    }
+}
+
+@Suite("skdpack render, resolve and templates")
+struct TemplateCommandTests {
+    @Test("render prints the URI and its license URL")
+    func render() throws {
+        let result = try SKDPackRunner.run(
+            ["render", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--var", "content_id=title 42"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText == "skd://lic.example.com/fps?cid=title%2042\nhttps://lic.example.com/fps?cid=title%2042\n")
+    }
+
+    @Test("render with built-ins, and a host the template does not allow")
+    func renderBuiltIns() throws {
+        let result = try SKDPackRunner.run(
+            ["render", "--template", "skd://{title_dir}.example.com/{playlist_stem}/{key_index}", "--playlist", "lib/t7/video.m3u8", "--key-index", "3"])
+        #expect(result.stdoutText == "skd://t7.example.com/video/3\nhttps://t7.example.com/video/3\n")
+        let missing = try SKDPackRunner.run(["render", "--template", "content-id"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("{content_id} has no value"))
+    }
+
+    @Test("resolve", arguments: [
+        ("skd://lic.example.com/fps?cid=1", 0, "https://lic.example.com/fps?cid=1\n"),
+        ("skd://title-42", 0, ""),
+        ("https://lic.example.com/x", 1, ""),
+    ])
+    func resolve(uri: String, status: Int32, output: String) throws {
+        let result = try SKDPackRunner.run(["resolve", uri])
+        #expect(result.status == status)
+        #expect(result.stdoutText == output)
+    }
+
+    @Test("resolve --allow-host")
+    func allowHost() throws {
+        #expect(try SKDPackRunner.run(["resolve", "--allow-host", "*.example.com", "skd://lic.example.com/x"]).status == 0)
+        #expect(try SKDPackRunner.run(["resolve", "--allow-host", "lic.example.com", "skd://evil.test/x"]).status == 1)
+    }
+
+    @Test("templates list, show and check")
+    func templates() throws {
+        let list = try SKDPackRunner.run(["templates", "list"])
+        #expect(list.status == 0)
+        for name in ["content-id", "entitlement", "expressplay-token", "key-id"] { #expect(list.stdoutText.contains(name)) }
+        let show = try SKDPackRunner.run(["templates", "show", "key-id"])
+        #expect(show.stdoutText == (try String(contentsOf: PackageLocation.root.appendingPathComponent("templates/key-id.yaml"), encoding: .utf8)))
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("bad.yaml", "name: bad\nuri: \"skd://{id|nope}\"\n")
+        let check = try SKDPackRunner.run(["templates", "check", PackageLocation.root.appendingPathComponent("templates/entitlement.yaml").path, scratch.path("bad.yaml")])
+        #expect(check.status == 1)
+        #expect(check.stdoutText.contains("entitlement.yaml: ok"))
+        #expect(check.stderr.contains("bad.yaml:2:14: error: uri: unknown filter 'nope'"))
+    }
+}
