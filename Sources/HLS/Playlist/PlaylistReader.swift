@@ -42,6 +42,10 @@ public final class PlaylistReader {
     /// ``ReaderOptions/parsesEveryTag``, keys and variable definitions always. (`EXTINF` is checked without
     /// building a value: doing that for every segment would cost more than all the rest of the reading.)
     public var currentTag: Tag? { core.currentTag() }
+    /// The attribute list of the line ``next()`` returned last, when the reader checked it (keys and
+    /// variable definitions always; every tag with ``ReaderOptions/parsesEveryTag``): the line is copied
+    /// once, and not parsed again.
+    public var currentAttributes: AttributeList? { core.currentAttributes() }
 
     /// The next run of plain lines, or else the next line; `nil` once the input is exhausted.
     ///
@@ -86,8 +90,9 @@ private struct PlaylistReaderCore: ~Copyable {
     var pending: [Diagnostic] = []
     /// The content of the line last returned, while it is a tag line (valid until the next read).
     private var currentTagLine: UnsafeRawBufferPointer?
-    /// Reused for the attribute spans of each tag line.
+    /// Reused for the attribute spans of each tag line; they belong to line `currentSpansLine`.
     private var spans: [AttributeSpan] = []
+    private var currentSpansLine = 0
 
     private var lines: LineReader
     private var seenOnceTags: Set<TagName> = []
@@ -113,6 +118,11 @@ private struct PlaylistReaderCore: ~Copyable {
 
     func currentTag() -> Tag? {
         currentTagLine.map { TagParser.parse($0).tag }
+    }
+
+    func currentAttributes() -> AttributeList? {
+        guard let line = currentTagLine, currentSpansLine == lineCount else { return nil }
+        return AttributeList(line: Array(line), spans: spans)
     }
 
     mutating func next() throws(IOError) -> PlaylistLine? {
@@ -169,6 +179,7 @@ private struct PlaylistReaderCore: ~Copyable {
             }
         } else if options.parsesEveryTag || name == .key || name == .define {
             let issues = TagChecker.check(content, name: name, spans: &spans)
+            currentSpansLine = line.raw.number
             for issue in issues { report(issue, on: line) }
             if options.parsesEveryTag { checkVariableReferences(in: content, on: line) }
         }

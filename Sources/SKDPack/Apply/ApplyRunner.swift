@@ -28,19 +28,7 @@ public struct ApplyRunner: Sendable {
     /// Applies to one package and returns an outcome per playlist, in the order processed. I/O problems
     /// of one playlist become its outcome's diagnostics, never a stop.
     public func run(_ package: PlaylistPackage) -> [PlaylistOutcome] {
-        var outcomes: [PlaylistOutcome] = []
-        let media = MediaPlaylistApplier(options: options)
-        for file in package.media {
-            outcomes.append(
-                process(file) { source throws(IOError) in
-                    let survey = try media.survey(source, identity: PlaylistIdentity(path: file.path))
-                    return (survey.outcome, { (source, emitter: inout SinkEmitter) throws(IOError) in
-                        try media.write(source, identity: PlaylistIdentity(path: file.path), survey: survey, into: &emitter)
-                    }, { (source, emitter: inout DiffEmitter) throws(IOError) in
-                        try media.write(source, identity: PlaylistIdentity(path: file.path), survey: survey, into: &emitter)
-                    })
-                })
-        }
+        var outcomes = package.media.map(applyMedia)
         guard let master = package.master else { return outcomes }
         var blocked = package.diagnostics
         for outcome in outcomes where outcome.failed {
@@ -61,72 +49,137 @@ public struct ApplyRunner: Sendable {
         for outcome in outcomes {
             for key in outcome.fairPlayKeys where seen.insert(key).inserted { wanted.append(key) }
         }
-        let applier = MasterPlaylistApplier(options: options)
-        var outcome = process(master) { source throws(IOError) in
-            let survey = try applier.survey(source, path: master.path, wanted: wanted)
-            return (survey.outcome, { (source, emitter: inout SinkEmitter) throws(IOError) in
-                try applier.write(source, path: master.path, survey: survey, into: &emitter)
-            }, { (source, emitter: inout DiffEmitter) throws(IOError) in
-                try applier.write(source, path: master.path, survey: survey, into: &emitter)
-            })
-        }
+        var outcome = applyMaster(master, wanted: wanted)
         outcome.diagnostics = package.diagnostics + outcome.diagnostics
         outcomes.append(outcome)
         return outcomes
     }
 
-    typealias Writer<Emitter: ~Copyable> = (any ByteSource, inout Emitter) throws(IOError) -> Void
+    // MARK: Media playlists
 
-    /// Surveys one file, then writes it where the destination says, if nothing is wrong.
-    private func process(
-        _ file: PlaylistFile,
-        survey: (any ByteSource) throws(IOError) -> (PlaylistOutcome, Writer<SinkEmitter>, Writer<DiffEmitter>)
-    ) -> PlaylistOutcome {
-        var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
-        do throws(IOError) {
-            let (surveyed, write, writeDiff) = try survey(try FileDescriptorSource.open(path: file.path))
-            outcome = surveyed
-            guard !outcome.failed else { return outcome }
+    private func applyMedia(_ file: PlaylistFile) -> PlaylistOutcome {
+        let applier = MediaPlaylistApplier(options: options)
+        let identity = PlaylistIdentity(path: file.path)
+        return guarded(file) { () throws(IOError) -> PlaylistOutcome in
+            switch destination {
+            case .check:
+                var discard = DiscardEmitter()
+                return try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, into: &discard).outcome
+            case .diff:
+                var discard = DiscardEmitter()
+                let first = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, into: &discard)
+                guard !first.outcome.failed, first.outcome.changed else { return first.outcome }
+                var plan = first.followUp ?? MediaPlaylistApplier.Plan()
+                if first.versionDigitOffset != nil { plan.raiseVersion = true }
+                var emitter = DiffEmitter(sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath, redaction: options.redaction)
+                let second = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
+                try emitter.finish()
+                return second.outcome
+            case .standardOutput, .inPlace, .directory:
+                let output = try AtomicFile(target: target(of: file))
+                var result = try write(file, identity, plan: MediaPlaylistApplier.Plan(), to: output, applier)
+                guard !result.outcome.failed else { return result.outcome }
+                if let followUp = result.followUp {
+                    try output.restart()
+                    result = try write(file, identity, plan: followUp, to: output, applier)
+                    guard !result.outcome.failed else { return result.outcome }
+                } else if let offset = result.versionDigitOffset {
+                    try output.patch(Array("5".utf8), at: offset)
+                }
+                try finish(output, file: file, changed: result.outcome.changed)
+                return result.outcome
+            }
+        }
+    }
+
+    private func write(
+        _ file: PlaylistFile, _ identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan, to output: AtomicFile,
+        _ applier: MediaPlaylistApplier
+    ) throws(IOError) -> MediaPlaylistApplier.PassResult {
+        var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target))
+        let result = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
+        try emitter.sink.flush()
+        return result
+    }
+
+    // MARK: Masters
+
+    private func applyMaster(_ file: PlaylistFile, wanted: [SessionKeyValue]) -> PlaylistOutcome {
+        let applier = MasterPlaylistApplier(options: options)
+        return guarded(file) { () throws(IOError) -> PlaylistOutcome in
+            let survey = try applier.survey(try FileDescriptorSource.open(path: file.path), path: file.path, wanted: wanted)
+            guard !survey.outcome.failed else { return survey.outcome }
             switch destination {
             case .check:
                 break
-            case .standardOutput:
-                var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>"))
-                try write(try FileDescriptorSource.open(path: file.path), &emitter)
-                try emitter.sink.flush()
             case .diff:
-                guard outcome.changed else { break }
-                var emitter = DiffEmitter(
-                    sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath, redaction: options.redaction)
-                try writeDiff(try FileDescriptorSource.open(path: file.path), &emitter)
+                guard survey.outcome.changed else { break }
+                var emitter = DiffEmitter(sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath, redaction: options.redaction)
+                try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.finish()
-            case .inPlace:
-                guard outcome.changed else { break }
-                var original = stat()
-                guard stat(file.path, &original) == 0 else {
-                    throw IOError(path: file.path, operation: "read the permissions of", errno: errno)
-                }
-                try AtomicFile.write(to: file.path, replacing: original) { fd throws(IOError) in
-                    var emitter = SinkEmitter(sink: OutputSink(fd: fd, path: file.path))
-                    try write(try FileDescriptorSource.open(path: file.path), &emitter)
-                    try emitter.sink.flush()
-                }
-            case .directory(let root):
-                let target = root + "/" + file.relativePath
-                try makeDirectories(AtomicFile.directory(of: target))
-                try AtomicFile.write(to: target) { fd throws(IOError) in
-                    var emitter = SinkEmitter(sink: OutputSink(fd: fd, path: target))
-                    try write(try FileDescriptorSource.open(path: file.path), &emitter)
-                    try emitter.sink.flush()
-                }
+            case .standardOutput, .inPlace, .directory:
+                let output = try AtomicFile(target: target(of: file))
+                var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target))
+                try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
+                try emitter.sink.flush()
+                try finish(output, file: file, changed: survey.outcome.changed)
             }
+            return survey.outcome
+        }
+    }
+
+    // MARK: Files
+
+    /// Where a playlist's result goes: its own place, its mirror under `--output`, or a temporary file
+    /// (for standard output).
+    private func target(of file: PlaylistFile) throws(IOError) -> String {
+        switch destination {
+        case .directory(let root):
+            let target = root + "/" + file.relativePath
+            try makeDirectories(AtomicFile.directory(of: target))
+            return target
+        case .standardOutput:
+            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+            return directory + "/skdpack-stdout.m3u8"
+        default:
+            return file.path
+        }
+    }
+
+    /// Puts a finished result in place: standard output, the mirror, or over the original if it changed.
+    private func finish(_ output: AtomicFile, file: PlaylistFile, changed: Bool) throws(IOError) {
+        switch destination {
+        case .standardOutput:
+            try output.copy(to: 1, path: "<stdout>")
+        case .directory:
+            try output.commit()
+        case .inPlace:
+            guard changed else {
+                output.discard()
+                return
+            }
+            var original = stat()
+            guard stat(file.path, &original) == 0 else {
+                throw IOError(path: file.path, operation: "read the permissions of", errno: errno)
+            }
+            try output.commit(replacing: original)
+        case .check, .diff:
+            output.discard()
+        }
+    }
+
+    /// Runs `body`; an I/O failure becomes the playlist's outcome, never a stop of the batch.
+    private func guarded(_ file: PlaylistFile, _ body: () throws(IOError) -> PlaylistOutcome) -> PlaylistOutcome {
+        do {
+            return try body()
         } catch {
+            var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
             outcome.diagnostics.append(
                 Diagnostic(
                     id: "IO-failed", severity: .error, message: error.description,
                     location: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+            return outcome
         }
-        return outcome
     }
 
     private func makeDirectories(_ path: String) throws(IOError) {

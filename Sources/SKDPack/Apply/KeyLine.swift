@@ -10,9 +10,11 @@ struct KeyLine {
     /// KEYID as 32 lowercase hex digits, if the key has one.
     let kid: String?
 
-    init?(content: UnsafeRawBufferPointer, variables: VariableScope) {
-        let result = TagParser.parse(content)
-        guard let tag = KeyTag(result.tag), let attributes = result.tag.attributes else { return nil }
+    /// The key of a key line whose attributes the reader has read (``PlaylistReader/currentAttributes``).
+    init?(attributes: AttributeList, variables: VariableScope) {
+        guard attributes.line.starts(with: Array("#EXT-X-KEY:".utf8)) || attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8))
+        else { return nil }
+        let tag = KeyTag(attributes: attributes, isSessionKey: attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8)))
         self.tag = tag
         self.attributes = attributes
         self.resolvedURI = tag.uri.map { variables.substitute($0).text }

@@ -123,11 +123,11 @@ public struct MasterPlaylistApplier: Sendable {
                 }
             }
             if let value = survey.rewrites[number] {
-                try emitter.replace(line.raw, with: rewritten(line, to: value))
+                try emitter.replace(Array(line.content), with: rewritten(line, to: value), terminator: line.raw.terminator)
             } else if survey.removals.contains(number) {
-                try emitter.remove(line.raw)
+                try emitter.remove(Array(line.content))
             } else if survey.raiseVersion, survey.versionLine == number {
-                try emitter.replace(line.raw, with: Array("#EXT-X-VERSION:5".utf8))
+                try emitter.replace(Array(line.content), with: Array("#EXT-X-VERSION:5".utf8), terminator: line.raw.terminator)
             } else {
                 try emitter.keep(line.raw.bytes, firstLine: number, lineCount: line.raw.part.endsLine ? 1 : 0)
             }

@@ -3,244 +3,73 @@ import SKDTemplate
 
 /// Applies a template to one media playlist (DESIGN "What apply does", rules 1 to 5).
 ///
-/// Two passes over the input, each streaming, so memory never depends on the number of segments:
-/// ``survey(_:identity:)`` reads the playlist and decides everything (which keys change, where keys are
-/// inserted, whether EXT-X-VERSION must rise, and whether anything is wrong, in which case nothing is
-/// written); ``write(_:identity:survey:into:)`` reads it again and writes the result, passing every
-/// untouched byte through as it was.
+/// One streaming pass reads the playlist and writes the result, so memory never depends on the number of
+/// segments: untouched bytes go straight through; the lines of a key period, from its first key to its
+/// first segment (a handful), are held until the period is complete, so that a FairPlay key can be
+/// inserted after its last key and `kid` is known wherever the KEYID stands. Two decisions need the whole
+/// playlist: whether EXT-X-VERSION must rise (patched in place when the digit is there to patch) and
+/// whether a playlist is clear media. When a pass cannot act on them, its result says so, and a second
+/// pass with that ``Plan`` does.
 public struct MediaPlaylistApplier: Sendable {
     public let options: ApplyOptions
 
     public init(options: ApplyOptions) { self.options = options }
 
-    /// What the first pass found and decided.
-    public struct Survey: Sendable {
+    /// What a pass is told in advance.
+    public struct Plan: Sendable, Equatable {
+        /// Write `#EXT-X-VERSION:5` after `#EXTM3U`.
+        public var insertVersion = false
+        /// Write the EXT-X-VERSION line as `#EXT-X-VERSION:5`.
+        public var raiseVersion = false
+        /// Clear media: insert a FairPlay key before this line.
+        public var clearInsertionLine: Int?
+
+        public init() {}
+    }
+
+    /// What a pass found, did, and could not do.
+    public struct PassResult: Sendable {
         public var outcome: PlaylistOutcome
-        /// Lines after which a FairPlay key is inserted, with the key period's index.
-        var insertions: [Int: Int] = [:]
-        /// The KEYID of key periods whose FairPlay key comes before the key that carries it.
-        var lateKeyIDs: [Int: String] = [:]
-        /// For clear media with --assume-encrypted: the line (and its offset) before which the key goes.
-        var clearInsertion: (line: Int, offset: Int)?
-        var versionLine: Int?
-        var raiseVersion = false
-        var insertVersion = false
-        var changesAnything: Bool { !outcome.changes.isEmpty }
+        /// A plan for a second pass, when this one could not finish the job.
+        public var followUp: Plan?
+        /// Where this pass wrote the digit of an EXT-X-VERSION that must become `5`: patching that one byte
+        /// finishes the job.
+        public var versionDigitOffset: Int?
     }
 
-    // MARK: Pass 1
-
-    public func survey(_ source: any ByteSource, identity: PlaylistIdentity) throws(IOError) -> Survey {
+    /// Reads `source` once and writes the result into `emitter` (whatever it is: a file, a diff, nothing).
+    /// The output is only good if the outcome has no error and the result asks for no follow-up.
+    func pass<Emitter: PlaylistEmitter & ~Copyable>(
+        _ source: any ByteSource, identity: PlaylistIdentity, plan: Plan = Plan(), into emitter: inout Emitter
+    ) throws(IOError) -> PassResult {
+        var walk = MediaWalk(applier: self, identity: identity, plan: plan)
         let reader = PlaylistReader(source: source, path: identity.path, options: options.readerOptions)
-        var survey = Survey(outcome: PlaylistOutcome(path: identity.path, kind: .unknown))
-        var diagnostics: [Diagnostic] = []
-        reader.onDiagnostic = { diagnostics.append($0) }
-        let playlistValues = options.variables.playlistValues(for: identity)
-        var periods = KeyPeriods()
-        var fairPlayInGroup: [(line: Int, key: KeyLine, kidKnown: Bool)] = []
-        var firstSegmentTag: (line: Int, offset: Int)?
-        var versionText: String?
-        var writesFairPlay = false
-        var seenKeys: Set<SessionKeyValue> = []
-
-        func report(_ kind: DiagnosticKind, _ message: String, line: Int) {
-            diagnostics.append(kind(options.redaction.redact(message), at: SourceLocation(path: identity.path, line: line, column: 1, offset: 0)))
-        }
-        func useKey(_ key: SessionKeyValue) {
-            writesFairPlay = true
-            if seenKeys.insert(key).inserted { survey.outcome.fairPlayKeys.append(key) }
-        }
-        func endGroup() {
-            guard periods.inGroup else { return }
-            for (line, key, kidKnown) in fairPlayInGroup {
-                if !kidKnown, let kid = periods.kid { survey.lateKeyIDs[periods.index] = kid }
-                guard let uri = render(key, index: periods.index, kid: periods.kid, line: line, values: playlistValues, report: report) else { continue }
-                let original = key.attributes.line
-                let content = rewrittenContent(key, uri: uri)
-                useKey(sessionKey(key, uri: uri))
-                if content != original {
-                    survey.outcome.changes.append(change(line: line, tag: "EXT-X-KEY", .rewritten, before: original, after: content))
-                }
-                if key.tag.uri.map(VariableScope.mayReference) == true {
-                    report(ApplyDiagnostics.literalAfterDefine, "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
-                }
-            }
-            fairPlayInGroup = []
-            let inForce = reader.keysInForce
-            if !inForce.contains(where: { FairPlay.isFairPlayKey($0.key) }), !inForce.isEmpty {
-                if let unusable = inForce.first(where: { $0.key.method != FairPlay.method }) {
-                    report(
-                        ApplyDiagnostics.unusableMethod,
-                        "key period \(periods.index) is encrypted with METHOD=\(unusable.key.method) "
-                            + "(KEYFORMAT \(unusable.key.keyFormat), line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, "
-                            + "so no FairPlay key can be added", line: periods.lastKeyLine)
-                } else if let uri = render(nil, index: periods.index, kid: periods.kid, line: periods.lastKeyLine, values: playlistValues, report: report) {
-                    survey.insertions[periods.lastKeyLine] = periods.index
-                    let content = insertedContent(uri: uri)
-                    useKey(insertedSessionKey(uri: uri))
-                    survey.outcome.changes.append(change(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: content))
-                }
-            }
-            periods.end()
-        }
-
-        while true {
-            let item = reader.segmentCount == 0 ? try reader.next().map(PlaylistItem.line) : try reader.nextItem()
-            guard let item else { break }
-            if periods.inGroup, reader.segmentCount > periods.segmentsAtStart { endGroup() }
-            guard case .line(let line) = item else { continue }
-            switch line.kind {
-            case .tag(.key):
-                guard let key = KeyLine(content: line.content, variables: reader.variables) else { continue }
-                periods.note(key, line: line.raw.number, segments: reader.segmentCount)
-                if key.isFairPlay {
-                    if key.methodIsFairPlayCompatible {
-                        fairPlayInGroup.append((line.raw.number, key, periods.kid != nil))
-                    } else {
-                        report(
-                            ApplyDiagnostics.unusableMethod,
-                            "this FairPlay key has METHOD=\(key.tag.method): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
-                            line: line.raw.number)
-                    }
-                }
-            case .tag(.version):
-                survey.versionLine = line.raw.number
-                versionText = line.text
-            case .tag(let name?) where name.scope == .mediaSegment && name != .map && reader.segmentCount == 0:
-                if firstSegmentTag == nil { firstSegmentTag = (line.raw.number, line.raw.offset) }
-            case .uri where reader.segmentCount == 1 && firstSegmentTag == nil:
-                firstSegmentTag = (line.raw.number, line.raw.offset)
-            default:
-                break
-            }
-        }
-        endGroup()
-        survey.outcome.kind = reader.kind
-
-        if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
-            if options.assumeEncrypted {
-                if let uri = render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, report: report) {
-                    survey.clearInsertion = first
-                    useKey(insertedSessionKey(uri: uri))
-                    survey.outcome.changes.append(
-                        change(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: insertedContent(uri: uri)))
-                }
-            } else {
-                report(
-                    ApplyDiagnostics.clearPlaylist,
-                    "no segment of this playlist is encrypted; no FairPlay key is added (give --assume-encrypted if they are)",
-                    line: first.line)
-            }
-        }
-        if writesFairPlay {
-            let current = versionText.flatMap { UInt64($0.dropFirst("#EXT-X-VERSION:".count)) }
-            if let line = survey.versionLine {
-                if let current, current < 5 {
-                    survey.raiseVersion = true
-                    survey.outcome.changes.append(
-                        ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: "#EXT-X-VERSION:5"))
-                }
-            } else {
-                survey.insertVersion = true
-                survey.outcome.changes.append(
-                    ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"))
-            }
-        }
-        survey.outcome.changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
-        survey.outcome.diagnostics = diagnostics
-        return survey
-    }
-
-    // MARK: Pass 2
-
-    /// Writes the playlist as the survey decided. Call only for a survey without errors.
-    func write<Emitter: PlaylistEmitter & ~Copyable>(
-        _ source: any ByteSource, identity: PlaylistIdentity, survey: Survey, into emitter: inout Emitter
-    ) throws(IOError) {
-        let reader = PlaylistReader(source: source, path: identity.path, options: options.readerOptions)
-        let playlistValues = options.variables.playlistValues(for: identity)
-        var periods = KeyPeriods()
-        var lastTerminator = LineTerminator.lf
-        let ignore: (DiagnosticKind, String, Int) -> Void = { _, _, _ in }
-
-        while true {
-            let item = reader.segmentCount == 0 ? try reader.next().map(PlaylistItem.line) : try reader.nextItem()
-            guard let item else { break }
-            if periods.inGroup, reader.segmentCount > periods.segmentsAtStart { periods.end() }
-            switch item {
-            case .run(let run):
-                // Runs start after the first segment, so after any insertion point of clear media.
-                try emitter.keep(run.bytes, firstLine: run.firstLine, lineCount: run.lineCount)
-                continue
-            case .line(let line):
-                let number = line.raw.number
-                if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
-                if survey.clearInsertion?.line == number, line.raw.part.endsLine || line.raw.part == .overlongHead {
-                    try insertClearKey(into: &emitter, terminator: lastTerminator, values: playlistValues)
-                }
-                switch line.kind {
-                case .tag(.key):
-                    guard let key = KeyLine(content: line.content, variables: reader.variables) else {
-                        try emitter.keep(line.raw.bytes, firstLine: number, lineCount: 1)
-                        break
-                    }
-                    periods.note(key, line: number, segments: reader.segmentCount)
-                    let kid = periods.kid ?? survey.lateKeyIDs[periods.index]
-                    if key.isFairPlay, key.methodIsFairPlayCompatible,
-                        let uri = render(key, index: periods.index, kid: kid, line: number, values: playlistValues, report: ignore)
-                    {
-                        let content = rewrittenContent(key, uri: uri)
-                        if content != key.attributes.line {
-                            try emitter.replace(line.raw, with: content)
-                        } else {
-                            try emitter.keep(line.raw.bytes, firstLine: number, lineCount: 1)
-                        }
-                    } else {
-                        try emitter.keep(line.raw.bytes, firstLine: number, lineCount: 1)
-                    }
-                case .tag(.version) where survey.raiseVersion && survey.versionLine == number:
-                    try emitter.replace(line.raw, with: Array("#EXT-X-VERSION:5".utf8))
-                default:
-                    try emitter.keep(line.raw.bytes, firstLine: number, lineCount: line.raw.part.endsLine ? 1 : 0)
-                }
-                guard line.raw.part.endsLine else { continue }
-                let unterminated = line.raw.terminator == .none
-                if number == 1, survey.insertVersion {
-                    try emitter.insert(Array("#EXT-X-VERSION:5".utf8), terminator: lastTerminator, afterUnterminated: unterminated)
-                }
-                if let index = survey.insertions[number],
-                    let uri = render(nil, index: index, kid: periods.kid, line: number, values: playlistValues, report: ignore)
-                {
-                    try emitter.insert(insertedContent(uri: uri), terminator: lastTerminator, afterUnterminated: unterminated)
-                }
-            }
-        }
-    }
-
-    private func insertClearKey<Emitter: PlaylistEmitter & ~Copyable>(
-        into emitter: inout Emitter, terminator: LineTerminator, values: [String: TemplateValue]
-    ) throws(IOError) {
-        let ignore: (DiagnosticKind, String, Int) -> Void = { _, _, _ in }
-        guard let uri = render(nil, index: 0, kid: nil, line: 0, values: values, report: ignore) else { return }
-        try emitter.insert(insertedContent(uri: uri), terminator: terminator, afterUnterminated: false)
+        reader.onDiagnostic = { [walk] diagnostic in walk.collect(diagnostic) }
+        try walk.run(reader, into: &emitter)
+        return walk.result(reader)
     }
 
     // MARK: Keys
 
     /// The URI for a key (`key` is the existing FairPlay key, `nil` for an inserted one), or `nil` after
     /// reporting why it cannot be rendered.
-    private func render(
+    func render(
         _ key: KeyLine?, index: Int, kid: String?, line: Int, values playlistValues: [String: TemplateValue],
         report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
-        if let oldURI, let match = options.variables.match, match.groups(in: oldURI) == nil {
-            report(
-                ApplyDiagnostics.matchFailed,
-                "the key URI \(oldURI) does not match --match \(match.text); the playlist is left as it was", line)
-            return nil
+        var values = options.variables.keyValues(playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, line: line)
+        if let oldURI, let match = options.variables.match {
+            guard let groups = match.groups(in: oldURI) else {
+                report(
+                    ApplyDiagnostics.matchFailed,
+                    "the key URI \(oldURI) does not match --match \(match.text); the playlist is left as it was", line)
+                return nil
+            }
+            for (name, value) in groups where !options.variables.commandLine.contains(where: { $0.name == name }) {
+                values[name] = TemplateValue(value, source: "--match on line \(line)")
+            }
         }
-        let values = options.variables.keyValues(playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, line: line)
         do {
             return try options.template.renderer.render(values)
         } catch {
@@ -251,7 +80,7 @@ public struct MediaPlaylistApplier: Sendable {
 
     /// The key line with its URI (and the METHOD and KEYFORMATVERSIONS the template sets) changed, every
     /// other byte as it was.
-    private func rewrittenContent(_ key: KeyLine, uri: String) -> [UInt8] {
+    func rewrittenContent(_ key: KeyLine, uri: String) -> [UInt8] {
         var editor = TagLineEditor(line: key.attributes.line, attributes: key.attributes)
         // The renderer only makes URI characters, so these cannot throw; a refusal keeps the line as it was.
         do {
@@ -275,51 +104,263 @@ public struct MediaPlaylistApplier: Sendable {
         return Array(text.utf8)
     }
 
-    private func sessionKey(_ key: KeyLine, uri: String) -> SessionKeyValue {
+    func sessionKey(_ key: KeyLine, uri: String) -> SessionKeyValue {
         SessionKeyValue(
             method: options.template.method ?? key.tag.method, uri: uri, keyFormat: key.tag.keyFormat,
             keyFormatVersions: options.template.keyFormatVersions ?? key.tag.keyFormatVersions,
             iv: key.attributes["IV"]?.text)
     }
 
-    private func insertedSessionKey(uri: String) -> SessionKeyValue {
+    func insertedSessionKey(uri: String) -> SessionKeyValue {
         SessionKeyValue(
             method: options.template.method ?? FairPlay.method, uri: uri, keyFormat: options.template.keyFormat,
             keyFormatVersions: options.template.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: options.template.iv)
     }
+}
+
+/// Diagnostics collected from the reader's callback while the walk owns the rest of its state.
+private final class DiagnosticBox {
+    var diagnostics: [Diagnostic] = []
+}
+
+/// The state of one pass over a media playlist.
+private struct MediaWalk {
+    /// A line of a key period, held until the period is complete.
+    enum Held {
+        case key(KeyLine, content: [UInt8], terminator: LineTerminator, line: Int)
+        case bytes([UInt8], firstLine: Int, lineCount: Int)
+    }
+
+    let applier: MediaPlaylistApplier
+    let identity: PlaylistIdentity
+    let plan: MediaPlaylistApplier.Plan
+    let playlistValues: [String: TemplateValue]
+    let box = DiagnosticBox()
+    var changes: [ApplyChange] = []
+    var periods = KeyPeriods()
+    var held: [Held] = []
+    var keys: [SessionKeyValue] = []
+    var seenKeys: Set<SessionKeyValue> = []
+    var writesFairPlay = false
+    var firstSegmentTag: (line: Int, offset: Int)?
+    var version: (line: Int, text: String, digitOffset: Int?)?
+    var lastTerminator = LineTerminator.lf
+
+    init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
+        self.applier = applier
+        self.identity = identity
+        self.plan = plan
+        self.playlistValues = applier.options.variables.playlistValues(for: identity)
+    }
+
+    func collect(_ diagnostic: Diagnostic) { box.diagnostics.append(diagnostic) }
+
+    func report(_ kind: DiagnosticKind, _ message: String, line: Int) {
+        let location = SourceLocation(path: identity.path, line: line, column: 1, offset: 0)
+        box.diagnostics.append(kind(applier.options.redaction.redact(message), at: location))
+    }
+
+    mutating func run<Emitter: PlaylistEmitter & ~Copyable>(_ reader: PlaylistReader, into emitter: inout Emitter) throws(IOError) {
+        while true {
+            // Line by line until the first segment (the header holds what the clear-media and version
+            // decisions need), then by runs.
+            let item = reader.segmentCount == 0 ? try reader.next().map(PlaylistItem.line) : try reader.nextItem()
+            guard let item else { break }
+            let periodEnded = periods.inGroup && reader.segmentCount > periods.segmentsAtStart
+            switch item {
+            case .run(let run):
+                if periodEnded { try flushPeriod(reader, into: &emitter) }
+                if periods.inGroup {
+                    held.append(.bytes(Array(run.bytes), firstLine: run.firstLine, lineCount: run.lineCount))
+                } else {
+                    try emitter.keep(run.bytes, firstLine: run.firstLine, lineCount: run.lineCount)
+                }
+            case .line(let line):
+                if periodEnded { try flushPeriod(reader, into: &emitter) }
+                try read(line, reader, into: &emitter)
+            }
+        }
+        if periods.inGroup { try flushPeriod(reader, into: &emitter) }
+    }
+
+    private mutating func read<Emitter: PlaylistEmitter & ~Copyable>(
+        _ line: PlaylistLine, _ reader: PlaylistReader, into emitter: inout Emitter
+    ) throws(IOError) {
+        let number = line.raw.number
+        if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
+        if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
+            if let uri = applier.render(nil, index: 0, kid: nil, line: number, values: playlistValues, report: report) {
+                try emitter.insert(applier.insertedContent(uri: uri), terminator: lastTerminator, afterUnterminated: false)
+            }
+        }
+        switch line.kind {
+        case .tag(.key):
+            guard let attributes = reader.currentAttributes,
+                let key = KeyLine(attributes: attributes, variables: reader.variables)
+            else {
+                try keep(line, into: &emitter)
+                return
+            }
+            periods.note(key, line: number, segments: reader.segmentCount)
+            if key.isFairPlay, !key.methodIsFairPlayCompatible {
+                report(
+                    ApplyDiagnostics.unusableMethod,
+                    "this FairPlay key has METHOD=\(key.tag.method): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
+                    line: number)
+            }
+            held.append(.key(key, content: Array(line.content), terminator: line.raw.terminator, line: number))
+            return
+        case .tag(.version) where !periods.inGroup:
+            let text = line.text
+            if plan.raiseVersion {
+                try emitter.replace(Array(line.content), with: Array("#EXT-X-VERSION:5".utf8), terminator: line.raw.terminator)
+                version = (number, text, nil)
+            } else {
+                // A one-digit version below 5 can be patched to 5 once the pass knows it must be.
+                let digit = text.utf8.count == "#EXT-X-VERSION:".utf8.count + 1 ? emitter.written + text.utf8.count - 1 : nil
+                version = (number, text, digit)
+                try keep(line, into: &emitter)
+            }
+        case .tag(let name?) where name.scope == .mediaSegment && name != .map && reader.segmentCount == 0:
+            if firstSegmentTag == nil { firstSegmentTag = (number, line.raw.offset) }
+            try keep(line, into: &emitter)
+        case .uri where reader.segmentCount == 1 && firstSegmentTag == nil:
+            firstSegmentTag = (number, line.raw.offset)
+            try keep(line, into: &emitter)
+        default:
+            try keep(line, into: &emitter)
+        }
+        if number == 1, plan.insertVersion, line.raw.part.endsLine {
+            try emitter.insert(Array("#EXT-X-VERSION:5".utf8), terminator: lastTerminator, afterUnterminated: line.raw.terminator == .none)
+        }
+    }
+
+    private mutating func keep<Emitter: PlaylistEmitter & ~Copyable>(_ line: PlaylistLine, into emitter: inout Emitter) throws(IOError) {
+        let lineCount = line.raw.part.endsLine ? 1 : 0
+        if periods.inGroup {
+            held.append(.bytes(Array(line.raw.bytes), firstLine: line.raw.number, lineCount: lineCount))
+        } else {
+            try emitter.keep(line.raw.bytes, firstLine: line.raw.number, lineCount: lineCount)
+        }
+    }
+
+    /// The key period is complete: write its lines, FairPlay keys rewritten, and a FairPlay key after its
+    /// last key if it has other systems' keys and none for FairPlay.
+    private mutating func flushPeriod<Emitter: PlaylistEmitter & ~Copyable>(
+        _ reader: PlaylistReader, into emitter: inout Emitter
+    ) throws(IOError) {
+        let index = periods.index
+        let kid = periods.kid
+        var insertion: [UInt8]?
+        let inForce = reader.keysInForce
+        if !inForce.isEmpty, !inForce.contains(where: { FairPlay.isFairPlayKey($0.key) }) {
+            if let unusable = inForce.first(where: { $0.key.method != FairPlay.method }) {
+                report(
+                    ApplyDiagnostics.unusableMethod,
+                    "key period \(index) is encrypted with METHOD=\(unusable.key.method) (KEYFORMAT \(unusable.key.keyFormat), "
+                        + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
+                    line: periods.lastKeyLine)
+            } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, report: report) {
+                insertion = applier.insertedContent(uri: uri)
+                use(applier.insertedSessionKey(uri: uri))
+                changes.append(change(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: insertion))
+            }
+        }
+        for entry in held {
+            switch entry {
+            case .bytes(let bytes, let firstLine, let lineCount):
+                try emitter.keep(bytes, firstLine: firstLine, lineCount: lineCount)
+            case .key(let key, let content, let terminator, let line):
+                var written = content
+                if key.isFairPlay, key.methodIsFairPlayCompatible,
+                    let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, report: report)
+                {
+                    written = applier.rewrittenContent(key, uri: uri)
+                    use(applier.sessionKey(key, uri: uri))
+                    if written != content {
+                        changes.append(change(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written))
+                    }
+                    if key.tag.uri.map(VariableScope.mayReference) == true {
+                        report(ApplyDiagnostics.literalAfterDefine, "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
+                    }
+                }
+                if written == content {
+                    try emitter.keep(content + terminator.bytes, firstLine: line, lineCount: 1)
+                } else {
+                    try emitter.replace(content, with: written, terminator: terminator)
+                }
+                if line == periods.lastKeyLine, let insertion {
+                    try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
+                }
+            }
+        }
+        held.removeAll(keepingCapacity: true)
+        periods.end()
+    }
+
+    private mutating func use(_ key: SessionKeyValue) {
+        writesFairPlay = true
+        if seenKeys.insert(key).inserted { keys.append(key) }
+    }
 
     private func change(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) -> ApplyChange {
-        let redaction = options.redaction
+        let redaction = applier.options.redaction
         return ApplyChange(
             line: line, tag: tag, action: action,
             before: before.map { redaction.redact(String(decoding: $0, as: UTF8.self)) },
             after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) })
     }
-}
 
-/// Key periods as `apply` counts them: the keys between two segments form a group, and the group starts
-/// key period number `index` (the `key_index` variable).
-struct KeyPeriods {
-    private(set) var index = -1
-    private(set) var inGroup = false
-    private(set) var sawKeys = false
-    /// The KEYID of another system's key in the group (the `kid` variable).
-    private(set) var kid: String?
-    private(set) var lastKeyLine = 0
-    /// The number of segments read when the group started: once it grows, the group is over.
-    private(set) var segmentsAtStart = 0
-
-    mutating func note(_ key: KeyLine, line: Int, segments: Int) {
-        if !inGroup {
-            inGroup = true
-            index += 1
-            kid = nil
-            segmentsAtStart = segments
+    /// The end of the pass: clear media and EXT-X-VERSION, which needed the whole playlist.
+    mutating func result(_ reader: PlaylistReader) -> MediaPlaylistApplier.PassResult {
+        var followUp = plan
+        var needsFollowUp = false
+        var versionDigitOffset: Int?
+        if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
+            if applier.options.assumeEncrypted {
+                if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, report: report) {
+                    use(applier.insertedSessionKey(uri: uri))
+                    changes.append(change(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: applier.insertedContent(uri: uri)))
+                    if plan.clearInsertionLine == nil {
+                        followUp.clearInsertionLine = first.line
+                        needsFollowUp = true
+                    }
+                }
+            } else {
+                report(
+                    ApplyDiagnostics.clearPlaylist,
+                    "no segment of this playlist is encrypted; no FairPlay key is added (give --assume-encrypted if they are)",
+                    line: first.line)
+            }
         }
-        sawKeys = true
-        lastKeyLine = line
-        if !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
+        if writesFairPlay {
+            if let version {
+                let value = UInt64(version.text.dropFirst("#EXT-X-VERSION:".count))
+                if let value, value < 5 {
+                    changes.append(ApplyChange(line: version.line, tag: "EXT-X-VERSION", action: .rewritten, before: version.text, after: "#EXT-X-VERSION:5"))
+                    if !plan.raiseVersion {
+                        if let digit = version.digitOffset {
+                            versionDigitOffset = digit
+                            followUp.raiseVersion = true
+                        } else {
+                            followUp.raiseVersion = true
+                            needsFollowUp = true
+                        }
+                    }
+                }
+            } else {
+                changes.append(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"))
+                if !plan.insertVersion {
+                    followUp.insertVersion = true
+                    needsFollowUp = true
+                }
+            }
+        }
+        var outcome = PlaylistOutcome(path: identity.path, kind: reader.kind)
+        outcome.changes = changes.sorted { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
+        outcome.diagnostics = box.diagnostics.sorted { $0.location.line < $1.location.line }
+        outcome.fairPlayKeys = keys
+        return MediaPlaylistApplier.PassResult(
+            outcome: outcome, followUp: needsFollowUp ? followUp : nil, versionDigitOffset: needsFollowUp ? nil : versionDigitOffset)
     }
-
-    mutating func end() { inGroup = false }
 }

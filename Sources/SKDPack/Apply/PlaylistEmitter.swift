@@ -1,33 +1,55 @@
 import HLS
 import SKDTemplate
 
-/// Where the second pass of `apply` sends a playlist: kept bytes, replaced lines and inserted lines.
+/// Where a pass of `apply` sends a playlist: kept bytes, replaced, removed and inserted lines.
 protocol PlaylistEmitter: ~Copyable {
+    /// Bytes written so far, to patch a value later; 0 where there is nothing to patch.
+    var written: Int { get }
     /// Bytes passed on as they are: whole lines, `lineCount` of them, the first numbered `firstLine`.
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError)
-    /// Line `line` with new content and its own terminator.
-    mutating func replace(_ line: RawLine, with content: [UInt8]) throws(IOError)
-    /// Line `line` left out.
-    mutating func remove(_ line: RawLine) throws(IOError)
+    /// A line (content `old`) written as `new`, with its own terminator.
+    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError)
+    /// A line (content `old`) left out.
+    mutating func remove(_ old: [UInt8]) throws(IOError)
     /// A new line. `afterUnterminated` says the line before it had no terminator (it was the last line of
     /// the input), so a line break goes first and none after, keeping the missing final newline.
     mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError)
 }
 
+extension PlaylistEmitter where Self: ~Copyable {
+    /// Bytes held in an array, passed on as they are.
+    mutating func keep(_ bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
+        var failure: IOError?
+        bytes.withUnsafeBytes { raw in
+            do throws(IOError) {
+                try keep(raw, firstLine: firstLine, lineCount: lineCount)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+    }
+}
+
 /// Writes the playlist.
 struct SinkEmitter: PlaylistEmitter, ~Copyable {
     var sink: OutputSink
+    private(set) var written = 0
+
+    init(sink: consuming OutputSink) { self.sink = sink }
 
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {
         try sink.write(bytes)
+        written += bytes.count
     }
 
-    mutating func replace(_ line: RawLine, with content: [UInt8]) throws(IOError) {
-        try sink.write(content)
-        try sink.write(line.terminator)
+    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
+        try sink.write(new)
+        try sink.write(terminator)
+        written += new.count + terminator.length
     }
 
-    mutating func remove(_ line: RawLine) throws(IOError) {}
+    mutating func remove(_ old: [UInt8]) throws(IOError) {}
 
     mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {
         if afterUnterminated {
@@ -37,7 +59,17 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
             try sink.write(content)
             try sink.write(terminator)
         }
+        written += content.count + terminator.length
     }
+}
+
+/// Writes nothing: for a pass that only decides (`--check`, the first pass before a diff).
+struct DiscardEmitter: PlaylistEmitter {
+    var written: Int { 0 }
+    mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {}
+    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {}
+    mutating func remove(_ old: [UInt8]) throws(IOError) {}
+    mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {}
 }
 
 /// Writes a unified diff (three lines of context) of what the second pass changes, with secrets redacted.
@@ -77,20 +109,22 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
         }
     }
 
-    mutating func replace(_ line: RawLine, with content: [UInt8]) throws(IOError) {
+    var written: Int { 0 }
+
+    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
         oldLine += 1
         newLine += 1
         openHunk()
-        hunk += [UInt8(ascii: "-")] + Array(line.content) + [0x0A]
-        hunk += [UInt8(ascii: "+")] + content + [0x0A]
+        hunk += [UInt8(ascii: "-")] + old + [0x0A]
+        hunk += [UInt8(ascii: "+")] + new + [0x0A]
         hunkOld.count += 1
         hunkNew.count += 1
     }
 
-    mutating func remove(_ line: RawLine) throws(IOError) {
+    mutating func remove(_ old: [UInt8]) throws(IOError) {
         oldLine += 1
         openHunk()
-        hunk += [UInt8(ascii: "-")] + Array(line.content) + [0x0A]
+        hunk += [UInt8(ascii: "-")] + old + [0x0A]
         hunkOld.count += 1
     }
 

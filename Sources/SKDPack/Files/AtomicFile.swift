@@ -1,49 +1,85 @@
 import Glibc
 import HLS
 
-/// Writes a file so that a failure or a kill at any moment leaves either the old file or the whole new
-/// one: the bytes go to a temporary file beside the target, are flushed to disk, and the temporary file
-/// is renamed over the target (rename is atomic within a file system).
-public enum AtomicFile {
-    /// The prefix of temporary files, so a later run can recognise (and never read as playlists) the
-    /// leftovers of a run that was killed.
+/// A file being written beside its final place, so that a failure or a kill at any moment leaves either
+/// the old file or the whole new one: the bytes go to a temporary file in the same directory, are flushed
+/// to disk, and the temporary file is renamed over the target (rename is atomic within a file system).
+public final class AtomicFile {
+    /// The prefix of temporary files, so that a later run can recognise the leftovers of a run that was
+    /// killed, and never read them as playlists (directory walks skip hidden files).
     public static let temporaryPrefix = ".skdpack-"
 
-    /// Writes `path` with what `body` writes to the file descriptor it is given (all of it, flushed,
-    /// before it returns). The file gets the permissions of `original` (or 0644 for a new file) and, when
-    /// running as root, its owner.
-    public static func write(
-        to path: String, replacing original: stat? = nil, _ body: (Int32) throws(IOError) -> Void
-    ) throws(IOError) {
-        let directory = Self.directory(of: path)
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        var template = Array("\(directory)/\(temporaryPrefix)\(name).XXXXXX".utf8CString)
+    public let target: String
+    public let fd: Int32
+    private let temporary: String
+    private var finished = false
+
+    /// Creates the temporary file for `target` in `target`'s directory.
+    public init(target: String) throws(IOError) {
+        let directory = Self.directory(of: target)
+        let name = target.split(separator: "/").last.map(String.init) ?? target
+        var template = Array("\(directory)/\(Self.temporaryPrefix)\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw IOError(path: path, operation: "create a temporary file beside", errno: errno) }
-        let temporary = String(cString: template)
-        var done = false
-        defer {
-            if !done { unlink(temporary) }
+        guard fd >= 0 else { throw IOError(path: target, operation: "create a temporary file beside", errno: errno) }
+        self.target = target
+        self.fd = fd
+        self.temporary = String(cString: template)
+    }
+
+    deinit { discard() }
+
+    /// Overwrites bytes already written (to patch a value whose length does not change).
+    public func patch(_ bytes: [UInt8], at offset: Int) throws(IOError) {
+        let written = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+        guard written == bytes.count else { throw IOError(path: target, operation: "write", errno: errno) }
+    }
+
+    /// Empties the file, to write it again.
+    public func restart() throws(IOError) {
+        guard ftruncate(fd, 0) == 0, lseek(fd, 0, SEEK_SET) == 0 else {
+            throw IOError(path: target, operation: "rewrite", errno: errno)
         }
-        do throws(IOError) {
-            try body(fd)
-            let mode = original.map { $0.st_mode & 0o7777 } ?? 0o644
-            guard fchmod(fd, mode) == 0 else { throw IOError(path: path, operation: "set the permissions of", errno: errno) }
-            if let original, getuid() == 0 { _ = fchown(fd, original.st_uid, original.st_gid) }
-            guard fsync(fd) == 0 else { throw IOError(path: path, operation: "flush to disk", errno: errno) }
-        } catch {
-            close(fd)
-            throw error
-        }
-        guard close(fd) == 0 else { throw IOError(path: path, operation: "close", errno: errno) }
-        guard rename(temporary, path) == 0 else { throw IOError(path: path, operation: "replace", errno: errno) }
-        done = true
-        // Make the rename itself durable.
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    }
+
+    /// Makes the file the target: permissions of `original` (0644 for a new file; its owner too when
+    /// running as root), flushed to disk, renamed into place, and the rename flushed.
+    public func commit(replacing original: stat? = nil) throws(IOError) {
+        let mode = original.map { $0.st_mode & 0o7777 } ?? 0o644
+        guard fchmod(fd, mode) == 0 else { throw IOError(path: target, operation: "set the permissions of", errno: errno) }
+        if let original, getuid() == 0 { _ = fchown(fd, original.st_uid, original.st_gid) }
+        guard fsync(fd) == 0 else { throw IOError(path: target, operation: "flush to disk", errno: errno) }
+        guard rename(temporary, target) == 0 else { throw IOError(path: target, operation: "replace", errno: errno) }
+        finished = true
+        close(fd)
+        let directoryFD = open(Self.directory(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             close(directoryFD)
         }
+    }
+
+    /// Copies what was written to `destination` (standard output), then removes the file.
+    public func copy(to destination: Int32, path: String) throws(IOError) {
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var sink = OutputSink(fd: destination, path: path)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
+            if count == 0 { break }
+            try sink.write(Array(buffer[..<count]))
+        }
+        try sink.flush()
+        discard()
+    }
+
+    /// Removes the temporary file; the target stays as it was.
+    public func discard() {
+        guard !finished else { return }
+        finished = true
+        close(fd)
+        unlink(temporary)
     }
 
     static func directory(of path: String) -> String {

@@ -1,0 +1,26 @@
+/// Key periods as `apply` counts them: the keys between two segments form a group, and the group starts
+/// key period number `index` (the `key_index` variable).
+struct KeyPeriods {
+    private(set) var index = -1
+    private(set) var inGroup = false
+    private(set) var sawKeys = false
+    /// The KEYID of another system's key in the group (the `kid` variable).
+    private(set) var kid: String?
+    private(set) var lastKeyLine = 0
+    /// The number of segments read when the group started: once it grows, the group is over.
+    private(set) var segmentsAtStart = 0
+
+    mutating func note(_ key: KeyLine, line: Int, segments: Int) {
+        if !inGroup {
+            inGroup = true
+            index += 1
+            kid = nil
+            segmentsAtStart = segments
+        }
+        sawKeys = true
+        lastKeyLine = line
+        if !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
+    }
+
+    mutating func end() { inGroup = false }
+}
