@@ -13,13 +13,19 @@ public struct TemplateRenderer: Sendable {
     /// Each value is checked against its variable's `pattern`, filtered, and percent-encoded (see
     /// ``URIEscaping``); the result is checked once more as a whole, so nothing else can come out.
     public func render(_ values: [String: TemplateValue]) throws(RenderError) -> String {
+        try render { values[$0] }
+    }
+
+    /// The URI with each variable's value from `lookup`, asked only for the variables the template uses:
+    /// for callers whose values come from layered sources, so nothing is gathered that is not needed.
+    public func render(_ lookup: (String) -> TemplateValue?) throws(RenderError) -> String {
         var uri = ""
         for segment in template.segments {
             switch segment {
             case .literal(let text):
                 uri += text
             case .placeholder(let placeholder):
-                uri += try render(placeholder, values)
+                uri += try render(placeholder, lookup)
             }
         }
         if let problem = URIEscaping.problem(withKeyURI: uri) {
@@ -28,12 +34,12 @@ public struct TemplateRenderer: Sendable {
         return uri
     }
 
-    private func render(_ placeholder: Template.Placeholder, _ values: [String: TemplateValue]) throws(RenderError)
+    private func render(_ placeholder: Template.Placeholder, _ lookup: (String) -> TemplateValue?) throws(RenderError)
         -> String
     {
         let name = placeholder.name
         let spec = specs[name]
-        let given = values[name] ?? spec?.defaultValue.map { TemplateValue($0, source: "the template's default") }
+        let given = lookup(name) ?? spec?.defaultValue.map { TemplateValue($0, source: "the template's default") }
         guard let given else {
             if spec?.required == false { return "" }
             throw RenderError(

@@ -33,6 +33,11 @@ public final class PlaylistReader {
     public var keysInForce: [KeyInForce] {
         core.keysInForce.map { KeyInForce(key: KeyTag(attributes: $0.list, isSessionKey: false), line: $0.line) }
     }
+    /// The same keys as they were read, without building a ``KeyTag`` for each: for callers that look at
+    /// one or two attributes of every key of a long playlist.
+    public var keysInForceAttributes: [(attributes: AttributeList, line: Int)] {
+        core.keysInForce.map { ($0.list, $0.line) }
+    }
     public var segmentCount: Int { core.segments.segmentCount }
     public var errorCount: Int { core.errorCount }
     public var warningCount: Int { core.warningCount }

@@ -75,6 +75,8 @@ public struct ApplyRunner: Sendable {
                 let second = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
                 try emitter.finish()
                 return second.outcome
+            case .standardOutput where StandardOutputFile.current != nil:
+                return try writeToStandardOutputFile(file, identity, applier)
             case .standardOutput, .inPlace, .directory:
                 let output = try AtomicFile(target: target(of: file))
                 var result = try write(file, identity, plan: MediaPlaylistApplier.Plan(), to: output, applier)
@@ -89,6 +91,31 @@ public struct ApplyRunner: Sendable {
                 try finish(output, file: file, changed: result.outcome.changed)
                 return result.outcome
             }
+        }
+    }
+
+    /// Standard output redirected to a regular file: written directly, and cut back to where it started if
+    /// the playlist turns out to have an error, so a failed run still leaves nothing behind.
+    private func writeToStandardOutputFile(
+        _ file: PlaylistFile, _ identity: PlaylistIdentity, _ applier: MediaPlaylistApplier
+    ) throws(IOError) -> PlaylistOutcome {
+        let output = StandardOutputFile.current!
+        var plan = MediaPlaylistApplier.Plan()
+        while true {
+            var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>"))
+            let result = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
+            try emitter.sink.flush()
+            if result.outcome.failed {
+                try output.truncate()
+                return result.outcome
+            }
+            if let followUp = result.followUp, followUp != plan {
+                try output.truncate()
+                plan = followUp
+                continue
+            }
+            if let offset = result.versionDigitOffset { try output.patch(Array("5".utf8), at: offset) }
+            return result.outcome
         }
     }
 

@@ -3,33 +3,38 @@ import HLS
 /// An `EXT-X-KEY` or `EXT-X-SESSION-KEY` line as `apply` sees it: which system it is for, whether FairPlay
 /// can use its METHOD, its URI as written and as a player reads it.
 struct KeyLine {
-    let tag: KeyTag
     let attributes: AttributeList
+    /// Whether KEYFORMAT is FairPlay's; read from the bytes, as most keys of a multi-DRM playlist are not.
+    let isFairPlay: Bool
+    /// Whether METHOD is SAMPLE-AES, the one FairPlay decrypts.
+    let methodIsFairPlayCompatible: Bool
     /// The URI after `{$variable}` substitution: what a player requests, and what `--match` reads.
     let resolvedURI: String?
     /// KEYID as 32 lowercase hex digits, if the key has one.
-    let kid: String?
+    var kid: String? { attributes["KEYID"].flatMap { Self.normalizedKeyID($0.textBytes) } }
 
     /// The key of a key line whose attributes the reader has read (``PlaylistReader/currentAttributes``).
     init?(attributes: AttributeList, variables: VariableScope) {
         guard attributes.line.starts(with: Array("#EXT-X-KEY:".utf8)) || attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8))
         else { return nil }
-        let tag = KeyTag(attributes: attributes, isSessionKey: attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8)))
-        self.tag = tag
         self.attributes = attributes
-        self.resolvedURI = tag.uri.map { variables.substitute($0).text }
-        self.kid = attributes["KEYID"].flatMap { Self.normalizedKeyID($0.text) }
+        self.isFairPlay = Self.isFairPlay(attributes)
+        self.methodIsFairPlayCompatible = attributes["METHOD"].map { !$0.isQuoted && $0.text == FairPlay.method } ?? false
+        self.resolvedURI = isFairPlay ? attributes["URI"].flatMap { $0.isQuoted ? variables.substitute($0.text).text : nil } : nil
     }
 
-    var isFairPlay: Bool { FairPlay.isFairPlayKey(tag) }
-    var isClear: Bool { tag.isClear }
-    /// Whether FairPlay can decrypt segments encrypted with this key's METHOD.
-    var methodIsFairPlayCompatible: Bool { tag.method == FairPlay.method }
+    /// The typed view, built when asked for (FairPlay keys being rewritten).
+    var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8))) }
+
+    /// Whether a key's attributes say FairPlay: an explicit `KEYFORMAT="com.apple.streamingkeydelivery"`.
+    static func isFairPlay(_ attributes: AttributeList) -> Bool {
+        guard let format = attributes["KEYFORMAT"], format.isQuoted else { return false }
+        return format.textBytes.elementsEqual(FairPlay.keyFormat.utf8)
+    }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.
-    static func normalizedKeyID(_ text: String) -> String? {
-        guard text.lowercased().hasPrefix("0x") else { return nil }
-        let digits = text.dropFirst(2).lowercased()
-        return digits.count == 32 && digits.allSatisfy(\.isHexDigit) ? digits : nil
+    static func normalizedKeyID(_ bytes: ArraySlice<UInt8>) -> String? {
+        guard bytes.count == 34, NumberParsing.isHexadecimalSequence(bytes) else { return nil }
+        return String(decoding: bytes.dropFirst(2).map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 + 32 : $0 }, as: UTF8.self)
     }
 }

@@ -10,7 +10,8 @@ struct KeyPeriods {
     /// The number of segments read when the group started: once it grows, the group is over.
     private(set) var segmentsAtStart = 0
 
-    mutating func note(_ key: KeyLine, line: Int, segments: Int) {
+    /// Notes a key of the period; `wantsKeyID` says whether anyone will ask for `kid`.
+    mutating func note(_ key: KeyLine, line: Int, segments: Int, wantsKeyID: Bool) {
         if !inGroup {
             inGroup = true
             index += 1
@@ -19,7 +20,7 @@ struct KeyPeriods {
         }
         sawKeys = true
         lastKeyLine = line
-        if !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
+        if wantsKeyID, !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
     }
 
     mutating func end() { inGroup = false }

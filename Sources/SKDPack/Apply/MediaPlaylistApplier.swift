@@ -58,20 +58,20 @@ public struct MediaPlaylistApplier: Sendable {
         report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
-        var values = options.variables.keyValues(playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, line: line)
+        var groups: [String: String] = [:]
         if let oldURI, let match = options.variables.match {
-            guard let groups = match.groups(in: oldURI) else {
+            guard let found = match.groups(in: oldURI) else {
                 report(
                     ApplyDiagnostics.matchFailed,
                     "the key URI \(oldURI) does not match --match \(match.text); the playlist is left as it was", line)
                 return nil
             }
-            for (name, value) in groups where !options.variables.commandLine.contains(where: { $0.name == name }) {
-                values[name] = TemplateValue(value, source: "--match on line \(line)")
-            }
+            groups = found
         }
+        let lookup = options.variables.keyLookup(
+            playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
         do {
-            return try options.template.renderer.render(values)
+            return try options.template.renderer.render(lookup)
         } catch {
             report(ApplyDiagnostics.renderFailed, error.message + "; the playlist is left as it was", line)
             return nil
@@ -82,11 +82,12 @@ public struct MediaPlaylistApplier: Sendable {
     /// other byte as it was.
     func rewrittenContent(_ key: KeyLine, uri: String) -> [UInt8] {
         var editor = TagLineEditor(line: key.attributes.line, attributes: key.attributes)
+        let tag = key.tag
         // The renderer only makes URI characters, so these cannot throw; a refusal keeps the line as it was.
         do {
-            if key.tag.uri != uri { try editor.setQuotedString("URI", uri) }
-            if let method = options.template.method, method != key.tag.method { try editor.setUnquoted("METHOD", method) }
-            if let versions = options.template.keyFormatVersions, versions != key.tag.keyFormatVersions {
+            if tag.uri != uri { try editor.setQuotedString("URI", uri) }
+            if let method = options.template.method, method != tag.method { try editor.setUnquoted("METHOD", method) }
+            if let versions = options.template.keyFormatVersions, versions != tag.keyFormatVersions {
                 try editor.setQuotedString("KEYFORMATVERSIONS", versions)
             }
         } catch {
@@ -105,9 +106,10 @@ public struct MediaPlaylistApplier: Sendable {
     }
 
     func sessionKey(_ key: KeyLine, uri: String) -> SessionKeyValue {
-        SessionKeyValue(
-            method: options.template.method ?? key.tag.method, uri: uri, keyFormat: key.tag.keyFormat,
-            keyFormatVersions: options.template.keyFormatVersions ?? key.tag.keyFormatVersions,
+        let tag = key.tag
+        return SessionKeyValue(
+            method: options.template.method ?? tag.method, uri: uri, keyFormat: tag.keyFormat,
+            keyFormatVersions: options.template.keyFormatVersions ?? tag.keyFormatVersions,
             iv: key.attributes["IV"]?.text)
     }
 
@@ -145,12 +147,15 @@ private struct MediaWalk {
     var firstSegmentTag: (line: Int, offset: Int)?
     var version: (line: Int, text: String, digitOffset: Int?)?
     var lastTerminator = LineTerminator.lf
+    /// Whether the template uses `kid`: finding a period's KEYID is skipped otherwise.
+    let wantsKeyID: Bool
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
         self.identity = identity
         self.plan = plan
         self.playlistValues = applier.options.variables.playlistValues(for: identity)
+        self.wantsKeyID = applier.options.template.uri.variableNames.contains("kid")
     }
 
     func collect(_ diagnostic: Diagnostic) { box.diagnostics.append(diagnostic) }
@@ -201,11 +206,11 @@ private struct MediaWalk {
                 try keep(line, into: &emitter)
                 return
             }
-            periods.note(key, line: number, segments: reader.segmentCount)
+            periods.note(key, line: number, segments: reader.segmentCount, wantsKeyID: wantsKeyID)
             if key.isFairPlay, !key.methodIsFairPlayCompatible {
                 report(
                     ApplyDiagnostics.unusableMethod,
-                    "this FairPlay key has METHOD=\(key.tag.method): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
+                    "this FairPlay key has METHOD=\(key.attributes["METHOD"]?.text ?? "(none)"): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
                     line: number)
             }
             held.append(.key(key, content: Array(line.content), terminator: line.raw.terminator, line: number))
@@ -252,12 +257,14 @@ private struct MediaWalk {
         let index = periods.index
         let kid = periods.kid
         var insertion: [UInt8]?
-        let inForce = reader.keysInForce
-        if !inForce.isEmpty, !inForce.contains(where: { FairPlay.isFairPlayKey($0.key) }) {
-            if let unusable = inForce.first(where: { $0.key.method != FairPlay.method }) {
+        let inForce = reader.keysInForceAttributes
+        if !inForce.isEmpty, !inForce.contains(where: { KeyLine.isFairPlay($0.attributes) }) {
+            let usable = { (attributes: AttributeList) in attributes["METHOD"]?.textBytes.elementsEqual(FairPlay.method.utf8) == true }
+            if let unusable = inForce.first(where: { !usable($0.attributes) }) {
+                let key = KeyTag(attributes: unusable.attributes, isSessionKey: false)
                 report(
                     ApplyDiagnostics.unusableMethod,
-                    "key period \(index) is encrypted with METHOD=\(unusable.key.method) (KEYFORMAT \(unusable.key.keyFormat), "
+                    "key period \(index) is encrypted with METHOD=\(key.method) (KEYFORMAT \(key.keyFormat), "
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
             } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, report: report) {
@@ -280,7 +287,7 @@ private struct MediaWalk {
                     if written != content {
                         changes.append(change(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written))
                     }
-                    if key.tag.uri.map(VariableScope.mayReference) == true {
+                    if key.attributes["URI"]?.mayReferenceVariable == true {
                         report(ApplyDiagnostics.literalAfterDefine, "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
                     }
                 }

@@ -2,8 +2,12 @@ import Glibc
 import HLS
 
 /// A file being written beside its final place, so that a failure or a kill at any moment leaves either
-/// the old file or the whole new one: the bytes go to a temporary file in the same directory, are flushed
-/// to disk, and the temporary file is renamed over the target (rename is atomic within a file system).
+/// the old file or the whole new one: the bytes go to a temporary file in the same directory, and the
+/// temporary file is renamed over the target (rename is atomic within a file system).
+///
+/// The file is not forced to disk (no fsync), like `sed -i`: a killed process can only leave the old or the
+/// new file, and ext4 writes a renamed-over file's data before the rename. `durable` adds fsync, for
+/// power-loss safety at the cost of a disk flush per file.
 public final class AtomicFile {
     /// The prefix of temporary files, so that a later run can recognise the leftovers of a run that was
     /// killed, and never read them as playlists (directory walks skip hidden files).
@@ -43,24 +47,44 @@ public final class AtomicFile {
 
     /// Makes the file the target: permissions of `original` (0644 for a new file; its owner too when
     /// running as root), flushed to disk, renamed into place, and the rename flushed.
-    public func commit(replacing original: stat? = nil) throws(IOError) {
+    public func commit(replacing original: stat? = nil, durable: Bool = false) throws(IOError) {
         let mode = original.map { $0.st_mode & 0o7777 } ?? 0o644
         guard fchmod(fd, mode) == 0 else { throw IOError(path: target, operation: "set the permissions of", errno: errno) }
         if let original, getuid() == 0 { _ = fchown(fd, original.st_uid, original.st_gid) }
-        guard fsync(fd) == 0 else { throw IOError(path: target, operation: "flush to disk", errno: errno) }
+        if durable, fsync(fd) != 0 { throw IOError(path: target, operation: "flush to disk", errno: errno) }
         guard rename(temporary, target) == 0 else { throw IOError(path: target, operation: "replace", errno: errno) }
         finished = true
         close(fd)
-        let directoryFD = open(Self.directory(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            close(directoryFD)
+        if durable {
+            let directoryFD = open(Self.directory(of: target), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if directoryFD >= 0 {
+                _ = fsync(directoryFD)
+                close(directoryFD)
+            }
         }
     }
 
     /// Copies what was written to `destination` (standard output), then removes the file.
     public func copy(to destination: Int32, path: String) throws(IOError) {
-        guard lseek(fd, 0, SEEK_SET) == 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
+        var size = stat()
+        guard fstat(fd, &size) == 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
+        var offset = off_t(0)
+        // sendfile copies in the kernel; where it cannot (some outputs), read and write.
+        while offset < size.st_size {
+            let sent = sendfile(destination, fd, &offset, Int(size.st_size - offset))
+            if sent > 0 { continue }
+            if sent < 0, errno == EINTR { continue }
+            if sent < 0, errno == EINVAL || errno == ENOSYS {
+                try copyByReading(from: offset, to: destination, path: path)
+                break
+            }
+            throw IOError(path: path, operation: "write", errno: errno)
+        }
+        discard()
+    }
+
+    private func copyByReading(from offset: off_t, to destination: Int32, path: String) throws(IOError) {
+        guard lseek(fd, offset, SEEK_SET) >= 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
         var buffer = [UInt8](repeating: 0, count: 1 << 18)
         var sink = OutputSink(fd: destination, path: path)
         while true {
@@ -71,7 +95,6 @@ public final class AtomicFile {
             try sink.write(Array(buffer[..<count]))
         }
         try sink.flush()
-        discard()
     }
 
     /// Removes the temporary file; the target stays as it was.

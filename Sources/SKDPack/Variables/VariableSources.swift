@@ -48,17 +48,30 @@ public struct VariableSources: Sendable {
     public func keyValues(
         playlist: [String: TemplateValue], keyIndex: Int, kid: String?, oldURI: String?, line: Int
     ) -> [String: TemplateValue] {
+        let groups = oldURI.flatMap { match?.groups(in: $0) } ?? [:]
+        let lookup = keyLookup(playlist: playlist, keyIndex: keyIndex, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
         var values = playlist
-        values["key_index"] = TemplateValue(String(keyIndex), source: "built-in key_index")
-        if let kid { values["kid"] = TemplateValue(kid, source: "built-in kid (KEYID of the key period)") }
-        if let oldURI {
-            values["old_uri"] = TemplateValue(oldURI, source: "built-in old_uri")
-            if let match, let groups = match.groups(in: oldURI) {
-                for (name, value) in groups { values[name] = TemplateValue(value, source: "--match on line \(line)") }
+        for name in ["key_index", "kid", "old_uri"] + groups.keys + commandLine.map(\.name) { values[name] = lookup(name) }
+        return values
+    }
+
+    /// The same values as a lookup, for rendering: each is made only if the template asks for it.
+    /// `matchGroups` are the `--match` groups of `oldURI`, matched once by the caller.
+    public func keyLookup(
+        playlist: [String: TemplateValue], keyIndex: Int, kid: String?, oldURI: String?, matchGroups: [String: String],
+        line: Int
+    ) -> (String) -> TemplateValue? {
+        let commandLine = commandLine
+        return { name in
+            if let given = commandLine.last(where: { $0.name == name }) { return TemplateValue(given.value, source: "--var") }
+            if let value = matchGroups[name] { return TemplateValue(value, source: "--match on line \(line)") }
+            switch name {
+            case "key_index": return TemplateValue(String(keyIndex), source: "built-in key_index")
+            case "kid" where kid != nil: return TemplateValue(kid!, source: "built-in kid (KEYID of the key period)")
+            case "old_uri" where oldURI != nil: return TemplateValue(oldURI!, source: "built-in old_uri")
+            default: return playlist[name]
             }
         }
-        for (name, value) in commandLine { values[name] = TemplateValue(value, source: "--var") }
-        return values
     }
 }
 
