@@ -43,7 +43,7 @@ public final class ValuePattern: @unchecked Sendable {
 
     public init(_ text: String) throws {
         self.text = text
-        self.regex = try Regex(text)
+        self.regex = try Regex(text).matchingSemantics(.unicodeScalar)
     }
 
     public func matches(_ value: String) -> Bool {

@@ -39,13 +39,21 @@ public struct TagLineEditor: Sendable {
     /// Throws if `value` holds what a quoted-string may not: `"`, CR, LF (RFC 8216 4.2) or any other
     /// control character, which could end the line or the attribute and inject new ones.
     public mutating func setQuotedString(_ name: String, _ value: String) throws(UnwritableAttributeValue) {
-        for scalar in value.unicodeScalars {
-            if scalar == "\"" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                throw UnwritableAttributeValue(
-                    attribute: name, reason: "a quoted-string cannot hold U+\(String(scalar.value, radix: 16, uppercase: true))")
+        // Printable ASCII (what key URIs are) is decided on bytes; anything else is looked at per scalar.
+        let printableASCII = value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
+        if !printableASCII {
+            for scalar in value.unicodeScalars {
+                if scalar == "\"" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                    throw UnwritableAttributeValue(
+                        attribute: name, reason: "a quoted-string cannot hold U+\(String(scalar.value, radix: 16, uppercase: true))")
+                }
             }
         }
-        set(name, raw: Array("\"\(value)\"".utf8))
+        var raw: [UInt8] = [UInt8(ascii: "\"")]
+        raw.reserveCapacity(value.utf8.count + 2)
+        raw += value.utf8
+        raw.append(UInt8(ascii: "\""))
+        set(name, raw: raw)
     }
 
     /// Sets `name` to an unquoted value (enumerated-string, number, hexadecimal-sequence) written as given.

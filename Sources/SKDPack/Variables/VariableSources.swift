@@ -105,7 +105,7 @@ public final class NamedPattern: @unchecked Sendable {
 
     public init(_ text: String) throws {
         self.text = text
-        self.regex = try Regex(text)
+        self.regex = try Regex(text).matchingSemantics(.unicodeScalar)
         // Named groups as written: (?<name>…); Swift's AnyRegexOutput reports names per capture.
         self.groupNames = (try? regex.firstMatch(in: ""))?.flatMap { match in
             match.output.compactMap(\.name)
