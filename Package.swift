@@ -10,15 +10,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // Template files are YAML (and JSON, which YAML reads too).
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
     ],
     targets: [
         // The M3U8 engine. Depends on nothing but the standard library and libc, so that it stays fast to
         // start, easy to fuzz, and usable by any Swift tool that needs byte-exact playlists.
         .target(name: "HLS"),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
-        .target(name: "SKDTemplate", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "SKDTemplate"),
         .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate"]),
         .systemLibrary(
             name: "CLibXML2",

@@ -1,5 +1,3 @@
-import Yams
-
 /// A template file that cannot be used: where (1-based line and column in the file) and why.
 public struct TemplateFileError: Error, Hashable, Sendable, CustomStringConvertible {
     public var path: String
@@ -22,45 +20,32 @@ public enum TemplateFile {
 
     /// Parses the text of a template file; `path` is used in errors and recorded in the definition.
     public static func parse(_ text: String, path: String) throws(TemplateFileError) -> TemplateDefinition {
-        let root: Node
-        do {
-            guard let node = try Yams.compose(yaml: text) else {
-                throw TemplateFileError(path: path, line: 1, column: 1, message: "the file is empty")
+        let root: YAMLNode
+        do throws(YAMLError) {
+            guard let node = try YAMLReader.read(text) else {
+                throw YAMLError(message: "the file is empty", mark: YAMLMark(line: 1, column: 1))
             }
             root = node
-        } catch let error as TemplateFileError {
-            throw error
-        } catch let error as YamlError {
-            throw located(error, path: path)
         } catch {
-            throw TemplateFileError(path: path, line: 1, column: 1, message: "\(error)")
+            let message = error.message == "the file is empty" ? error.message : "not YAML: \(error.message)"
+            throw TemplateFileError(path: path, line: error.mark.line, column: error.mark.column, message: message)
         }
         var reader = Reader(path: path)
         return try reader.definition(from: root)
-    }
-
-    private static func located(_ error: YamlError, path: String) -> TemplateFileError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
-            .composer(_, let problem, let mark, _):
-            return TemplateFileError(path: path, line: mark.line, column: mark.column, message: "not YAML: \(problem)")
-        default:
-            return TemplateFileError(path: path, line: 1, column: 1, message: "not YAML: \(error)")
-        }
     }
 
     /// Walks the YAML tree, checking each field where it stands.
     private struct Reader {
         let path: String
 
-        func error(_ message: String, at node: Node) -> TemplateFileError {
-            TemplateFileError(path: path, line: node.mark?.line ?? 1, column: node.mark?.column ?? 1, message: message)
+        func error(_ message: String, at node: YAMLNode) -> TemplateFileError {
+            TemplateFileError(path: path, line: node.mark.line, column: node.mark.column, message: message)
         }
 
-        func mapping(_ node: Node, _ what: String, allowed: Set<String>) throws(TemplateFileError) -> [(String, Node, Node)] {
-            guard case .mapping(let mapping) = node else { throw error("\(what) must be a mapping of keys to values", at: node) }
-            var entries: [(String, Node, Node)] = []
-            for (key, value) in mapping {
+        func mapping(_ node: YAMLNode, _ what: String, allowed: Set<String>) throws(TemplateFileError) -> [(String, YAMLNode, YAMLNode)] {
+            guard case .mapping(let mapping, _) = node else { throw error("\(what) must be a mapping of keys to values", at: node) }
+            var entries: [(String, YAMLNode, YAMLNode)] = []
+            for (key, value) in mapping.map({ ($0.key, $0.value) }) {
                 guard let name = key.string else { throw error("keys of \(what) must be strings", at: key) }
                 guard allowed.contains(name) else {
                     throw error("unknown key '\(name)' in \(what) (known: \(allowed.sorted().joined(separator: ", ")))", at: key)
@@ -70,19 +55,19 @@ public enum TemplateFile {
             return entries
         }
 
-        func string(_ node: Node, _ what: String) throws(TemplateFileError) -> String {
-            guard case .scalar(let scalar) = node else { throw error("\(what) must be a string", at: node) }
-            return scalar.string
+        func string(_ node: YAMLNode, _ what: String) throws(TemplateFileError) -> String {
+            guard let text = node.string else { throw error("\(what) must be a string", at: node) }
+            return text
         }
 
-        func bool(_ node: Node, _ what: String) throws(TemplateFileError) -> Bool {
+        func bool(_ node: YAMLNode, _ what: String) throws(TemplateFileError) -> Bool {
             guard let value = node.bool else { throw error("\(what) must be true or false", at: node) }
             return value
         }
 
-        mutating func definition(from root: Node) throws(TemplateFileError) -> TemplateDefinition {
+        mutating func definition(from root: YAMLNode) throws(TemplateFileError) -> TemplateDefinition {
             var name: String?
-            var uriText: (String, Node)?
+            var uriText: (String, YAMLNode)?
             var definition = TemplateDefinition(name: "", uri: try! Template("skd://"), path: path)
             for (key, keyNode, value) in try mapping(root, "a template file", allowed: TemplateFile.keys) {
                 switch key {
@@ -113,7 +98,7 @@ public enum TemplateFile {
                 case "variables": definition.variables = try variables(value)
                 case "license":
                     for (licenseKey, _, licenseValue) in try mapping(value, "license", allowed: ["allow_hosts"]) {
-                        guard licenseKey == "allow_hosts", case .sequence(let hosts) = licenseValue else {
+                        guard licenseKey == "allow_hosts", case .sequence(let hosts, _) = licenseValue else {
                             throw error("license.allow_hosts must be a list of host names", at: licenseValue)
                         }
                         definition.allowHosts = try hosts.map { (host) throws(TemplateFileError) in
@@ -131,18 +116,19 @@ public enum TemplateFile {
                 definition.uri = try Template(text)
             } catch {
                 // The column inside the URI, placed in the file: exact for plain and quoted scalars on one line.
-                let offset = (node.scalar?.style == .plain) ? 0 : 1
+                var offset = 1
+                if case .scalar(_, plain: true, _) = node { offset = 0 }
                 throw TemplateFileError(
-                    path: path, line: node.mark?.line ?? 1, column: (node.mark?.column ?? 1) + offset + error.column - 1,
+                    path: path, line: node.mark.line, column: node.mark.column + offset + error.column - 1,
                     message: "uri: \(error.message)")
             }
             return definition
         }
 
-        func variables(_ node: Node) throws(TemplateFileError) -> [String: VariableSpec] {
-            guard case .mapping(let entries) = node else { throw error("variables must be a mapping of names to settings", at: node) }
+        func variables(_ node: YAMLNode) throws(TemplateFileError) -> [String: VariableSpec] {
+            guard case .mapping(let entries, _) = node else { throw error("variables must be a mapping of names to settings", at: node) }
             var specs: [String: VariableSpec] = [:]
-            for (key, value) in entries {
+            for (key, value) in entries.map({ ($0.key, $0.value) }) {
                 guard let name = key.string, TemplateParser.isVariableName(name) else {
                     throw error("'\(key.string ?? "?")' is not a variable name (letters, digits and _)", at: key)
                 }

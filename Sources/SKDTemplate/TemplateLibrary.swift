@@ -72,9 +72,9 @@ public struct TemplateLibrary: Sendable {
     public func load(path: String) throws(LookupError) -> TemplateDefinition {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try TextFile.read(path)
         } catch {
-            throw .unreadable(path, "\(error.localizedDescription)")
+            throw .unreadable(path, error.reason)
         }
         do {
             return try TemplateFile.parse(text, path: path)

@@ -60,7 +60,7 @@ struct TemplateFileTests {
         ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z]+\", default: \"X1\"}\n", 4, 7, "default of id"),
         ("name: x\nuri: \"skd://{id}\"\nvariables:\n  9id: {}\n", 4, 3, "not a variable name"),
         ("name: x\nuri: \"skd://{id}\"\nlicense:\n  allow_hosts: lic.example.com\n", 4, 16, "list of host names"),
-        ("name: [x\n", 2, 1, "not YAML"),
+        ("name: [x\n", 1, 7, "not YAML: a [ or { is never closed"),
         ("", 1, 1, "empty"),
         ("- a\n- b\n", 1, 1, "must be a mapping"),
     ])

@@ -219,7 +219,7 @@ struct MasterReferences {
 
     /// The file path of a reference, without query or fragment; `nil` for a URL with a scheme.
     static func localPath(_ uri: String) -> String? {
-        let trimmed = uri.trimmingCharacters(in: .whitespaces)
+        let trimmed = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         guard !trimmed.isEmpty, !trimmed.contains("://"), !trimmed.hasPrefix("data:") else { return nil }
         return String(trimmed.prefix { $0 != "?" && $0 != "#" })
     }

@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
+import SKDTemplate
+
 /// Variables per title, from a CSV file (a header row, then a row a title) or a JSON file.
 ///
 /// A row applies to a playlist whose path is its `path` column, or whose title directory is its
@@ -41,13 +43,12 @@ public struct Catalog: Sendable {
     public var rowCount: Int { Set(byPath.values.map(\.source)).union(byTitle.values.map(\.source)).count }
 
     public static func load(path: String) throws(LoadError) -> Catalog {
-        let data: Data
+        let text: String
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            text = try TextFile.read(path)
         } catch {
-            throw LoadError(path: path, line: 0, message: "cannot read the catalogue: \(error.localizedDescription)")
+            throw LoadError(path: path, line: 0, message: "cannot read the catalogue: \(error.reason)")
         }
-        let text = String(decoding: data, as: UTF8.self)
         return path.lowercased().hasSuffix(".json") ? try json(text, path: path) : try csv(text, path: path)
     }
 

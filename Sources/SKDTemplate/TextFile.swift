@@ -1,0 +1,27 @@
+import Glibc
+
+/// Reads small text files (templates, catalogues) whole, with the operating system's reason on failure.
+public enum TextFile {
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        public var path: String
+        public var reason: String
+        public var description: String { "\(path): \(reason)" }
+    }
+
+    /// The bytes of the file at `path`, decoded as UTF-8 (invalid sequences become U+FFFD).
+    public static func read(_ path: String) throws(ReadError) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,521 @@
+/// Reads the YAML that template files are written in: block mappings and sequences by indentation,
+/// plain, single- and double-quoted scalars, literal (`|`) and folded (`>`) block scalars, flow
+/// collections (`[a, b]`, `{k: v}`, so JSON too), and comments.
+///
+/// What template files have no use for is refused with a clear message, not guessed at: anchors and
+/// aliases, tags, several documents in one file, complex keys, tabs for indentation. skdpack reads YAML
+/// itself rather than through a library so that the binary needs nothing but the standard library and
+/// starts in a few milliseconds (a packaging pipeline starts it once per title).
+public enum YAMLReader {
+    /// The document in `text`, or `nil` for a text with nothing but comments and blank lines.
+    public static func read(_ text: String) throws(YAMLError) -> YAMLNode? {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            Array(line.hasSuffix("\r") ? line.dropLast() : line)
+        }
+        if let first = lines.first, first.first == "\u{FEFF}" { lines[0].removeFirst() }
+        var parser = BlockParser(lines: lines)
+        return try parser.document()
+    }
+}
+
+/// The block structure, line by line.
+private struct BlockParser {
+    var lines: [[Character]]
+    var index = 0
+
+    init(lines: [[Character]]) { self.lines = lines }
+
+    mutating func document() throws(YAMLError) -> YAMLNode? {
+        try skipEmpty()
+        guard index < lines.count else { return nil }
+        if lines[index].starts(with: Array("---")) {
+            index += 1
+            try skipEmpty()
+        }
+        guard index < lines.count else { return nil }
+        let node = try block(indent: indentation(lines[index]))
+        try skipEmpty()
+        if index < lines.count {
+            if lines[index].starts(with: Array("---")) || lines[index].starts(with: Array("...")) {
+                throw YAMLError(message: "only one YAML document per template file", mark: mark(index, 0))
+            }
+            throw YAMLError(message: "this line is not part of the structure above it (check its indentation)", mark: mark(index, indentation(lines[index])))
+        }
+        return node
+    }
+
+    // MARK: Lines
+
+    func indentation(_ line: [Character]) -> Int { line.prefix { $0 == " " }.count }
+
+    func isDocumentMarker(_ line: [Character]) -> Bool {
+        line.starts(with: Array("---")) || line.starts(with: Array("..."))
+    }
+
+    /// Whether a line holds only spaces and perhaps a comment.
+    func isEmpty(_ line: [Character]) -> Bool {
+        let rest = line.drop { $0 == " " }
+        return rest.isEmpty || rest.first == "#"
+    }
+
+    mutating func skipEmpty() throws(YAMLError) {
+        while index < lines.count, isEmpty(lines[index]) {
+            if let tab = lines[index].firstIndex(of: "\t"), lines[index][..<tab].allSatisfy({ $0 == " " }),
+                lines[index].contains(where: { $0 != " " && $0 != "\t" })
+            {
+                throw YAMLError(message: "indent with spaces, not tabs", mark: mark(index, tab))
+            }
+            index += 1
+        }
+        if index < lines.count, lines[index].first == "\t" || lines[index].drop(while: { $0 == " " }).first == "\t" {
+            throw YAMLError(message: "indent with spaces, not tabs", mark: mark(index, indentation(lines[index])))
+        }
+    }
+
+    func mark(_ line: Int, _ column: Int) -> YAMLMark { YAMLMark(line: line + 1, column: column + 1) }
+
+    // MARK: Blocks
+
+    /// The node starting on the current line, at `indent`.
+    mutating func block(indent: Int) throws(YAMLError) -> YAMLNode {
+        let line = lines[index]
+        let content = Array(line[indent...])
+        if content.first == "-", content.count == 1 || content[1] == " " { return try sequence(indent: indent) }
+        if let refused = refusal(content) { throw YAMLError(message: refused, mark: mark(index, indent)) }
+        if content.first == "[" || content.first == "{" {
+            return try flow(startingAt: index, column: indent)
+        }
+        if keyEnd(content) != nil { return try mapping(indent: indent) }
+        let node = try scalar(content, line: index, column: indent)
+        index += 1
+        return node
+    }
+
+    mutating func mapping(indent: Int) throws(YAMLError) -> YAMLNode {
+        let start = mark(index, indent)
+        var entries: [YAMLEntry] = []
+        var keys: Set<String> = []
+        while index < lines.count {
+            try skipEmpty()
+            guard index < lines.count, indentation(lines[index]) == indent, !isDocumentMarker(lines[index]) else { break }
+            let line = lines[index]
+            let content = Array(line[indent...])
+            guard let colon = keyEnd(content) else {
+                throw YAMLError(message: "expected 'key: value' in this mapping", mark: mark(index, indent))
+            }
+            if content.first == "?" { throw YAMLError(message: "complex keys (?) are not used in template files", mark: mark(index, indent)) }
+            let keyText = Array(content[..<colon])
+            let key = try scalar(keyText, line: index, column: indent)
+            if let name = key.string, !keys.insert(name).inserted {
+                throw YAMLError(message: "the key '\(name)' appears twice", mark: mark(index, indent))
+            }
+            let valueStart = indent + colon + 1
+            let rest = Array(line[valueStart...])
+            let trimmed = rest.drop { $0 == " " }
+            let valueColumn = valueStart + (rest.count - trimmed.count)
+            let value: YAMLNode
+            if trimmed.isEmpty || trimmed.first == "#" {
+                index += 1
+                try skipEmpty()
+                if index < lines.count, indentation(lines[index]) > indent {
+                    value = try block(indent: indentation(lines[index]))
+                } else if index < lines.count, indentation(lines[index]) == indent,
+                    lines[index][indent...].first == "-", lines[index].count == indent + 1 || lines[index][indent + 1] == " "
+                {
+                    value = try sequence(indent: indent)
+                } else {
+                    value = .scalar("", plain: true, mark(index - 1, valueColumn))
+                }
+            } else if trimmed.first == "|" || trimmed.first == ">" {
+                value = try blockScalar(Array(trimmed), parentIndent: indent, column: valueColumn)
+            } else if trimmed.first == "[" || trimmed.first == "{" {
+                value = try flow(startingAt: index, column: valueColumn)
+            } else {
+                if let refused = refusal(Array(trimmed)) { throw YAMLError(message: refused, mark: mark(index, valueColumn)) }
+                value = try scalar(Array(trimmed), line: index, column: valueColumn)
+                index += 1
+            }
+            entries.append(YAMLEntry(key: key, value: value))
+        }
+        return .mapping(entries, start)
+    }
+
+    mutating func sequence(indent: Int) throws(YAMLError) -> YAMLNode {
+        let start = mark(index, indent)
+        var items: [YAMLNode] = []
+        while index < lines.count {
+            try skipEmpty()
+            guard index < lines.count, indentation(lines[index]) == indent else { break }
+            let line = lines[index]
+            guard line[indent] == "-", line.count == indent + 1 || line[indent + 1] == " " else { break }
+            let rest = line[(indent + 1)...]
+            let trimmed = rest.drop { $0 == " " }
+            if trimmed.isEmpty || trimmed.first == "#" {
+                index += 1
+                try skipEmpty()
+                guard index < lines.count, indentation(lines[index]) > indent else {
+                    items.append(.scalar("", plain: true, mark(index - 1, indent + 2)))
+                    continue
+                }
+                items.append(try block(indent: indentation(lines[index])))
+            } else {
+                // `- key: value` starts a mapping indented to where its key is: read it as if the dash
+                // were a space.
+                let itemIndent = indent + 1 + (rest.count - trimmed.count)
+                lines[index][indent] = " "
+                items.append(try block(indent: itemIndent))
+            }
+        }
+        return .sequence(items, start)
+    }
+
+    /// `|` or `>`, with an optional chomping indicator (`-` strip, `+` keep), then the more indented lines.
+    mutating func blockScalar(_ header: [Character], parentIndent: Int, column: Int) throws(YAMLError) -> YAMLNode {
+        let start = mark(index, column)
+        let folded = header[0] == ">"
+        var chomping: Character = " "
+        for character in header.dropFirst() {
+            if character == "-" || character == "+" { chomping = character } else if character == " " || character == "#" { break } else {
+                throw YAMLError(message: "only '-' or '+' may follow '\(header[0])' here", mark: start)
+            }
+        }
+        index += 1
+        var body: [[Character]] = []
+        var indent: Int?
+        while index < lines.count {
+            let line = lines[index]
+            if line.allSatisfy({ $0 == " " }) {
+                body.append([])
+                index += 1
+                continue
+            }
+            let lineIndent = indentation(line)
+            if indent == nil { indent = lineIndent }
+            guard lineIndent > parentIndent, lineIndent >= indent! else { break }
+            body.append(Array(line[indent!...]))
+            index += 1
+        }
+        var trailing = 0
+        while let last = body.last, last.isEmpty {
+            body.removeLast()
+            trailing += 1
+        }
+        var text = ""
+        for (position, line) in body.enumerated() {
+            if position > 0 {
+                let previous = body[position - 1]
+                if !folded {
+                    text += "\n"
+                } else if line.isEmpty {
+                    // An empty line in folded text is a line break of its own; the break before it goes.
+                    text += previous.isEmpty ? "\n" : ""
+                } else if previous.isEmpty {
+                    text += "\n"
+                } else {
+                    text += line.first == " " || previous.first == " " ? "\n" : " "
+                }
+            }
+            text += String(line)
+        }
+        switch chomping {
+        case "-": break
+        case "+": text += String(repeating: "\n", count: body.isEmpty ? trailing : trailing + 1)
+        default: if !body.isEmpty { text += "\n" }
+        }
+        return .scalar(text, plain: false, start)
+    }
+
+    // MARK: Scalars
+
+    /// The column just after a mapping key's `:` (a `:` followed by a space or the end of the line,
+    /// outside quotes and flow brackets), or `nil`.
+    func keyEnd(_ content: [Character]) -> Int? {
+        var position = 0
+        if let quote = content.first, quote == "\"" || quote == "'" {
+            position = 1
+            while position < content.count {
+                if content[position] == "\\", quote == "\"" {
+                    position += 2
+                    continue
+                }
+                if content[position] == quote {
+                    if quote == "'", position + 1 < content.count, content[position + 1] == "'" {
+                        position += 2
+                        continue
+                    }
+                    break
+                }
+                position += 1
+            }
+            position += 1
+            guard position < content.count, content[position] == ":" else { return nil }
+            return position + 1 == content.count || content[position + 1] == " " ? position : nil
+        }
+        if content.first == "[" || content.first == "{" || content.first == "#" { return nil }
+        while position < content.count {
+            if content[position] == ":", position + 1 == content.count || content[position + 1] == " " { return position }
+            if content[position] == "#", position > 0, content[position - 1] == " " { return nil }
+            position += 1
+        }
+        return nil
+    }
+
+    /// Why `content` is not read (YAML features template files have no use for), or `nil`.
+    func refusal(_ content: [Character]) -> String? {
+        switch content.first {
+        case "&", "*": return "anchors and aliases (& and *) are not used in template files; write the value out"
+        case "!": return "YAML tags (!) are not used in template files"
+        case "%": return "YAML directives (%) are not used in template files"
+        case "`", "@": return "a plain value cannot start with '\(content.first!)'; quote it"
+        default: return nil
+        }
+    }
+
+    /// A scalar on one line: quoted, or plain up to a comment.
+    func scalar(_ content: [Character], line: Int, column: Int) throws(YAMLError) -> YAMLNode {
+        let at = mark(line, column)
+        guard let first = content.first else { return .scalar("", plain: true, at) }
+        if first == "\"" || first == "'" {
+            var reader = FlowReader(text: content, startLine: line, startColumn: column)
+            let node = try reader.quoted()
+            reader.skipSpaces()
+            guard reader.atEnd || reader.peek == "#" else {
+                throw YAMLError(message: "unexpected text after the closing quote", mark: reader.mark)
+            }
+            return node
+        }
+        var end = content.count
+        for position in content.indices where content[position] == "#" && position > 0 && content[position - 1] == " " {
+            end = position
+            break
+        }
+        let text = String(content[..<end]).trimmingTrailingSpaces()
+        return .scalar(text, plain: true, at)
+    }
+
+    // MARK: Flow
+
+    /// A flow collection starting on line `startingAt`, which may span lines until it closes.
+    mutating func flow(startingAt line: Int, column: Int) throws(YAMLError) -> YAMLNode {
+        var text: [Character] = Array(lines[line][column...])
+        var lineStarts: [(offset: Int, line: Int, column: Int)] = [(0, line, column)]
+        var end = line
+        while true {
+            var reader = FlowReader(text: text, lineStarts: lineStarts)
+            do throws(YAMLError) {
+                let node = try reader.node()
+                reader.skipWhitespace()
+                guard reader.atEnd || reader.peek == "#" else {
+                    throw YAMLError(message: "unexpected text after the closing bracket", mark: reader.mark)
+                }
+                index = end + 1
+                return node
+            } catch {
+                // A collection still open at the end of the line goes on on the next one. An error at the
+                // start of a line no more indented than the opening one means the collection was never
+                // closed and the text has moved on: say that, where it opens.
+                let startIndent = indentation(lines[line])
+                if error.mark.line - 1 > line, error.mark.column - 1 == indentation(lines[error.mark.line - 1]),
+                    error.mark.column - 1 <= startIndent
+                {
+                    throw YAMLError(message: FlowReader.incomplete, mark: mark(line, column))
+                }
+                guard error.message == FlowReader.incomplete, end + 1 < lines.count else { throw error }
+                end += 1
+                lineStarts.append((text.count + 1, end, 0))
+                text.append("\n")
+                text += lines[end]
+            }
+        }
+    }
+}
+
+/// Flow collections and quoted scalars, character by character.
+private struct FlowReader {
+    static let incomplete = "a [ or { is never closed"
+
+    let text: [Character]
+    let lineStarts: [(offset: Int, line: Int, column: Int)]
+    var position = 0
+
+    init(text: [Character], startLine: Int, startColumn: Int) {
+        self.text = text
+        self.lineStarts = [(0, startLine, startColumn)]
+    }
+
+    init(text: [Character], lineStarts: [(offset: Int, line: Int, column: Int)]) {
+        self.text = text
+        self.lineStarts = lineStarts
+    }
+
+    var atEnd: Bool { position >= text.count }
+    var peek: Character? { atEnd ? nil : text[position] }
+
+    var mark: YAMLMark { mark(at: position) }
+
+    func mark(at offset: Int) -> YAMLMark {
+        let start = lineStarts.last { $0.offset <= offset } ?? lineStarts[0]
+        return YAMLMark(line: start.line + 1, column: start.column + offset - start.offset + 1)
+    }
+
+    mutating func skipSpaces() { while peek == " " { position += 1 } }
+
+    mutating func skipWhitespace() {
+        while let character = peek {
+            if character == " " || character == "\n" || character == "\t" {
+                position += 1
+            } else if character == "#" {
+                while let next = peek, next != "\n" { position += 1 }
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func node() throws(YAMLError) -> YAMLNode {
+        skipWhitespace()
+        guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: mark) }
+        switch character {
+        case "{": return try mapping()
+        case "[": return try sequence()
+        case "\"", "'": return try quoted()
+        default: return try plain()
+        }
+    }
+
+    mutating func mapping() throws(YAMLError) -> YAMLNode {
+        let start = mark
+        position += 1
+        var entries: [YAMLEntry] = []
+        var keys: Set<String> = []
+        while true {
+            skipWhitespace()
+            guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: start) }
+            if character == "}" {
+                position += 1
+                return .mapping(entries, start)
+            }
+            let keyMark = mark
+            let key = try node()
+            skipWhitespace()
+            guard peek == ":" else {
+                if atEnd { throw YAMLError(message: Self.incomplete, mark: start) }
+                throw YAMLError(message: "expected ':' after a key", mark: mark)
+            }
+            position += 1
+            if let name = key.string, !keys.insert(name).inserted {
+                throw YAMLError(message: "the key '\(name)' appears twice", mark: keyMark)
+            }
+            let value = try node()
+            entries.append(YAMLEntry(key: key, value: value))
+            skipWhitespace()
+            if peek == "," {
+                position += 1
+            } else if peek != "}" {
+                if atEnd { throw YAMLError(message: Self.incomplete, mark: start) }
+                throw YAMLError(message: "expected ',' or '}'", mark: mark)
+            }
+        }
+    }
+
+    mutating func sequence() throws(YAMLError) -> YAMLNode {
+        let start = mark
+        position += 1
+        var items: [YAMLNode] = []
+        while true {
+            skipWhitespace()
+            guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: start) }
+            if character == "]" {
+                position += 1
+                return .sequence(items, start)
+            }
+            items.append(try node())
+            skipWhitespace()
+            if peek == "," {
+                position += 1
+            } else if peek != "]" {
+                if atEnd { throw YAMLError(message: Self.incomplete, mark: start) }
+                throw YAMLError(message: "expected ',' or ']'", mark: mark)
+            }
+        }
+    }
+
+    /// A plain scalar in flow context: up to `,`, `]`, `}`, `: ` or the end of the line.
+    mutating func plain() throws(YAMLError) -> YAMLNode {
+        let start = mark
+        if let first = peek, "&*!%@`".contains(first) {
+            throw YAMLError(message: "'\(first)' cannot start a value here; quote it", mark: start)
+        }
+        var value: [Character] = []
+        while let character = peek, character != ",", character != "]", character != "}", character != "\n" {
+            if character == ":", position + 1 >= text.count || " \n,]}".contains(text[position + 1]) { break }
+            if character == "#", value.last == " " { break }
+            value.append(character)
+            position += 1
+        }
+        return .scalar(String(value).trimmingTrailingSpaces(), plain: true, start)
+    }
+
+    /// A single- or double-quoted scalar on one line (double quotes with JSON's and YAML's escapes).
+    mutating func quoted() throws(YAMLError) -> YAMLNode {
+        let start = mark
+        let quote = text[position]
+        position += 1
+        var value = ""
+        while true {
+            guard let character = peek, character != "\n" else {
+                throw YAMLError(message: "this quoted value has no closing \(quote)", mark: start)
+            }
+            position += 1
+            if character == quote {
+                if quote == "'", peek == "'" {
+                    value.append("'")
+                    position += 1
+                    continue
+                }
+                return .scalar(value, plain: false, start)
+            }
+            if character == "\\", quote == "\"" {
+                value += try escape()
+            } else {
+                value.append(character)
+            }
+        }
+    }
+
+    private mutating func escape() throws(YAMLError) -> String {
+        let at = mark(at: position - 1)
+        guard let character = peek else { throw YAMLError(message: "a \\ ends the line", mark: at) }
+        position += 1
+        switch character {
+        case "\"": return "\""
+        case "\\": return "\\"
+        case "/": return "/"
+        case "n": return "\n"
+        case "t": return "\t"
+        case "r": return "\r"
+        case "0": return "\u{0}"
+        case "b": return "\u{8}"
+        case "f": return "\u{C}"
+        case "e": return "\u{1B}"
+        case " ": return " "
+        case "x", "u", "U":
+            let count = character == "x" ? 2 : character == "u" ? 4 : 8
+            guard position + count <= text.count, let value = UInt32(String(text[position..<(position + count)]), radix: 16),
+                let scalar = Unicode.Scalar(value)
+            else { throw YAMLError(message: "\\\(character) needs \(count) hex digits of a Unicode scalar", mark: at) }
+            position += count
+            return String(Character(scalar))
+        default:
+            throw YAMLError(message: "unknown escape \\\(character)", mark: at)
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " || text.last == "\t" { text.removeLast() }
+        return text
+    }
+}
