@@ -24,7 +24,7 @@ def measure(argv, stdout_path=None, stdin_path=None, runs=5, env=None) -> Measur
         stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         shell = isinstance(argv, str)
         start = time.perf_counter()
-        process = subprocess.Popen(argv, stdout=stdout, stdin=stdin, shell=shell, env=env)
+        process = subprocess.Popen(argv, stdout=stdout, stdin=stdin, stderr=subprocess.DEVNULL, shell=shell, env=env)
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)

@@ -22,6 +22,24 @@ from measure import measure  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "Benchmarks" / "work"
 MIGRATION_SED = "s|skd://old-license.example.com/fps|skd://new-license.example.com/fps|"
+# The migration of the apply rows: the license server changes, the content id and key id carry over.
+MATCH = r"skd://old-license\.example\.com/fps\?cid=(?<cid>[^&]+)&kid=(?<kid_hex>[0-9a-f]+)"
+TEMPLATE = "skd://new-license.example.com/fps?cid={cid}&kid={kid_hex}"
+SED_E = r"s|skd://old-license\.example\.com/fps\?cid=([^&]+)&kid=([0-9a-f]+)|skd://new-license.example.com/fps?cid=\1\&kid=\2|"
+VENV = ROOT / "Benchmarks" / ".venv"
+
+
+def python_m3u8() -> Path | None:
+    """A virtual environment with the m3u8 package, made on first use; None if it cannot be installed."""
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        print("installing the Python m3u8 package in Benchmarks/.venv ...", flush=True)
+        if subprocess.run([sys.executable, "-m", "venv", str(VENV)], capture_output=True).returncode != 0:
+            return None
+    if subprocess.run([str(python), "-c", "import m3u8"], capture_output=True).returncode != 0:
+        if subprocess.run([str(python), "-m", "pip", "install", "-q", "m3u8"], capture_output=True).returncode != 0:
+            return None
+    return python
 
 
 def build() -> Path:
@@ -80,7 +98,37 @@ def main() -> int:
     target(identical, "skdpack cat output is byte-identical to its input")
     target(sed.seconds / ours.seconds >= 2.0, "skdpack cat at least 2x as fast as sed")
 
-    # 2. Memory: flat in the number of segments.
+    # 2. apply: a license-server migration with --match, against sed -E and the Python m3u8 package.
+    apply = [str(skdpack), "apply", "--template", TEMPLATE, "--match", MATCH]
+    print(f"\napply: the same playlist, a license-server migration (--match), output to a file")
+    sed_e = measure(["sed", "-E", SED_E, str(playlist)], out, runs=args.runs)
+    sed_output = WORK / "sed.m3u8"
+    out.replace(sed_output)
+    row("sed -E (the same substitution)", sed_e.seconds, size)
+    ours = measure(apply + [str(playlist)], out, runs=args.runs)
+    row("skdpack apply", ours.seconds, size)
+    print(f"  skdpack apply is {sed_e.seconds / ours.seconds:.2f}x as fast as sed -E")
+    target(filecmp.cmp(sed_output, out, shallow=False), "skdpack apply output is identical to sed's")
+    target(sed_e.seconds / ours.seconds >= 2.0, "skdpack apply at least 2x as fast as sed -E")
+    sed_output.unlink()
+
+    small_playlist = workload(20_000)
+    small_size = small_playlist.stat().st_size
+    python = python_m3u8()
+    print(f"\napply: {small_playlist.name}, {small_size / 1e6:.1f} MB, 20,000 segments, against the Python m3u8 package")
+    ours = measure(apply + [str(small_playlist)], out, runs=args.runs)
+    row("skdpack apply", ours.seconds, small_size)
+    if python is None:
+        print("  SKIP  the Python m3u8 package could not be installed (no network to PyPI?)")
+    else:
+        theirs = measure([str(python), str(ROOT / "Benchmarks" / "m3u8_migrate.py"), str(small_playlist)], out, runs=3)
+        row("python m3u8 (load, edit, dump)", theirs.seconds, small_size)
+        kept = out.read_text().count("#EXT-X-KEY")
+        print(f"  skdpack apply is {theirs.seconds / ours.seconds:.0f}x as fast as python m3u8 "
+              f"(which kept {kept} of the {small_playlist.read_text().count('#EXT-X-KEY')} EXT-X-KEY lines)")
+        target(theirs.seconds / ours.seconds >= 100, "skdpack apply at least 100x as fast as python m3u8")
+
+    # 3. Memory: flat in the number of segments.
     print("\nmemory: peak RSS of skdpack cat")
     small = measure([str(skdpack), "cat", str(workload(20_000))], out, runs=3)
     large = measure([str(skdpack), "cat", str(workload(2_000_000))], out, runs=1)
