@@ -212,3 +212,37 @@ struct TemplateCommandTests {
         #expect(check.stderr.contains("bad.yaml:2:14: error: uri: unknown filter 'nope'"))
     }
 }
+
+@Suite("the example scripts")
+struct ExampleScriptTests {
+    func run(_ script: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [PackageLocation.root.appendingPathComponent(script).path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SKDPACK"] = SKDPackRunner.executable.path
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test("package.sh packages a title and checks it")
+    func package() throws {
+        let result = try run("examples/package.sh")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("apply: 4 playlists read, 0 would change, 4 unchanged, 0 failed"))
+        #expect(result.output.contains("https://lic.example.com/fps?cid=title-2001"))
+    }
+
+    @Test("migrate.sh migrates the library and leaves nothing to do")
+    func migrate() throws {
+        let result = try run("examples/migrate.sh")
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("nothing left to migrate"))
+    }
+}

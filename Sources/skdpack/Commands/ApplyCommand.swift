@@ -99,7 +99,7 @@ struct ApplyCommand: ParsableCommand {
                     }
                 }
             }
-            printer.print(message: summary.line(checking: destination == .check))
+            printer.print(message: summary.line(checking: destination == .check || destination == .diff))
             printer.flush()
             if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
             if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
