@@ -5,7 +5,7 @@ let package = Package(
     name: "skdpack",
     products: [
         .library(name: "HLS", targets: ["HLS"]),
-        .library(name: "SKDPack", targets: ["SKDPack"]),
+        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate"]),
         .executable(name: "skdpack", targets: ["skdpack"]),
     ],
     dependencies: [

@@ -139,6 +139,12 @@ def main() -> int:
     print(f"  ratio {ratio:.2f}")
     target(ratio <= 1.5, "peak RSS at 2,000,000 segments within 1.5x of 20,000")
     target(large.peak_rss_kib < 64 * 1024, "peak RSS under 64 MiB")
+    print("memory: peak RSS of skdpack apply (the migration above)")
+    small = measure(apply + [str(workload(20_000))], out, runs=3)
+    large = measure(apply + [str(workload(2_000_000))], out, runs=1)
+    print(f"  {'20,000 segments':<34} {small.peak_rss_kib / 1024:9.1f} MiB")
+    print(f"  {'2,000,000 segments':<34} {large.peak_rss_kib / 1024:9.1f} MiB")
+    target(large.peak_rss_kib / small.peak_rss_kib <= 1.5, "apply: peak RSS at 2,000,000 segments within 1.5x of 20,000")
 
     out.unlink(missing_ok=True)
     if not args.keep:

@@ -10,6 +10,13 @@ public struct ApplyOptions: Sendable {
     /// Add missing FairPlay `EXT-X-SESSION-KEY`s to master playlists (as the template's `session_keys`).
     public var sessionKeys: Bool
     public var readerOptions: ReaderOptions
+    /// Keep every ``ApplyChange`` in the outcome (the counts are always kept). A long key-rotated playlist
+    /// has a change per key period, so a caller that only needs the counts turns this off and keeps memory
+    /// flat whatever the playlist's length.
+    public var keepsChangeDetails = true
+    /// Collect the FairPlay keys a media playlist uses, for its master's session keys: needed only for the
+    /// media of a package with a master (the runner sets it per package).
+    public var collectsSessionKeys = true
 
     public init(
         template: TemplateDefinition, variables: VariableSources = VariableSources(), assumeEncrypted: Bool = false,
@@ -36,7 +43,10 @@ public struct ApplyOptions: Sendable {
 public struct PlaylistOutcome: Sendable {
     public var path: String
     public var kind: PlaylistKind
+    /// The changes, in line order, when ``ApplyOptions/keepsChangeDetails``.
     public var changes: [ApplyChange] = []
+    /// How many changes of each kind, always.
+    public var counts = ChangeCounts()
     public var diagnostics: [Diagnostic] = []
     /// An error kept the playlist as it was.
     public var failed: Bool { diagnostics.contains { $0.severity == .error } }
@@ -48,7 +58,47 @@ public struct PlaylistOutcome: Sendable {
         self.kind = kind
     }
 
-    public var changed: Bool { !changes.isEmpty && !failed }
+    public var changed: Bool { counts.total > 0 && !failed }
+
+    /// Counts `change`, and keeps it if `keeping` (the change is made only then).
+    public mutating func record(_ change: @autoclosure () -> ApplyChange, keeping: Bool) {
+        let change = change()
+        counts.add(change)
+        if keeping { changes.append(change) }
+    }
+
+    /// Counts a change of `tag`, and keeps the change `make` makes if `keeping`.
+    public mutating func record(tag: String, action: ApplyChange.Action, keeping: Bool, _ make: () -> ApplyChange) {
+        counts.add(tag: tag, action: action)
+        if keeping { changes.append(make()) }
+    }
+}
+
+/// How many changes of each kind a playlist had.
+public struct ChangeCounts: Hashable, Sendable {
+    public var keysRewritten = 0
+    public var keysInserted = 0
+    public var keysRemoved = 0
+    /// EXT-X-VERSION raised or added.
+    public var versionChanges = 0
+
+    public init() {}
+
+    public var total: Int { keysRewritten + keysInserted + keysRemoved + versionChanges }
+
+    public mutating func add(_ change: ApplyChange) { add(tag: change.tag, action: change.action) }
+
+    public mutating func add(tag: String, action: ApplyChange.Action) {
+        guard tag != "EXT-X-VERSION" else {
+            versionChanges += 1
+            return
+        }
+        switch action {
+        case .rewritten: keysRewritten += 1
+        case .inserted: keysInserted += 1
+        case .removed: keysRemoved += 1
+        }
+    }
 }
 
 /// The attributes a FairPlay session key copies from the media keys (RFC 8216 4.3.4.5).

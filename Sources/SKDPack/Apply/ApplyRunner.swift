@@ -28,7 +28,9 @@ public struct ApplyRunner: Sendable {
     /// Applies to one package and returns an outcome per playlist, in the order processed. I/O problems
     /// of one playlist become its outcome's diagnostics, never a stop.
     public func run(_ package: PlaylistPackage) -> [PlaylistOutcome] {
-        var outcomes = package.media.map(applyMedia)
+        var mediaOptions = options
+        mediaOptions.collectsSessionKeys = package.master != nil
+        var outcomes = package.media.map { applyMedia($0, options: mediaOptions) }
         guard let master = package.master else { return outcomes }
         var blocked = package.diagnostics
         for outcome in outcomes where outcome.failed {
@@ -57,7 +59,7 @@ public struct ApplyRunner: Sendable {
 
     // MARK: Media playlists
 
-    private func applyMedia(_ file: PlaylistFile) -> PlaylistOutcome {
+    private func applyMedia(_ file: PlaylistFile, options: ApplyOptions) -> PlaylistOutcome {
         let applier = MediaPlaylistApplier(options: options)
         let identity = PlaylistIdentity(path: file.path)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in

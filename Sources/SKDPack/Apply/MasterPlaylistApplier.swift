@@ -62,15 +62,13 @@ public struct MasterPlaylistApplier: Sendable {
         let redaction = options.redaction
         for (old, new) in zip(stale, missing) {
             survey.rewrites[old.line] = new
-            survey.outcome.changes.append(
-                ApplyChange(
+            survey.outcome.record(ApplyChange(
                     line: old.line, tag: "EXT-X-SESSION-KEY", action: .rewritten, before: redaction.redact(old.text),
-                    after: redaction.redact(new.line)))
+                    after: redaction.redact(new.line)), keeping: options.keepsChangeDetails)
         }
         for old in stale.dropFirst(min(stale.count, missing.count)) {
             survey.removals.insert(old.line)
-            survey.outcome.changes.append(
-                ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redact(old.text), after: nil))
+            survey.outcome.record(ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redact(old.text), after: nil), keeping: options.keepsChangeDetails)
         }
         missing.removeFirst(min(stale.count, missing.count))
         if !missing.isEmpty, options.template.sessionKeys || options.sessionKeys {
@@ -84,8 +82,7 @@ public struct MasterPlaylistApplier: Sendable {
             }
             let anchor = survey.insertAfter ?? (survey.insertBefore! - 1)
             for value in missing {
-                survey.outcome.changes.append(
-                    ApplyChange(line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil, after: redaction.redact(value.line)))
+                survey.outcome.record(ApplyChange(line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil, after: redaction.redact(value.line)), keeping: options.keepsChangeDetails)
             }
         }
         let writesKeyFormat = !survey.rewrites.isEmpty || !survey.additions.isEmpty || existing.count > survey.removals.count
@@ -94,13 +91,11 @@ public struct MasterPlaylistApplier: Sendable {
             if let line = survey.versionLine {
                 if let current, current < 5 {
                     survey.raiseVersion = true
-                    survey.outcome.changes.append(
-                        ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: "#EXT-X-VERSION:5"))
+                    survey.outcome.record(ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: "#EXT-X-VERSION:5"), keeping: options.keepsChangeDetails)
                 }
             } else {
                 survey.insertVersion = true
-                survey.outcome.changes.append(
-                    ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"))
+                survey.outcome.record(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"), keeping: options.keepsChangeDetails)
             }
         }
         survey.outcome.changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }

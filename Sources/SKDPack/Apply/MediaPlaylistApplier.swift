@@ -138,7 +138,7 @@ private struct MediaWalk {
     let plan: MediaPlaylistApplier.Plan
     let playlistValues: [String: TemplateValue]
     let box = DiagnosticBox()
-    var changes: [ApplyChange] = []
+    var outcome: PlaylistOutcome
     var periods = KeyPeriods()
     var held: [Held] = []
     var keys: [SessionKeyValue] = []
@@ -149,13 +149,16 @@ private struct MediaWalk {
     var lastTerminator = LineTerminator.lf
     /// Whether the template uses `kid`: finding a period's KEYID is skipped otherwise.
     let wantsKeyID: Bool
+    let collectsSessionKeys: Bool
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
         self.identity = identity
         self.plan = plan
         self.playlistValues = applier.options.variables.playlistValues(for: identity)
+        self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
         self.wantsKeyID = applier.options.template.uri.variableNames.contains("kid")
+        self.collectsSessionKeys = applier.options.collectsSessionKeys
     }
 
     func collect(_ diagnostic: Diagnostic) { box.diagnostics.append(diagnostic) }
@@ -269,8 +272,8 @@ private struct MediaWalk {
                     line: periods.lastKeyLine)
             } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, report: report) {
                 insertion = applier.insertedContent(uri: uri)
-                use(applier.insertedSessionKey(uri: uri))
-                changes.append(change(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: insertion))
+                use(collectsSessionKeys ? applier.insertedSessionKey(uri: uri) : nil)
+                record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: insertion)
             }
         }
         for entry in held {
@@ -283,9 +286,9 @@ private struct MediaWalk {
                     let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, report: report)
                 {
                     written = applier.rewrittenContent(key, uri: uri)
-                    use(applier.sessionKey(key, uri: uri))
+                    use(collectsSessionKeys ? applier.sessionKey(key, uri: uri) : nil)
                     if written != content {
-                        changes.append(change(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written))
+                        record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
                     }
                     if key.attributes["URI"]?.mayReferenceVariable == true {
                         report(ApplyDiagnostics.literalAfterDefine, "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
@@ -305,17 +308,21 @@ private struct MediaWalk {
         periods.end()
     }
 
-    private mutating func use(_ key: SessionKeyValue) {
+    /// Notes that a FairPlay key is written, and keeps its value (when `key` is given) for the master.
+    private mutating func use(_ key: SessionKeyValue?) {
         writesFairPlay = true
-        if seenKeys.insert(key).inserted { keys.append(key) }
+        if let key, seenKeys.insert(key).inserted { keys.append(key) }
     }
 
-    private func change(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) -> ApplyChange {
+    /// Counts a change, and keeps it (its lines as text, secrets redacted) when details are kept.
+    private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
         let redaction = applier.options.redaction
-        return ApplyChange(
-            line: line, tag: tag, action: action,
-            before: before.map { redaction.redact(String(decoding: $0, as: UTF8.self)) },
-            after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) })
+        outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
+            ApplyChange(
+                line: line, tag: tag, action: action,
+                before: before.map { redaction.redact(String(decoding: $0, as: UTF8.self)) },
+                after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) })
+        }
     }
 
     /// The end of the pass: clear media and EXT-X-VERSION, which needed the whole playlist.
@@ -326,8 +333,8 @@ private struct MediaWalk {
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
                 if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, report: report) {
-                    use(applier.insertedSessionKey(uri: uri))
-                    changes.append(change(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: applier.insertedContent(uri: uri)))
+                    use(collectsSessionKeys ? applier.insertedSessionKey(uri: uri) : nil)
+                    record(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: applier.insertedContent(uri: uri))
                     if plan.clearInsertionLine == nil {
                         followUp.clearInsertionLine = first.line
                         needsFollowUp = true
@@ -344,7 +351,7 @@ private struct MediaWalk {
             if let version {
                 let value = UInt64(version.text.dropFirst("#EXT-X-VERSION:".count))
                 if let value, value < 5 {
-                    changes.append(ApplyChange(line: version.line, tag: "EXT-X-VERSION", action: .rewritten, before: version.text, after: "#EXT-X-VERSION:5"))
+                    record(line: version.line, tag: "EXT-X-VERSION", .rewritten, before: Array(version.text.utf8), after: Array("#EXT-X-VERSION:5".utf8))
                     if !plan.raiseVersion {
                         if let digit = version.digitOffset {
                             versionDigitOffset = digit
@@ -356,15 +363,15 @@ private struct MediaWalk {
                     }
                 }
             } else {
-                changes.append(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"))
+                record(line: 1, tag: "EXT-X-VERSION", .inserted, before: nil, after: Array("#EXT-X-VERSION:5".utf8))
                 if !plan.insertVersion {
                     followUp.insertVersion = true
                     needsFollowUp = true
                 }
             }
         }
-        var outcome = PlaylistOutcome(path: identity.path, kind: reader.kind)
-        outcome.changes = changes.sorted { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
+        outcome.kind = reader.kind
+        outcome.changes = outcome.changes.sorted { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
         outcome.diagnostics = box.diagnostics.sorted { $0.location.line < $1.location.line }
         outcome.fairPlayKeys = keys
         return MediaPlaylistApplier.PassResult(

@@ -59,6 +59,8 @@ struct ApplyCommand: ParsableCommand {
                 template: try templateOptions.definition(), variables: try templateOptions.sources(),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
             options.readerOptions.parsesEveryTag = false
+            // Only counts are shown until reports land (issue #4); counts keep memory flat.
+            options.keepsChangeDetails = false
             let redaction = options.redaction
 
             var inputs = paths
@@ -95,7 +97,8 @@ struct ApplyCommand: ParsableCommand {
                     }
                     summary.add(outcome)
                     if destination == .check, outcome.changed {
-                        printer.print(message: "\(outcome.path): would change (\(outcome.changes.count) change\(outcome.changes.count == 1 ? "" : "s"))")
+                        let count = outcome.counts.total
+                        printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
                     }
                 }
             }
@@ -164,13 +167,9 @@ struct ApplySummary {
             failed += 1
         } else if outcome.changed {
             changed += 1
-            for change in outcome.changes where change.tag != "EXT-X-VERSION" {
-                switch change.action {
-                case .rewritten: rewritten += 1
-                case .inserted: inserted += 1
-                case .removed: removed += 1
-                }
-            }
+            rewritten += outcome.counts.keysRewritten
+            inserted += outcome.counts.keysInserted
+            removed += outcome.counts.keysRemoved
         } else {
             unchanged += 1
         }
