@@ -127,6 +127,8 @@ private struct PlaylistReaderCore: ~Copyable {
 
     func currentAttributes() -> AttributeList? {
         guard let line = currentTagLine, currentSpansLine == lineCount else { return nil }
+        // A key just put in force already holds a copy of its line: hand that out rather than copy again.
+        if let key = keysInForce.first(where: { $0.line == lineCount }) { return key.list }
         return AttributeList(line: Array(line), spans: spans)
     }
 

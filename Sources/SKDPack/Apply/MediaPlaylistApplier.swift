@@ -81,13 +81,21 @@ public struct MediaPlaylistApplier: Sendable {
     /// The key line with its URI (and the METHOD and KEYFORMATVERSIONS the template sets) changed, every
     /// other byte as it was.
     func rewrittenContent(_ key: KeyLine, uri: String) -> [UInt8] {
-        var editor = TagLineEditor(line: key.attributes.line, attributes: key.attributes)
+        let attributes = key.attributes
+        let template = options.template
+        // The common case, only the URI to change and already right: nothing to edit.
+        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted,
+            current.textBytes.elementsEqual(uri.utf8)
+        {
+            return attributes.line
+        }
+        var editor = TagLineEditor(line: attributes.line, attributes: attributes)
         let tag = key.tag
         // The renderer only makes URI characters, so these cannot throw; a refusal keeps the line as it was.
         do {
             if tag.uri != uri { try editor.setQuotedString("URI", uri) }
-            if let method = options.template.method, method != tag.method { try editor.setUnquoted("METHOD", method) }
-            if let versions = options.template.keyFormatVersions, versions != tag.keyFormatVersions {
+            if let method = template.method, method != tag.method { try editor.setUnquoted("METHOD", method) }
+            if let versions = template.keyFormatVersions, versions != tag.keyFormatVersions {
                 try editor.setQuotedString("KEYFORMATVERSIONS", versions)
             }
         } catch {
@@ -216,7 +224,7 @@ private struct MediaWalk {
                     "this FairPlay key has METHOD=\(key.attributes["METHOD"]?.text ?? "(none)"): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
                     line: number)
             }
-            held.append(.key(key, content: Array(line.content), terminator: line.raw.terminator, line: number))
+            held.append(.key(key, content: attributes.line, terminator: line.raw.terminator, line: number))
             return
         case .tag(.version) where !periods.inGroup:
             let text = line.text

@@ -64,7 +64,8 @@ public struct VariableSources: Sendable {
         let commandLine = commandLine
         return { name in
             if let given = commandLine.last(where: { $0.name == name }) { return TemplateValue(given.value, source: "--var") }
-            if let value = matchGroups[name] { return TemplateValue(value, source: "--match on line \(line)") }
+            // The key's line is where any finding about the value is reported, so the source need not say it.
+            if let value = matchGroups[name] { return TemplateValue(value, source: "--match") }
             switch name {
             case "key_index": return TemplateValue(String(keyIndex), source: "built-in key_index")
             case "kid" where kid != nil: return TemplateValue(kid!, source: "built-in kid (KEYID of the key period)")
