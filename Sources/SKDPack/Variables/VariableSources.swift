@@ -102,11 +102,14 @@ public final class NamedPattern: @unchecked Sendable {
     // @unchecked: the compiled Regex is never mutated after init (see ValuePattern).
     public let text: String
     private let regex: Regex<AnyRegexOutput>
+    /// The same pattern for the byte matcher, when it can run it: much faster on ASCII text.
+    private let fast: ByteRegex?
     public let groupNames: [String]
 
     public init(_ text: String) throws {
         self.text = text
         self.regex = try Regex(text).matchingSemantics(.unicodeScalar)
+        self.fast = ByteRegex.compile(text)
         // Named groups as written: (?<name>…); Swift's AnyRegexOutput reports names per capture.
         self.groupNames = (try? regex.firstMatch(in: ""))?.flatMap { match in
             match.output.compactMap(\.name)
@@ -115,6 +118,22 @@ public final class NamedPattern: @unchecked Sendable {
 
     /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.
     public func groups(in text: String) -> [String: String]? {
+        if let fast, text.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = Array(text.utf8)
+            if let result = fast.firstMatch(in: bytes) {
+                guard let captures = result else { return nil }
+                var groups: [String: String] = [:]
+                for (index, name) in fast.groupNames {
+                    if let range = captures[index] { groups[name] = String(decoding: bytes[range], as: UTF8.self) }
+                }
+                return groups
+            }
+        }
+        return swiftRegexGroups(in: text)
+    }
+
+    /// The same, always with Swift's `Regex` (the reference the byte matcher is tested against).
+    func swiftRegexGroups(in text: String) -> [String: String]? {
         guard let match = try? regex.firstMatch(in: text) else { return nil }
         var groups: [String: String] = [:]
         for capture in match.output {

@@ -1,0 +1,427 @@
+/// A regular-expression matcher for the patterns of `--match` and `--path-pattern`, run on ASCII text.
+///
+/// Swift's `Regex` spends microseconds a match, which is most of what a migration of a long key-rotated
+/// playlist costs. This compiles the common syntax (literals and escapes, `.`, classes, `\d \w \s`,
+/// anchors, capturing, non-capturing and named groups, alternation, greedy and lazy quantifiers) to a
+/// small backtracking program with the same leftmost-first semantics as Swift's `Regex`, and matches bytes.
+/// Anything else (lookaround, back-references, Unicode properties, flags) makes `compile` return `nil`,
+/// and the caller uses Swift's `Regex`; so does a match that takes too many steps, or non-ASCII input.
+/// A differential test keeps the two in agreement.
+struct ByteRegex: Sendable {
+    /// The named groups, by capture index (0 is the whole match).
+    let groupNames: [Int: String]
+    private let program: [Instruction]
+    private let classes: [[Bool]]
+    private let captureCount: Int
+
+    private enum Instruction: Sendable {
+        case byte(UInt8)
+        case set(Int)
+        case any
+        case split(Int, Int)
+        case jump(Int)
+        case save(Int)
+        case lineStart
+        case lineEnd
+        case match
+    }
+
+    /// The program for `pattern`, or `nil` if it uses syntax this matcher leaves to Swift's `Regex`.
+    static func compile(_ pattern: String) -> ByteRegex? {
+        guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        var parser = Parser(pattern: Array(pattern.utf8))
+        guard let tree = parser.alternation(), parser.position == parser.pattern.count else { return nil }
+        var compiler = Compiler(classes: parser.classes)
+        compiler.emit(.save(0))
+        compiler.compile(tree)
+        compiler.emit(.save(1))
+        compiler.emit(.match)
+        return ByteRegex(
+            groupNames: parser.names, program: compiler.program, classes: compiler.classes,
+            captureCount: parser.groupCount + 1)
+    }
+
+    /// The captures of the first match in `text` (byte ranges by group, `nil` for a group that took no
+    /// part), `.some(nil)` if there is no match, or `nil` if this matcher gave up (the caller falls back).
+    func firstMatch(in text: [UInt8]) -> [Range<Int>?]?? {
+        var steps = 0
+        for start in 0...text.count {
+            switch run(text, from: start, steps: &steps) {
+            case .matched(let captures): return .some(captures)
+            case .noMatch: continue
+            case .gaveUp: return nil
+            }
+        }
+        return .some(nil)
+    }
+
+    private enum Outcome {
+        case matched([Range<Int>?])
+        case noMatch
+        case gaveUp
+    }
+
+    /// The backtracking machine: a stack of alternatives to try, and of capture values to restore.
+    private func run(_ text: [UInt8], from start: Int, steps: inout Int) -> Outcome {
+        enum Frame {
+            case resume(pc: Int, position: Int)
+            case restore(slot: Int, value: Int)
+        }
+        var slots = [Int](repeating: -1, count: captureCount * 2)
+        var stack: [Frame] = [.resume(pc: 0, position: start)]
+        while let frame = stack.popLast() {
+            var pc: Int
+            var position: Int
+            switch frame {
+            case .restore(let slot, let value):
+                slots[slot] = value
+                continue
+            case .resume(let resumePC, let resumePosition):
+                pc = resumePC
+                position = resumePosition
+            }
+            thread: while true {
+                steps += 1
+                if steps > 100_000 { return .gaveUp }
+                switch program[pc] {
+                case .byte(let byte):
+                    guard position < text.count, text[position] == byte else { break thread }
+                    position += 1
+                    pc += 1
+                case .set(let index):
+                    guard position < text.count, classes[index][Int(text[position])] else { break thread }
+                    position += 1
+                    pc += 1
+                case .any:
+                    guard position < text.count, text[position] != 0x0A else { break thread }
+                    position += 1
+                    pc += 1
+                case .split(let preferred, let other):
+                    stack.append(.resume(pc: other, position: position))
+                    pc = preferred
+                case .jump(let target):
+                    pc = target
+                case .save(let slot):
+                    stack.append(.restore(slot: slot, value: slots[slot]))
+                    slots[slot] = position
+                    pc += 1
+                case .lineStart:
+                    guard position == 0 else { break thread }
+                    pc += 1
+                case .lineEnd:
+                    guard position == text.count else { break thread }
+                    pc += 1
+                case .match:
+                    return .matched(
+                        (0..<captureCount).map { group in
+                            let from = slots[2 * group]
+                            let to = slots[2 * group + 1]
+                            return from >= 0 && to >= from ? from..<to : nil
+                        })
+                }
+            }
+        }
+        return .noMatch
+    }
+
+    // MARK: Parsing
+
+    fileprivate indirect enum Node {
+        case byte(UInt8)
+        case set(Int)
+        case any
+        case lineStart
+        case lineEnd
+        case group(Node, capture: Int?)
+        case concatenation([Node])
+        case alternation([Node])
+        case repetition(Node, min: Int, max: Int?, greedy: Bool)
+    }
+
+    private struct Parser {
+        let pattern: [UInt8]
+        var position = 0
+        var groupCount = 0
+        var names: [Int: String] = [:]
+        var classes: [[Bool]] = []
+
+        init(pattern: [UInt8]) { self.pattern = pattern }
+
+        var peek: UInt8? { position < pattern.count ? pattern[position] : nil }
+
+        mutating func alternation() -> Node? {
+            var branches: [Node] = []
+            while true {
+                guard let branch = concatenation() else { return nil }
+                branches.append(branch)
+                guard peek == UInt8(ascii: "|") else { break }
+                position += 1
+            }
+            return branches.count == 1 ? branches[0] : .alternation(branches)
+        }
+
+        mutating func concatenation() -> Node? {
+            var items: [Node] = []
+            while let byte = peek, byte != UInt8(ascii: "|"), byte != UInt8(ascii: ")") {
+                guard let atom = atom(), let item = quantified(atom) else { return nil }
+                items.append(item)
+            }
+            return .concatenation(items)
+        }
+
+        mutating func quantified(_ atom: Node) -> Node? {
+            var node = atom
+            while let byte = peek {
+                var bounds: (Int, Int?)
+                switch byte {
+                case UInt8(ascii: "*"): bounds = (0, nil)
+                case UInt8(ascii: "+"): bounds = (1, nil)
+                case UInt8(ascii: "?"): bounds = (0, 1)
+                case UInt8(ascii: "{"):
+                    guard let counted = counts() else { return nil }
+                    bounds = counted
+                default: return node
+                }
+                position += 1
+                var greedy = true
+                if peek == UInt8(ascii: "?") {
+                    greedy = false
+                    position += 1
+                } else if peek == UInt8(ascii: "+") {
+                    return nil  // possessive: left to Swift's Regex
+                }
+                if case .repetition = node { return nil }  // a quantified quantifier: left to Swift's Regex
+                node = .repetition(node, min: bounds.0, max: bounds.1, greedy: greedy)
+            }
+            return node
+        }
+
+        /// `{n}`, `{n,}`, `{n,m}`; leaves `position` on the closing brace.
+        mutating func counts() -> (Int, Int?)? {
+            var cursor = position + 1
+            func number() -> Int? {
+                let start = cursor
+                while cursor < pattern.count, pattern[cursor] >= 0x30, pattern[cursor] <= 0x39 { cursor += 1 }
+                guard cursor > start, cursor - start < 5 else { return nil }
+                return Int(String(decoding: pattern[start..<cursor], as: UTF8.self))
+            }
+            guard let low = number() else { return nil }
+            var high: Int? = low
+            if cursor < pattern.count, pattern[cursor] == UInt8(ascii: ",") {
+                cursor += 1
+                high = cursor < pattern.count && pattern[cursor] == UInt8(ascii: "}") ? nil : number()
+                if high == nil, !(cursor < pattern.count && pattern[cursor] == UInt8(ascii: "}")) { return nil }
+            }
+            guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}"), high.map({ $0 >= low }) ?? true, high ?? low <= 1000 else { return nil }
+            position = cursor
+            return (low, high)
+        }
+
+        mutating func atom() -> Node? {
+            guard let byte = peek else { return nil }
+            position += 1
+            switch byte {
+            case UInt8(ascii: "."): return .any
+            case UInt8(ascii: "^"): return .lineStart
+            case UInt8(ascii: "$"): return .lineEnd
+            case UInt8(ascii: "["): return bracket()
+            case UInt8(ascii: "("): return group()
+            case UInt8(ascii: "\\"):
+                guard let escaped = escape(inClass: false) else { return nil }
+                return node(escaped)
+            case UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "?"), UInt8(ascii: "{"), UInt8(ascii: "}"),
+                UInt8(ascii: "]"):
+                return nil
+            default: return .byte(byte)
+            }
+        }
+
+        mutating func group() -> Node? {
+            var capture: Int?
+            if peek == UInt8(ascii: "?") {
+                position += 1
+                if peek == UInt8(ascii: ":") {
+                    position += 1
+                } else if peek == UInt8(ascii: "<"), position + 1 < pattern.count,
+                    pattern[position + 1] != UInt8(ascii: "="), pattern[position + 1] != UInt8(ascii: "!")
+                {
+                    position += 1
+                    let start = position
+                    while let byte = peek, byte != UInt8(ascii: ">") {
+                        guard byte == UInt8(ascii: "_") || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                        else { return nil }
+                        position += 1
+                    }
+                    guard peek == UInt8(ascii: ">"), position > start else { return nil }
+                    groupCount += 1
+                    capture = groupCount
+                    names[groupCount] = String(decoding: pattern[start..<position], as: UTF8.self)
+                    position += 1
+                } else {
+                    return nil  // lookaround, flags, atomic groups: left to Swift's Regex
+                }
+            } else {
+                groupCount += 1
+                capture = groupCount
+            }
+            guard let inner = alternation(), peek == UInt8(ascii: ")") else { return nil }
+            position += 1
+            return .group(inner, capture: capture)
+        }
+
+        /// What follows a backslash: a class (as a set) or a literal byte.
+        mutating func escape(inClass: Bool) -> Either? {
+            guard let byte = peek else { return nil }
+            position += 1
+            switch byte {
+            case UInt8(ascii: "d"): return .set(Self.digits)
+            case UInt8(ascii: "D"): return .set(Self.digits.map { !$0 })
+            case UInt8(ascii: "w"): return .set(Self.word)
+            case UInt8(ascii: "W"): return .set(Self.word.map { !$0 })
+            case UInt8(ascii: "s"): return .set(Self.space)
+            case UInt8(ascii: "S"): return .set(Self.space.map { !$0 })
+            case UInt8(ascii: "t"): return .byte(0x09)
+            case UInt8(ascii: "n"): return .byte(0x0A)
+            case UInt8(ascii: "r"): return .byte(0x0D)
+            default:
+                // Escaped punctuation is itself; letters and digits have meanings this matcher leaves to
+                // Swift's Regex (\b, \p, \1, \x…).
+                let isAlphanumeric = (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
+                return isAlphanumeric ? nil : .byte(byte)
+            }
+        }
+
+        enum Either {
+            case byte(UInt8)
+            case set([Bool])
+        }
+
+        mutating func node(_ value: Either) -> Node {
+            switch value {
+            case .byte(let byte): return .byte(byte)
+            case .set(let set): return .set(add(set))
+            }
+        }
+
+        mutating func add(_ set: [Bool]) -> Int {
+            classes.append(set)
+            return classes.count - 1
+        }
+
+        mutating func bracket() -> Node? {
+            var set = [Bool](repeating: false, count: 256)
+            var negated = false
+            if peek == UInt8(ascii: "^") {
+                negated = true
+                position += 1
+            }
+            var first = true
+            while let byte = peek, byte != UInt8(ascii: "]") || first {
+                first = false
+                position += 1
+                var low: UInt8
+                if byte == UInt8(ascii: "\\") {
+                    switch escape(inClass: true) {
+                    case .byte(let value)?: low = value
+                    case .set(let members)?:
+                        for index in 0..<256 where members[index] { set[index] = true }
+                        continue
+                    case nil: return nil
+                    }
+                } else if byte == UInt8(ascii: "[") {
+                    return nil  // POSIX classes and nested sets: left to Swift's Regex
+                } else {
+                    low = byte
+                }
+                if peek == UInt8(ascii: "-"), position + 1 < pattern.count, pattern[position + 1] != UInt8(ascii: "]") {
+                    position += 1
+                    guard var high = peek else { return nil }
+                    position += 1
+                    if high == UInt8(ascii: "\\") {
+                        guard case .byte(let value)? = escape(inClass: true) else { return nil }
+                        high = value
+                    }
+                    guard high >= low else { return nil }
+                    for index in low...high { set[Int(index)] = true }
+                } else {
+                    set[Int(low)] = true
+                }
+            }
+            guard peek == UInt8(ascii: "]") else { return nil }
+            position += 1
+            if negated { set = set.map { !$0 } }
+            return .set(add(set))
+        }
+
+        static let digits: [Bool] = (0..<256).map { $0 >= 0x30 && $0 <= 0x39 }
+        static let word: [Bool] = (0..<256).map { ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }
+        static let space: [Bool] = (0..<256).map { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+    }
+
+    // MARK: Compiling
+
+    private struct Compiler {
+        var program: [Instruction] = []
+        var classes: [[Bool]]
+
+        init(classes: [[Bool]]) { self.classes = classes }
+
+        mutating func emit(_ instruction: Instruction) { program.append(instruction) }
+
+        mutating func compile(_ node: Node) {
+            switch node {
+            case .byte(let byte): emit(.byte(byte))
+            case .set(let index): emit(.set(index))
+            case .any: emit(.any)
+            case .lineStart: emit(.lineStart)
+            case .lineEnd: emit(.lineEnd)
+            case .concatenation(let items): for item in items { compile(item) }
+            case .group(let inner, let capture):
+                if let capture { emit(.save(2 * capture)) }
+                compile(inner)
+                if let capture { emit(.save(2 * capture + 1)) }
+            case .alternation(let branches):
+                var jumps: [Int] = []
+                for (index, branch) in branches.enumerated() {
+                    if index < branches.count - 1 {
+                        let split = program.count
+                        emit(.split(split + 1, -1))
+                        compile(branch)
+                        jumps.append(program.count)
+                        emit(.jump(-1))
+                        program[split] = .split(split + 1, program.count)
+                    } else {
+                        compile(branch)
+                    }
+                }
+                for jump in jumps { program[jump] = .jump(program.count) }
+            case .repetition(let inner, let min, let max, let greedy):
+                for _ in 0..<min { compile(inner) }
+                if let max {
+                    // Each optional copy: try it (or skip it, if lazy); skipping one skips the rest.
+                    var exits: [Int] = []
+                    for _ in min..<max {
+                        let split = program.count
+                        emit(.split(-1, -1))
+                        compile(inner)
+                        exits.append(split)
+                        program[split] = greedy ? .split(split + 1, -1) : .split(-1, split + 1)
+                    }
+                    let end = program.count
+                    for split in exits {
+                        if case .split(let a, let b) = program[split] {
+                            program[split] = .split(a == -1 ? end : a, b == -1 ? end : b)
+                        }
+                    }
+                } else {
+                    let loop = program.count
+                    emit(.split(-1, -1))
+                    compile(inner)
+                    emit(.jump(loop))
+                    let end = program.count
+                    program[loop] = greedy ? .split(loop + 1, end) : .split(end, loop + 1)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Testing
+
+@testable import SKDPack
+
+/// The byte matcher behind `--match` and `--path-pattern` must agree with Swift's `Regex` on every
+/// pattern it accepts: checked on fixed cases, and on thousands of random patterns and inputs.
+@Suite("--match patterns: the byte matcher agrees with Swift's Regex")
+struct ByteRegexTests {
+    @Test("migration patterns", arguments: [
+        (#"skd://old-license\.example\.com/fps\?cid=(?<cid>[^&]+)&kid=(?<kid>[0-9a-f]+)"#,
+         "skd://old-license.example.com/fps?cid=title-0001&kid=00000000000000000000000000000007"),
+        (#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#, "skd://new-lic.example.com/fps?cid=legacy-0042"),
+        (#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#, "skd://legacy-0042"),
+        (#"skd://(?<host>[\w.-]+)(:(?<port>\d{1,5}))?/(?<path>.*?)(\?|$)"#, "skd://h.example:8443/a/b?c"),
+        (#"(?<title>title-\d+)/(?<name>[^/]+)\.m3u8$"#, "library/title-7/video_hd.m3u8"),
+        (#"(?<a>a|ab)(?<b>c|bcd)"#, "abcd"),
+        (#"(?<x>a*?)b"#, "aaab"),
+        (#"(?<x>(a|b){2,3})"#, "abab"),
+        (#"^(?<x>[^x]*)$"#, "no such letter here"),
+        (#"(?<never>z)?(?<any>.)"#, "q"),
+    ])
+    func fixed(pattern: String, text: String) throws {
+        let compiled = try NamedPattern(pattern)
+        #expect(ByteRegex.compile(pattern) != nil, "the byte matcher should take \(pattern)")
+        #expect(compiled.groups(in: text) == compiled.swiftRegexGroups(in: text))
+        #expect(compiled.groups(in: text) != nil)
+    }
+
+    @Test("what the byte matcher leaves to Swift's Regex", arguments: [
+        #"(?=a)a"#, #"(a)\1"#, #"\bword"#, #"\p{L}+"#, #"(?i)abc"#, #"a++"#, #"[[:digit:]]"#, "é",
+    ])
+    func unsupported(pattern: String) throws {
+        #expect(ByteRegex.compile(pattern) == nil)
+        let compiled = try NamedPattern(pattern)
+        #expect(compiled.groups(in: "aab word é 123") == compiled.swiftRegexGroups(in: "aab word é 123"))
+    }
+
+    @Test("random patterns and inputs")
+    func random() throws {
+        var generator = SplitMix(seed: 0x5EED)
+        let pieces = ["a", "b", "/", "\\.", "\\?", "&", "=", "[ab]", "[^/]", "[a-c0-9]", "\\d", "\\w", ".", "-"]
+        let quantifiers = ["", "", "", "*", "+", "?", "*?", "+?", "??", "{1,2}", "{2}", "{0,}"]
+        var compared = 0
+        for _ in 0..<600 {
+            var pattern = Bool.random(using: &generator) ? "^" : ""
+            var groups = 0
+            for _ in 0..<Int.random(in: 1...5, using: &generator) {
+                var atom = pieces.randomElement(using: &generator)!
+                switch Int.random(in: 0..<6, using: &generator) {
+                case 0:
+                    groups += 1
+                    atom = "(?<g\(groups)>\(atom)\(quantifiers.randomElement(using: &generator)!)|\(pieces.randomElement(using: &generator)!))"
+                case 1:
+                    groups += 1
+                    atom = "(?<g\(groups)>\(atom)\(pieces.randomElement(using: &generator)!))"
+                case 2: atom = "(?:\(atom)|\(pieces.randomElement(using: &generator)!))"
+                default: break
+                }
+                pattern += atom + quantifiers.randomElement(using: &generator)!
+            }
+            if Bool.random(using: &generator) { pattern += "$" }
+            guard let compiled = try? NamedPattern(pattern), ByteRegex.compile(pattern) != nil else { continue }
+            for _ in 0..<8 {
+                let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in
+                    "ab/.?&=-c1".randomElement(using: &generator)!
+                })
+                compared += 1
+                #expect(compiled.groups(in: text) == compiled.swiftRegexGroups(in: text), "\(pattern) on \(text)")
+            }
+        }
+        #expect(compared > 3000)
+    }
+}
+
+/// A small seeded generator, so the random cases are the same on every run.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
