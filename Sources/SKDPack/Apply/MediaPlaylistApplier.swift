@@ -83,11 +83,19 @@ public struct MediaPlaylistApplier: Sendable {
     func rewrittenContent(_ key: KeyLine, uri: String) -> [UInt8] {
         let attributes = key.attributes
         let template = options.template
-        // The common case, only the URI to change and already right: nothing to edit.
-        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted,
-            current.textBytes.elementsEqual(uri.utf8)
-        {
-            return attributes.line
+        // The common case, only the URI to change: splice the new value in, or keep the line if it is
+        // already right. (The renderer makes URI characters only, which a quoted-string may hold.)
+        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted {
+            if current.textBytes.elementsEqual(uri.utf8) { return attributes.line }
+            let line = attributes.line
+            var spliced: [UInt8] = []
+            spliced.reserveCapacity(line.count + uri.utf8.count)
+            spliced += line[..<current.valueRange.lowerBound]
+            spliced.append(UInt8(ascii: "\""))
+            spliced += uri.utf8
+            spliced.append(UInt8(ascii: "\""))
+            spliced += line[current.valueRange.upperBound...]
+            return spliced
         }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
         let tag = key.tag
