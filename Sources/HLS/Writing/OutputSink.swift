@@ -5,27 +5,41 @@ import Glibc
 /// One `write(2)` per line would cost more than all the parsing; this sink makes one per 256 KiB.
 /// It is a non-copyable value, owned by one writer, so that its bookkeeping costs no reference counting
 /// or exclusivity checks per line. Call ``flush()`` before it goes away: a deinit cannot report errors.
+///
+/// With `background`, a second buffer and a thread of its own (``BackgroundWriter``) let the kernel copy
+/// one buffer out while the caller fills the other: on two cores, writing a large playlist then costs the
+/// caller almost nothing.
 public struct OutputSink: ~Copyable {
     public static let bufferSize = 256 << 10
 
     public let fd: Int32
     /// Named in errors.
     public let path: String
-    private let buffer: UnsafeMutableRawBufferPointer
+    private var buffer: UnsafeMutableRawBufferPointer
     private var used = 0
+    private var spare: UnsafeMutableRawBufferPointer?
+    private let writer: BackgroundWriter?
 
-    public init(fd: Int32, path: String) {
+    public init(fd: Int32, path: String, background: Bool = false) {
         self.fd = fd
         self.path = path
         self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        self.spare = background ? .allocate(byteCount: Self.bufferSize, alignment: 16) : nil
+        self.writer = background ? BackgroundWriter(fd: fd, path: path) : nil
     }
 
-    deinit { buffer.deallocate() }
+    deinit {
+        // The thread may still be writing one of the buffers: stop it before freeing them.
+        writer?.stop()
+        buffer.deallocate()
+        spare?.deallocate()
+    }
 
     public mutating func write(_ bytes: UnsafeRawBufferPointer) throws(IOError) {
         guard bytes.count > 0 else { return }
-        if used + bytes.count > buffer.count { try flush() }
+        if used + bytes.count > buffer.count { try handOff() }
         if bytes.count >= buffer.count {
+            try writer?.drain()
             try writeFully(bytes)
             return
         }
@@ -67,17 +81,29 @@ public struct OutputSink: ~Copyable {
 
     @inline(__always)
     private mutating func writeByte(_ byte: UInt8) throws(IOError) {
-        if used == buffer.count { try flush() }
+        if used == buffer.count { try handOff() }
         buffer[used] = byte
         used += 1
     }
 
-    /// Writes out everything buffered.
+    /// Writes out everything buffered (and, in the background, waits until it is written).
     public mutating func flush() throws(IOError) {
+        try handOff()
+        try writer?.drain()
+    }
+
+    /// Sends the buffer on: written now, or given to the background thread and swapped for the spare.
+    private mutating func handOff() throws(IOError) {
         guard used > 0 else { return }
         let pending = UnsafeRawBufferPointer(rebasing: buffer[0..<used])
         used = 0
-        try writeFully(pending)
+        guard let writer, let other = spare else {
+            try writeFully(pending)
+            return
+        }
+        try writer.submit(pending.baseAddress!, count: pending.count)
+        spare = buffer
+        buffer = other
     }
 
     private func writeFully(_ bytes: UnsafeRawBufferPointer) throws(IOError) {

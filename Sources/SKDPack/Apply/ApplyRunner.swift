@@ -66,7 +66,9 @@ public struct ApplyRunner: Sendable {
             switch destination {
             case .check:
                 var discard = DiscardEmitter()
-                return try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, into: &discard).outcome
+                let source = try FileDescriptorSource.openForStreaming(path: file.path)
+                defer { FileDescriptorSource.finish(source) }
+                return try applier.pass(source, identity: identity, into: &discard).outcome
             case .diff:
                 var discard = DiscardEmitter()
                 let first = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, into: &discard)
@@ -104,8 +106,10 @@ public struct ApplyRunner: Sendable {
         let output = StandardOutputFile.current!
         var plan = MediaPlaylistApplier.Plan()
         while true {
-            var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>"))
-            let result = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
+            var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>", background: true))
+            let source = try FileDescriptorSource.openForStreaming(path: file.path)
+            defer { FileDescriptorSource.finish(source) }
+            let result = try applier.pass(source, identity: identity, plan: plan, into: &emitter)
             try emitter.sink.flush()
             if result.outcome.failed {
                 try output.truncate()
@@ -125,8 +129,10 @@ public struct ApplyRunner: Sendable {
         _ file: PlaylistFile, _ identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan, to output: AtomicFile,
         _ applier: MediaPlaylistApplier
     ) throws(IOError) -> MediaPlaylistApplier.PassResult {
-        var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target))
-        let result = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
+        var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target, background: true))
+        let source = try FileDescriptorSource.openForStreaming(path: file.path)
+        defer { FileDescriptorSource.finish(source) }
+        let result = try applier.pass(source, identity: identity, plan: plan, into: &emitter)
         try emitter.sink.flush()
         return result
     }

@@ -25,10 +25,13 @@ struct CatCommand: ParsableCommand {
         defer { printer.flush() }
         var options = ReaderOptions()
         options.maximumLineLength = maxLineLength
-        var output = OutputSink(fd: 1, path: "<stdout>")
+        var output = OutputSink(fd: 1, path: "<stdout>", background: true)
         let reader: PlaylistReader
+        var source: (any ByteSource)?
+        defer { source.map(FileDescriptorSource.finish) }
         do {
-            reader = PlaylistReader(source: try FileDescriptorSource.open(path: path), path: path, options: options)
+            source = try FileDescriptorSource.openForStreaming(path: path)
+            reader = PlaylistReader(source: source!, path: path, options: options)
             reader.onDiagnostic = printer.print
             while let item = try reader.nextItem() {
                 switch item {

@@ -1,0 +1,143 @@
+import Glibc
+
+/// Reads a regular file on a thread of its own, one chunk ahead of the caller, so that the kernel's copy
+/// of the input overlaps the parsing instead of preceding it.
+///
+/// Two chunk buffers: the thread fills one while the caller copies out of the other. For regular files
+/// only (a read from a pipe could block the thread forever at teardown); ``FileDescriptorSource/openForStreaming(path:)``
+/// picks it for files large enough to be worth a thread.
+public final class ReadAheadSource: ByteSource, @unchecked Sendable {
+    // @unchecked: the buffer states are read and written under `mutex`; a buffer's bytes belong to the
+    // thread while it is `.filling` and to the caller while it is `.full`.
+    private enum State {
+        case empty
+        case filling
+        case full(Int)
+        case end
+        case failed(IOError)
+    }
+
+    public let path: String
+    private let source: FileDescriptorSource
+    private let buffers: [UnsafeMutableRawBufferPointer]
+    private var states: [State] = [.empty, .empty]
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var thread = pthread_t()
+    private var stopping = false
+    /// The buffer the caller reads from, and how far.
+    private var current = 0
+    private var offset = 0
+
+    init(source: FileDescriptorSource) {
+        self.source = source
+        self.path = source.path
+        self.buffers = (0..<2).map { _ in .allocate(byteCount: LineReader.chunkSize, alignment: 16) }
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+        let context = Unmanaged.passRetained(self).toOpaque()
+        pthread_create(&thread, nil, { context in
+            let reader = Unmanaged<ReadAheadSource>.fromOpaque(context!).takeRetainedValue()
+            reader.loop()
+            return nil
+        }, context)
+    }
+
+    /// Stops the thread (after the read in flight) and frees the buffers. Called by whoever created the
+    /// source when done; the thread holds the source alive until then.
+    public func close() {
+        pthread_mutex_lock(&mutex)
+        stopping = true
+        pthread_cond_broadcast(&condition)
+        pthread_mutex_unlock(&mutex)
+        pthread_join(thread, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    public func read(into destination: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while true {
+            switch states[current] {
+            case .empty, .filling:
+                pthread_cond_wait(&condition, &mutex)
+            case .end:
+                return 0
+            case .failed(let error):
+                throw error
+            case .full(let count):
+                let take = min(destination.count, count - offset)
+                destination.baseAddress!.copyMemory(from: buffers[current].baseAddress! + offset, byteCount: take)
+                offset += take
+                if offset == count {
+                    states[current] = .empty
+                    current ^= 1
+                    offset = 0
+                    pthread_cond_broadcast(&condition)
+                }
+                return take
+            }
+        }
+    }
+
+    private func loop() {
+        var next = 0
+        pthread_mutex_lock(&mutex)
+        while true {
+            while !stopping, case .full = states[next] { pthread_cond_wait(&condition, &mutex) }
+            if stopping { break }
+            guard case .empty = states[next] else { break }
+            states[next] = .filling
+            pthread_mutex_unlock(&mutex)
+            let result = fill(buffers[next])
+            pthread_mutex_lock(&mutex)
+            switch result {
+            case .success(0): states[next] = .end
+            case .success(let count): states[next] = .full(count)
+            case .failure(let error): states[next] = .failed(error)
+            }
+            pthread_cond_broadcast(&condition)
+            if case .full = states[next] { next ^= 1 } else { break }
+        }
+        pthread_mutex_unlock(&mutex)
+    }
+
+    /// Fills a buffer as far as the file goes.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) -> Result<Int, IOError> {
+        var filled = 0
+        while filled < buffer.count {
+            do {
+                let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                if count == 0 { break }
+                filled += count
+            } catch {
+                return .failure(error)
+            }
+        }
+        return .success(filled)
+    }
+}
+
+extension FileDescriptorSource {
+    /// The source to stream a playlist from: a ``ReadAheadSource`` for a regular file of a few chunks or
+    /// more, where a thread pays for itself; the file itself otherwise. Call ``ReadAheadSource/close()``
+    /// on a read-ahead source when done (``finish(_:)`` does).
+    public static func openForStreaming(path: String) throws(IOError) -> any ByteSource {
+        let file = try open(path: path)
+        var info = stat()
+        guard fstat(file.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 4 * LineReader.chunkSize else {
+            return file
+        }
+        return ReadAheadSource(source: file)
+    }
+
+    /// Releases what ``openForStreaming(path:)`` set up.
+    public static func finish(_ source: any ByteSource) {
+        (source as? ReadAheadSource)?.close()
+    }
+}
