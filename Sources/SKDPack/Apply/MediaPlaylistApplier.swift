@@ -166,6 +166,8 @@ private struct MediaWalk {
     /// Whether the template uses `kid`: finding a period's KEYID is skipped otherwise.
     let wantsKeyID: Bool
     let collectsSessionKeys: Bool
+    /// Made once: the secrets to keep out of messages and changes.
+    let redaction: Redaction
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -175,13 +177,14 @@ private struct MediaWalk {
         self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
         self.wantsKeyID = applier.options.template.uri.variableNames.contains("kid")
         self.collectsSessionKeys = applier.options.collectsSessionKeys
+        self.redaction = applier.options.redaction
     }
 
     func collect(_ diagnostic: Diagnostic) { box.diagnostics.append(diagnostic) }
 
     func report(_ kind: DiagnosticKind, _ message: String, line: Int) {
         let location = SourceLocation(path: identity.path, line: line, column: 1, offset: 0)
-        box.diagnostics.append(kind(applier.options.redaction.redact(message), at: location))
+        box.diagnostics.append(kind(redaction.redact(message), at: location))
     }
 
     mutating func run<Emitter: PlaylistEmitter & ~Copyable>(_ reader: PlaylistReader, into emitter: inout Emitter) throws(IOError) {
@@ -332,7 +335,7 @@ private struct MediaWalk {
 
     /// Counts a change, and keeps it (its lines as text, secrets redacted) when details are kept.
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
-        let redaction = applier.options.redaction
+        let redaction = redaction
         outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
             ApplyChange(
                 line: line, tag: tag, action: action,

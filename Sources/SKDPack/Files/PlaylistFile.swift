@@ -189,6 +189,9 @@ struct MasterReferences {
 
     /// The references of the playlist at `path`, or `nil` if it is not a master playlist.
     static func read(_ path: String) -> MasterReferences? {
+        // Most playlists of a library are media playlists: an EXTINF line in the first 64 KiB says so
+        // without reading the rest.
+        if hasSegmentNearStart(path) { return nil }
         guard let source = try? FileDescriptorSource.open(path: path) else { return nil }
         var options = ReaderOptions()
         options.parsesEveryTag = false
@@ -215,6 +218,23 @@ struct MasterReferences {
             return nil
         }
         return reader.kind == .master ? references : nil
+    }
+
+    private static func hasSegmentNearStart(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var prefix = [UInt8](repeating: 0, count: 64 << 10)
+        let count = prefix.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return false }
+        let tag = Array("#EXTINF".utf8)
+        var start = 0
+        while start + tag.count <= count {
+            if prefix[start..<(start + tag.count)].elementsEqual(tag) { return true }
+            guard let newline = prefix[start..<count].firstIndex(of: 0x0A) else { return false }
+            start = newline + 1
+        }
+        return false
     }
 
     /// The file path of a reference, without query or fragment; `nil` for a URL with a scheme.

@@ -45,8 +45,10 @@ struct ByteRegex: Sendable {
     /// part), `.some(nil)` if there is no match, or `nil` if this matcher gave up (the caller falls back).
     func firstMatch(in text: [UInt8]) -> [Range<Int>?]?? {
         var steps = 0
+        var slots = [Int](repeating: -1, count: captureCount * 2)
+        var stack: [Frame] = []
         for start in 0...text.count {
-            switch run(text, from: start, steps: &steps) {
+            switch run(text, from: start, steps: &steps, slots: &slots, stack: &stack) {
             case .matched(let captures): return .some(captures)
             case .noMatch: continue
             case .gaveUp: return nil
@@ -61,14 +63,19 @@ struct ByteRegex: Sendable {
         case gaveUp
     }
 
+    private enum Frame {
+        case resume(pc: Int, position: Int)
+        case restore(slot: Int, value: Int)
+    }
+
     /// The backtracking machine: a stack of alternatives to try, and of capture values to restore.
-    private func run(_ text: [UInt8], from start: Int, steps: inout Int) -> Outcome {
-        enum Frame {
-            case resume(pc: Int, position: Int)
-            case restore(slot: Int, value: Int)
-        }
-        var slots = [Int](repeating: -1, count: captureCount * 2)
-        var stack: [Frame] = [.resume(pc: 0, position: start)]
+    /// `slots` and `stack` are the caller's, reused from one start position to the next.
+    private func run(
+        _ text: [UInt8], from start: Int, steps: inout Int, slots: inout [Int], stack: inout [Frame]
+    ) -> Outcome {
+        for index in slots.indices { slots[index] = -1 }
+        stack.removeAll(keepingCapacity: true)
+        stack.append(.resume(pc: 0, position: start))
         while let frame = stack.popLast() {
             var pc: Int
             var position: Int

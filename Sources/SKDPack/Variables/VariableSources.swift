@@ -118,8 +118,8 @@ public final class NamedPattern: @unchecked Sendable {
 
     /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.
     public func groups(in text: String) -> [String: String]? {
-        if let fast, text.utf8.allSatisfy({ $0 < 0x80 }) {
-            let bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
+        if let fast, !bytes.contains(where: { $0 >= 0x80 }) {
             if let result = fast.firstMatch(in: bytes) {
                 guard let captures = result else { return nil }
                 var groups: [String: String] = [:]
