@@ -26,11 +26,19 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
     /// The text the template was parsed from.
     public let source: String
     public let segments: [Segment]
+    /// Whether every URI it renders starts `skd:` by its own literal text: then, as literals are checked
+    /// here and values are percent-encoded, a rendered URI needs no checking of its own.
+    public let startsWithKeyScheme: Bool
 
     /// Parses `source`; throws a ``TemplateSyntaxError`` that says where and what is wrong.
     public init(_ source: String) throws(TemplateSyntaxError) {
         self.source = source
         self.segments = try TemplateParser.parse(source)
+        if case .literal(let text)? = segments.first, text.hasPrefix("skd:"), text.count > 4 {
+            startsWithKeyScheme = true
+        } else {
+            startsWithKeyScheme = false
+        }
     }
 
     /// The names of the variables the template uses, in order of first use.

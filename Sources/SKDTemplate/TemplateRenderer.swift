@@ -28,7 +28,7 @@ public struct TemplateRenderer: Sendable {
                 uri += try render(placeholder, lookup)
             }
         }
-        if let problem = URIEscaping.problem(withKeyURI: uri) {
+        if !template.startsWithKeyScheme, let problem = URIEscaping.problem(withKeyURI: uri) {
             throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)")
         }
         return uri

@@ -69,9 +69,27 @@ public enum TagChecker {
         issues: inout [LineIssue]
     ) {
         let isKey = tag == .key || tag == .sessionKey
+        // One pass: each attribute's spec found by name (and remembered, for the required ones and the
+        // attributes key tags constrain further).
+        var seen: UInt64 = 0  // bit i: specs[i] was found (no tag defines more than 64 attributes)
+        var method: AttributeView?
+        var uri: AttributeView?
+        var iv: AttributeView?
         for span in spans {
             let attribute = AttributeView(line: line, span: span)
-            guard let spec = specs.first(where: { attribute.isNamed($0.name) }) else { continue }
+            guard let index = specs.firstIndex(where: { $0.names(attribute) }) else { continue }
+            let spec = specs[index]
+            if seen & (1 << index) == 0 {
+                seen |= 1 << index
+                if isKey {
+                    switch spec.name {
+                    case "METHOD": method = attribute
+                    case "URI": uri = attribute
+                    case "IV": iv = attribute
+                    default: break
+                    }
+                }
+            }
             // A {$var} reference is resolved by the reader later (rfc8216bis 4.3); its type is checked then.
             if attribute.mayReferenceVariable || attribute.matches(spec.type) { continue }
             issues.append(
@@ -80,21 +98,18 @@ public enum TagChecker {
                     "\(attribute.name) of #\(tag.rawValue) must be a \(spec.type.rawValue), found \(describe(attribute))",
                     column: span.valueRange.lowerBound + 1))
         }
-        func find(_ name: String) -> AttributeView? {
-            spans.lazy.map { AttributeView(line: line, span: $0) }.first { $0.isNamed(name) }
-        }
-        for spec in specs where spec.required && find(spec.name) == nil {
+        for (index, spec) in specs.enumerated() where spec.required && seen & (1 << index) == 0 {
             let kind = isKey && spec.name == "METHOD" ? ParseDiagnostics.keyMethodMissing : ParseDiagnostics.attributeMissing
             issues.append(LineIssue(kind, "#\(tag.rawValue) needs the attribute \(spec.name)", column: column))
         }
         guard isKey else { return }
-        if let method = find("METHOD"), !AttributeView.bytes(method.textBytes, equal: "NONE"), find("URI") == nil {
+        if let method, !AttributeView.bytes(method.textBytes, equal: "NONE"), uri == nil {
             issues.append(
                 LineIssue(
                     ParseDiagnostics.keyURIMissing, "#\(tag.rawValue) with METHOD=\(method.text) needs a URI",
                     column: column))
         }
-        if let iv = find("IV"), NumberParsing.isHexadecimalSequence(iv.textBytes), iv.textBytes.count != 34 {
+        if let iv, NumberParsing.isHexadecimalSequence(iv.textBytes), iv.textBytes.count != 34 {
             issues.append(
                 LineIssue(
                     ParseDiagnostics.keyIVFormat,

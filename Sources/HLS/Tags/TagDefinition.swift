@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where a tag may appear (RFC 8216 sections 4.3.1 to 4.3.5).
 public enum TagScope: String, Sendable, Codable {
     case basic
@@ -27,11 +29,22 @@ public struct AttributeSpec: Sendable {
     public let name: String
     public let type: AttributeType
     public let required: Bool
+    /// The name's bytes, for matching attributes without going through `String`.
+    let nameBytes: [UInt8]
 
     public init(_ name: String, _ type: AttributeType, required: Bool = false) {
         self.name = name
         self.type = type
         self.required = required
+        self.nameBytes = Array(name.utf8)
+    }
+
+    /// Whether `attribute` is this attribute: lengths first, which rules out almost every other name.
+    @inline(__always)
+    func names(_ attribute: AttributeView) -> Bool {
+        let bytes = attribute.nameBytes
+        guard bytes.count == nameBytes.count else { return false }
+        return nameBytes.withUnsafeBytes { memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 }
 
