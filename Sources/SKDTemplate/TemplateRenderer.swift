@@ -38,7 +38,7 @@ public struct TemplateRenderer: Sendable {
         -> String
     {
         let name = placeholder.name
-        let spec = specs[name]
+        let spec = specs.isEmpty ? nil : specs[name]
         let given = lookup(name) ?? spec?.defaultValue.map { TemplateValue($0, source: "the template's default") }
         guard let given else {
             if spec?.required == false { return "" }

@@ -22,6 +22,7 @@ struct ByteRegexTests {
     func fixed(pattern: String, text: String) throws {
         let compiled = try NamedPattern(pattern)
         #expect(ByteRegex.compile(pattern) != nil, "the byte matcher should take \(pattern)")
+        #expect((try? Regex(pattern)) != nil, "Swift's Regex must accept what the byte matcher takes")
         #expect(compiled.groups(in: text) == compiled.swiftRegexGroups(in: text))
         #expect(compiled.groups(in: text) != nil)
     }
@@ -59,7 +60,8 @@ struct ByteRegexTests {
                 pattern += atom + quantifiers.randomElement(using: &generator)!
             }
             if Bool.random(using: &generator) { pattern += "$" }
-            guard let compiled = try? NamedPattern(pattern), ByteRegex.compile(pattern) != nil else { continue }
+            guard (try? Regex(pattern)) != nil, let compiled = try? NamedPattern(pattern), ByteRegex.compile(pattern) != nil
+            else { continue }
             for _ in 0..<8 {
                 let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in
                     "ab/.?&=-c1".randomElement(using: &generator)!
@@ -82,5 +84,13 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+@Suite("--match patterns Swift's Regex rejects")
+struct InvalidPatternTests {
+    @Test("are errors, with Swift's reason", arguments: ["(?<a>x)(?<a>y)", "(?<1a>x)", "[z-a]", "(unclosed", "a{2,1}"])
+    func invalid(pattern: String) {
+        #expect(throws: (any Error).self) { try NamedPattern(pattern) }
     }
 }

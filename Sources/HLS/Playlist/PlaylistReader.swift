@@ -38,6 +38,14 @@ public final class PlaylistReader {
     public var keysInForceAttributes: [(attributes: AttributeList, line: Int)] {
         core.keysInForce.map { ($0.list, $0.line) }
     }
+
+    /// The first key in force, as read, for which `predicate` holds (no array is made).
+    public func firstKeyInForce(where predicate: (AttributeList) -> Bool) -> (attributes: AttributeList, line: Int)? {
+        core.keysInForce.first { predicate($0.list) }.map { ($0.list, $0.line) }
+    }
+
+    /// Whether any key is in force.
+    public var hasKeysInForce: Bool { !core.keysInForce.isEmpty }
     public var segmentCount: Int { core.segments.segmentCount }
     public var errorCount: Int { core.errorCount }
     public var warningCount: Int { core.warningCount }

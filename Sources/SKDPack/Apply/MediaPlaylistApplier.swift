@@ -279,10 +279,9 @@ private struct MediaWalk {
         let index = periods.index
         let kid = periods.kid
         var insertion: [UInt8]?
-        let inForce = reader.keysInForceAttributes
-        if !inForce.isEmpty, !inForce.contains(where: { KeyLine.isFairPlay($0.attributes) }) {
+        if reader.hasKeysInForce, reader.firstKeyInForce(where: KeyLine.isFairPlay) == nil {
             let usable = { (attributes: AttributeList) in attributes["METHOD"]?.textBytes.elementsEqual(FairPlay.method.utf8) == true }
-            if let unusable = inForce.first(where: { !usable($0.attributes) }) {
+            if let unusable = reader.firstKeyInForce(where: { !usable($0) }) {
                 let key = KeyTag(attributes: unusable.attributes, isSessionKey: false)
                 report(
                     ApplyDiagnostics.unusableMethod,

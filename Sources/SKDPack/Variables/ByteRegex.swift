@@ -254,15 +254,19 @@ struct ByteRegex: Sendable {
                 {
                     position += 1
                     let start = position
+                    // A name starts with a letter or _ (Swift's Regex rejects the rest), and is not reused.
+                    guard let first = peek, first == UInt8(ascii: "_") || (first | 0x20 >= 0x61 && first | 0x20 <= 0x7A) else { return nil }
                     while let byte = peek, byte != UInt8(ascii: ">") {
                         guard byte == UInt8(ascii: "_") || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
                         else { return nil }
                         position += 1
                     }
                     guard peek == UInt8(ascii: ">"), position > start else { return nil }
+                    let name = String(decoding: pattern[start..<position], as: UTF8.self)
+                    guard !names.values.contains(name) else { return nil }
                     groupCount += 1
                     capture = groupCount
-                    names[groupCount] = String(decoding: pattern[start..<position], as: UTF8.self)
+                    names[groupCount] = name
                     position += 1
                 } else {
                     return nil  // lookaround, flags, atomic groups: left to Swift's Regex

@@ -1,3 +1,4 @@
+import Glibc
 import SKDTemplate
 
 /// Where template variables come from, and which wins when several give the same name.
@@ -98,22 +99,40 @@ public struct PlaylistIdentity: Hashable, Sendable {
 }
 
 /// A regular expression with named groups, whose matches become variables.
+///
+/// Matched by ``ByteRegex`` where it can (ASCII text, the common syntax), by Swift's `Regex` otherwise;
+/// Swift's is compiled only when first needed, as compiling it costs more than a whole small playlist.
 public final class NamedPattern: @unchecked Sendable {
-    // @unchecked: the compiled Regex is never mutated after init (see ValuePattern).
+    // @unchecked: `swift` is written once, under `lock`; everything else is immutable.
     public let text: String
-    private let regex: Regex<AnyRegexOutput>
-    /// The same pattern for the byte matcher, when it can run it: much faster on ASCII text.
+    /// The pattern for the byte matcher, when it can run it.
     private let fast: ByteRegex?
+    private var swift: Regex<AnyRegexOutput>?
+    private var lock = pthread_mutex_t()
     public let groupNames: [String]
 
     public init(_ text: String) throws {
         self.text = text
-        self.regex = try Regex(text).matchingSemantics(.unicodeScalar)
         self.fast = ByteRegex.compile(text)
-        // Named groups as written: (?<name>…); Swift's AnyRegexOutput reports names per capture.
-        self.groupNames = (try? regex.firstMatch(in: ""))?.flatMap { match in
-            match.output.compactMap(\.name)
-        } ?? Self.namedGroups(in: text)
+        pthread_mutex_init(&lock, nil)
+        if let fast {
+            groupNames = fast.groupNames.sorted { $0.key < $1.key }.map(\.value)
+        } else {
+            // Compiled now, so that a pattern Swift's Regex rejects is an error here, with its reason.
+            let regex = try Regex(text).matchingSemantics(.unicodeScalar)
+            swift = regex
+            groupNames = Self.namedGroups(in: text)
+        }
+    }
+
+    deinit { pthread_mutex_destroy(&lock) }
+
+    /// Swift's `Regex` for the pattern, compiled on first use.
+    private func swiftRegex() -> Regex<AnyRegexOutput>? {
+        pthread_mutex_lock(&lock)
+        defer { pthread_mutex_unlock(&lock) }
+        if swift == nil { swift = try? Regex(text).matchingSemantics(.unicodeScalar) }
+        return swift
     }
 
     /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.
@@ -134,7 +153,7 @@ public final class NamedPattern: @unchecked Sendable {
 
     /// The same, always with Swift's `Regex` (the reference the byte matcher is tested against).
     func swiftRegexGroups(in text: String) -> [String: String]? {
-        guard let match = try? regex.firstMatch(in: text) else { return nil }
+        guard let regex = swiftRegex(), let match = try? regex.firstMatch(in: text) else { return nil }
         var groups: [String: String] = [:]
         for capture in match.output {
             if let name = capture.name, let substring = capture.substring { groups[name] = String(substring) }
