@@ -4,6 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
+import Glibc
+
 /// Finds the template a `--template` argument names: an inline URI (`skd://…`), a template file, or the
 /// name of a template in the search path or shipped with skdpack.
 public struct TemplateLibrary: Sendable {
@@ -14,8 +16,13 @@ public struct TemplateLibrary: Sendable {
 
     /// The library with the directories of `SKDPACK_TEMPLATE_PATH` (colon-separated) in the search path.
     public static func fromEnvironment(_ environment: [String: String]) -> TemplateLibrary {
-        let paths = environment["SKDPACK_TEMPLATE_PATH"]?.split(separator: ":").map(String.init) ?? []
-        return TemplateLibrary(searchPaths: paths)
+        TemplateLibrary(searchPaths: environment["SKDPACK_TEMPLATE_PATH"]?.split(separator: ":").map(String.init) ?? [])
+    }
+
+    /// The library with the directories of this process's `SKDPACK_TEMPLATE_PATH`.
+    public static func fromProcessEnvironment() -> TemplateLibrary {
+        let value = getenv("SKDPACK_TEMPLATE_PATH").map { String(cString: $0) }
+        return TemplateLibrary(searchPaths: value?.split(separator: ":").map(String.init) ?? [])
     }
 
     /// The names of the shipped templates.

@@ -130,7 +130,7 @@ extension FileDescriptorSource {
     public static func openForStreaming(path: String) throws(IOError) -> any ByteSource {
         let file = try open(path: path)
         var info = stat()
-        guard fstat(file.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 4 * LineReader.chunkSize else {
+        guard fstat(file.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 2 * LineReader.chunkSize else {
             return file
         }
         return ReadAheadSource(source: file)

@@ -33,7 +33,7 @@ struct TemplateOptions: ParsableArguments {
 
     func definition() throws -> TemplateDefinition {
         do {
-            return try TemplateLibrary.fromEnvironment(ProcessInfo.processInfo.environment).resolve(template)
+            return try TemplateLibrary.fromProcessEnvironment().resolve(template)
         } catch {
             throw UsageFailure("--template: \(error)")
         }

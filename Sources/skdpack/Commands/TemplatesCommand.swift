@@ -45,7 +45,7 @@ struct TemplatesCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            let library = TemplateLibrary.fromEnvironment(ProcessInfo.processInfo.environment)
+            let library = TemplateLibrary.fromProcessEnvironment()
             do {
                 let definition = try library.resolve(name)
                 if let path = definition.path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
