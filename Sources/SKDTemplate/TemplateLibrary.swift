@@ -15,11 +15,6 @@ public struct TemplateLibrary: Sendable {
     public init(searchPaths: [String] = []) { self.searchPaths = searchPaths }
 
     /// The library with the directories of `SKDPACK_TEMPLATE_PATH` (colon-separated) in the search path.
-    public static func fromEnvironment(_ environment: [String: String]) -> TemplateLibrary {
-        TemplateLibrary(searchPaths: environment["SKDPACK_TEMPLATE_PATH"]?.split(separator: ":").map(String.init) ?? [])
-    }
-
-    /// The library with the directories of this process's `SKDPACK_TEMPLATE_PATH`.
     public static func fromProcessEnvironment() -> TemplateLibrary {
         let value = getenv("SKDPACK_TEMPLATE_PATH").map { String(cString: $0) }
         return TemplateLibrary(searchPaths: value?.split(separator: ":").map(String.init) ?? [])

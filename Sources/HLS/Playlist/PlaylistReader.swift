@@ -33,13 +33,8 @@ public final class PlaylistReader {
     public var keysInForce: [KeyInForce] {
         core.keysInForce.map { KeyInForce(key: KeyTag(attributes: $0.list, isSessionKey: false), line: $0.line) }
     }
-    /// The same keys as they were read, without building a ``KeyTag`` for each: for callers that look at
-    /// one or two attributes of every key of a long playlist.
-    public var keysInForceAttributes: [(attributes: AttributeList, line: Int)] {
-        core.keysInForce.map { ($0.list, $0.line) }
-    }
-
-    /// The first key in force, as read, for which `predicate` holds (no array is made).
+    /// The first key in force, as read (no ``KeyTag`` built), for which `predicate` holds: for callers that
+    /// look at one or two attributes of every key of a long playlist.
     public func firstKeyInForce(where predicate: (AttributeList) -> Bool) -> (attributes: AttributeList, line: Int)? {
         core.keysInForce.first { predicate($0.list) }.map { ($0.list, $0.line) }
     }

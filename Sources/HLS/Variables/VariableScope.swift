@@ -94,15 +94,4 @@ public struct VariableScope: Sendable {
         output += rest
         return Substitution(text: output, undefined: undefined, unresolved: unresolved)
     }
-
-    /// The names referenced in `text` as `{$name}`.
-    public static func references(in text: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(text)
-        while let open = rest.firstRange(of: "{$"), let close = rest[open.upperBound...].firstIndex(of: "}") {
-            names.append(String(rest[open.upperBound..<close]))
-            rest = rest[rest.index(after: close)...]
-        }
-        return names
-    }
 }

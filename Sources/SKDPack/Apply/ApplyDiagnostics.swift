@@ -19,10 +19,6 @@ public enum ApplyDiagnostics {
         id: "TPL-match", severity: .error,
         summary: "An existing FairPlay key URI does not match --match, so the migration cannot read it.",
         specSection: "")
-    public static let brokenKeyLine = DiagnosticKind(
-        id: "FPS-key-unreadable", severity: .error,
-        summary: "A FairPlay key line does not parse cleanly, so it cannot be rewritten safely.",
-        specSection: "4.2")
     public static let literalAfterDefine = DiagnosticKind(
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
@@ -37,7 +33,7 @@ public enum ApplyDiagnostics {
         specSection: "4.3.4.2")
 
     public static let all: [DiagnosticKind] = [
-        unusableMethod, clearPlaylist, renderFailed, matchFailed, brokenKeyLine, literalAfterDefine,
+        unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
         unsafeReference, missingReference,
     ].sorted { $0.id < $1.id }
 }

@@ -49,21 +49,7 @@ struct RenderCommand: ParsableCommand {
                 throw ExitStatus.findings
             }
             print(uri)
-            switch LicenseURL.derive(fromKeyURI: uri) {
-            case .url(let url, let host):
-                print(url)
-                guard LicenseURL.isAllowed(host: host, by: definition.allowHosts) else {
-                    FileHandleStandardError.write(
-                        "skdpack render: the license host \(host) is not allowed by the template (allow_hosts: \(definition.allowHosts.joined(separator: ", ")))\n")
-                    throw ExitStatus.findings
-                }
-            case .identifier(let identifier):
-                FileHandleStandardError.write(
-                    "skdpack render: the URI carries the identifier \(identifier), not a license server: the player app must know the server\n")
-            case .notKeyURI(let reason):
-                FileHandleStandardError.write("skdpack render: \(reason)\n")
-                throw ExitStatus.findings
-            }
+            try LicenseReport.print(for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts")
         }
     }
 }
@@ -88,18 +74,27 @@ struct ResolveCommand: ParsableCommand {
     var allowHosts: [String] = []
 
     func run() throws {
+        try LicenseReport.print(for: uri, command: "resolve", allowHosts: allowHosts, hostsOrigin: "--allow-host")
+    }
+}
+
+/// The https license URL of a key URI on standard output, or why there is none on standard error; exit 1
+/// when it is not an skd:// URI or its host is not allowed.
+enum LicenseReport {
+    static func print(for uri: String, command: String, allowHosts: [String], hostsOrigin: String) throws {
         switch LicenseURL.derive(fromKeyURI: uri) {
         case .url(let url, let host):
-            print(url)
+            Swift.print(url)
             guard LicenseURL.isAllowed(host: host, by: allowHosts) else {
-                FileHandleStandardError.write("skdpack resolve: the license host \(host) is not in --allow-host\n")
+                FileHandleStandardError.write(
+                    "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) (\(allowHosts.joined(separator: ", ")))\n")
                 throw ExitStatus.findings
             }
         case .identifier(let identifier):
             FileHandleStandardError.write(
-                "skdpack resolve: \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n")
+                "skdpack \(command): \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n")
         case .notKeyURI(let reason):
-            FileHandleStandardError.write("skdpack resolve: \(uri): \(reason)\n")
+            FileHandleStandardError.write("skdpack \(command): \(uri): \(reason)\n")
             throw ExitStatus.findings
         }
     }
