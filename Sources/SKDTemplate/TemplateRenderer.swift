@@ -19,29 +19,31 @@ public struct TemplateRenderer: Sendable {
     /// The URI with each variable's value from `lookup`, asked only for the variables the template uses:
     /// for callers whose values come from layered sources, so nothing is gathered that is not needed.
     public func render(_ lookup: (String) -> TemplateValue?) throws(RenderError) -> String {
-        var uri = ""
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(template.source.utf8.count + 64)
         for segment in template.segments {
             switch segment {
             case .literal(let text):
-                uri += text
+                bytes += text.utf8
             case .placeholder(let placeholder):
-                uri += try render(placeholder, lookup)
+                try render(placeholder, lookup, appendingTo: &bytes)
             }
         }
+        let uri = String(decoding: bytes, as: UTF8.self)
         if !template.startsWithKeyScheme, let problem = URIEscaping.problem(withKeyURI: uri) {
             throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)")
         }
         return uri
     }
 
-    private func render(_ placeholder: Template.Placeholder, _ lookup: (String) -> TemplateValue?) throws(RenderError)
-        -> String
-    {
+    private func render(
+        _ placeholder: Template.Placeholder, _ lookup: (String) -> TemplateValue?, appendingTo bytes: inout [UInt8]
+    ) throws(RenderError) {
         let name = placeholder.name
         let spec = specs.isEmpty ? nil : specs[name]
         let given = lookup(name) ?? spec?.defaultValue.map { TemplateValue($0, source: "the template's default") }
         guard let given else {
-            if spec?.required == false { return "" }
+            if spec?.required == false { return }
             throw RenderError(
                 variable: name,
                 message: "{\(name)} has no value: give --var \(name)=…, a catalog column, a --path-pattern or "
@@ -55,7 +57,7 @@ public struct TemplateRenderer: Sendable {
         }
         var value = given.value
         for filter in placeholder.filters { value = filter.apply(to: value) }
-        return URIEscaping.encode(value, placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery)
+        URIEscaping.encode(value, placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery, appendingTo: &bytes)
     }
 
     /// A value as a message may show it: quoted and cut short, or `REDACTED` for a secret.

@@ -16,9 +16,15 @@ public enum URIEscaping {
     /// `value` with every byte `mode` does not keep written as `%HH`. A `%` already followed by two hex
     /// digits is taken as an existing escape and kept, so encoding an encoded value changes nothing.
     public static func encode(_ value: String, _ mode: Mode) -> String {
-        let bytes = Array(value.utf8)
         var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
+        encode(value, mode, appendingTo: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The same, appended to `output`: for building a URI in one buffer.
+    public static func encode(_ value: String, _ mode: Mode, appendingTo output: inout [UInt8]) {
+        let bytes = Array(value.utf8)
+        output.reserveCapacity(output.count + bytes.count)
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -35,7 +41,6 @@ public enum URIEscaping {
             }
             index += 1
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// What is wrong with `uri` as a FairPlay key URI, or `nil`: it must be an RFC 3986 URI whose scheme

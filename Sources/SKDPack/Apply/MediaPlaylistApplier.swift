@@ -313,7 +313,7 @@ private struct MediaWalk {
                     }
                 }
                 if written == content {
-                    try emitter.keep(content + terminator.bytes, firstLine: line, lineCount: 1)
+                    try emitter.keep(content, terminator: terminator, line: line)
                 } else {
                     try emitter.replace(content, with: written, terminator: terminator)
                 }

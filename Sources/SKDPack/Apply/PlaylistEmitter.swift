@@ -7,6 +7,8 @@ protocol PlaylistEmitter: ~Copyable {
     var written: Int { get }
     /// Bytes passed on as they are: whole lines, `lineCount` of them, the first numbered `firstLine`.
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError)
+    /// A held line passed on as it was: its content and its terminator.
+    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError)
     /// A line (content `old`) written as `new`, with its own terminator.
     mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError)
     /// A line (content `old`) left out.
@@ -43,6 +45,12 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
         written += bytes.count
     }
 
+    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {
+        try sink.write(content)
+        try sink.write(terminator)
+        written += content.count + terminator.length
+    }
+
     mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
         try sink.write(new)
         try sink.write(terminator)
@@ -67,6 +75,7 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
 struct DiscardEmitter: PlaylistEmitter {
     var written: Int { 0 }
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {}
+    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {}
     mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {}
     mutating func remove(_ old: [UInt8]) throws(IOError) {}
     mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {}
@@ -110,6 +119,10 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
     }
 
     var written: Int { 0 }
+
+    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {
+        try keepLine(content)
+    }
 
     mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
         oldLine += 1

@@ -23,7 +23,10 @@ struct TemplatesCommand: ParsableCommand {
         subcommands: [List.self, Show.self, Check.self])
 
     struct List: ParsableCommand {
+        // Every command names itself: ArgumentParser would otherwise derive the name from the type's name
+        // at every start-up, which costs more than reading a small playlist.
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "The shipped templates, with their URI and description.",
             discussion: "Example:\n  skdpack templates list")
 
@@ -38,6 +41,7 @@ struct TemplatesCommand: ParsableCommand {
 
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print a template's file.",
             discussion: "Example:\n  skdpack templates show expressplay-token")
 
@@ -64,6 +68,7 @@ struct TemplatesCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Check a template file: YAML, known keys, types, the URI, the patterns and defaults.",
             discussion: "Example:\n  skdpack templates check templates/entitlement.yaml")
 
