@@ -50,6 +50,23 @@ struct ApplyCommandTests {
         #expect(check.status == 0, "\(check.stderr)")
     }
 
+    @Test("symbolic links: refused unless --follow-symlinks, then the file they point at is rewritten")
+    func symbolicLinks() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let target = scratch.path("library/legacy-title/video-360p.m3u8")
+        let link = scratch.path("link.m3u8")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let arguments = ["apply", "--template", "content-id", "--var", "content_id=linked", "--in-place"]
+        let refused = try SKDPackRunner.run(arguments + [link])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("it is a symbolic link, and links are followed only with --follow-symlinks"))
+        let followed = try SKDPackRunner.run(arguments + ["--follow-symlinks", link])
+        #expect(followed.status == 0, "\(followed.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target, "the link is still a link")
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains(#"URI="skd://linked""#))
+    }
+
     @Test("--check exits 1 and names what would change, writing nothing")
     func check() throws {
         let scratch = try Scratch()

@@ -11,15 +11,18 @@ public struct IOError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var operation: String
     public var errno: Int32
+    /// Said instead of the system's text for `errno`, where skdpack knows better why.
+    public var reason: String?
 
-    public init(path: String, operation: String, errno: Int32) {
+    public init(path: String, operation: String, errno: Int32, reason: String? = nil) {
         self.path = path
         self.operation = operation
         self.errno = errno
+        self.reason = reason
     }
 
     public var description: String {
-        "\(path): cannot \(operation): \(String(cString: strerror(errno)))"
+        "\(path): cannot \(operation): \(reason ?? String(cString: strerror(errno)))"
     }
 }
 

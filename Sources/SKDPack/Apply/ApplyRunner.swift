@@ -177,7 +177,11 @@ public struct ApplyRunner: Sendable {
             let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
             return directory + "/skdpack-stdout.m3u8"
         default:
-            return file.path
+            // In place through a symbolic link (--follow-symlinks) means in the file it points at: renaming
+            // over the link itself would replace the link with a copy.
+            guard let resolved = realpath(file.path, nil) else { return file.path }
+            defer { free(resolved) }
+            return String(cString: resolved)
         }
     }
 
@@ -194,7 +198,7 @@ public struct ApplyRunner: Sendable {
                 return
             }
             var original = stat()
-            guard stat(file.path, &original) == 0 else {
+            guard stat(output.target, &original) == 0 else {
                 throw IOError(path: file.path, operation: "read the permissions of", errno: errno)
             }
             try output.commit(replacing: original)

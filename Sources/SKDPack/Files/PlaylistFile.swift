@@ -49,7 +49,10 @@ public struct PlaylistDiscovery: Sendable {
             }
             if isLink(info) {
                 guard followSymlinks, stat(input, &info) == 0 else {
-                    problems.append(IOError(path: input, operation: "follow a symbolic link (give --follow-symlinks)", errno: ELOOP))
+                    problems.append(
+                        IOError(
+                            path: input, operation: "read", errno: ELOOP,
+                            reason: "it is a symbolic link, and links are followed only with --follow-symlinks"))
                     continue
                 }
             }
