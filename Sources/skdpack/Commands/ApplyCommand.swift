@@ -70,7 +70,7 @@ struct ApplyCommand: ParsableCommand {
                 guard destination != .inPlace, !isDirectoryDestination(destination) else {
                     throw UsageFailure("standard input can go to standard output, --check or --diff only")
                 }
-                spooled = try spoolStandardInput()
+                spooled = try StandardInput.spool()
                 inputs[index] = spooled!
             }
             defer { if let spooled { unlink(spooled) } }
@@ -123,29 +123,6 @@ struct ApplyCommand: ParsableCommand {
     private func isDirectoryDestination(_ destination: ApplyDestination) -> Bool {
         if case .directory = destination { return true }
         return false
-    }
-
-    /// Standard input, copied to a temporary file so that it can be read twice (apply decides before it
-    /// writes).
-    private func spoolStandardInput() throws -> String {
-        var template = Array("\(String(cString: getenv("TMPDIR") ?? strdup("/tmp")))/skdpack-stdin.XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw UsageFailure("cannot create a temporary file for standard input") }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw UsageFailure("cannot read standard input: \(String(cString: strerror(errno)))") }
-            if count == 0 { break }
-            var written = 0
-            while written < count {
-                let result = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, count - written) }
-                guard result > 0 else { throw UsageFailure("cannot spool standard input: \(String(cString: strerror(errno)))") }
-                written += result
-            }
-        }
-        return String(cString: template)
     }
 }
 

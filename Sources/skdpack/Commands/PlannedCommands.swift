@@ -14,18 +14,6 @@ extension PlannedCommand {
     }
 }
 
-struct ValidateCommand: PlannedCommand {
-    static let plannedIn = "issue #4: validate, rules and reports"
-    static let configuration = CommandConfiguration(
-        commandName: "validate",
-        abstract: "Check playlists, and with --template that every FairPlay key matches it.",
-        discussion: """
-            Example:
-              skdpack validate --template entitlement --format junit library/ > results.xml
-            """)
-    @Argument var paths: [String] = []
-}
-
 struct ReportCommand: PlannedCommand {
     static let plannedIn = "issues #4 and #5: reports, shards"
     static let configuration = CommandConfiguration(

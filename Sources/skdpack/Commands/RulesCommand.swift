@@ -1,14 +1,16 @@
 import ArgumentParser
 import FoundationEssentials
 import HLS
+import SKDPack
 
 struct RulesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rules",
         abstract: "List the rule catalogue: id, severity, summary, spec section.",
         discussion: """
-            Today the catalogue holds the findings of the playlist reader itself (encoding, grammar, tag
-            values); the validation rules of `skdpack validate` join it when that command lands.
+            Every finding `skdpack validate` can make: those of the playlist reader (encoding, grammar, tag
+            values), the playlist rules (HLS structure, KEY, FPS) and the package checks (PKG). Turn one off
+            with `skdpack validate --disable RULE`.
 
             Examples:
               skdpack rules
@@ -29,7 +31,7 @@ struct RulesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let kinds = ParseDiagnostics.all
+        let kinds = RuleRegistry.allKinds
         var output = OutputSink(fd: 1, path: "<stdout>")
         switch format {
         case .json:

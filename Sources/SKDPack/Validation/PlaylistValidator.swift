@@ -1,0 +1,84 @@
+import HLS
+
+/// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag
+/// values) and those of every enabled rule of ``RuleRegistry``, in line order.
+public enum PlaylistValidator {
+    /// The findings for the playlist read from `source`, shown as `path`.
+    public static func validate(
+        _ source: any ByteSource, path: String, options: ValidationOptions = ValidationOptions()
+    ) throws(IOError) -> PlaylistValidation {
+        var readerOptions = options.reader
+        readerOptions.parsesEveryTag = true
+        let reader = PlaylistReader(source: source, path: path, options: readerOptions)
+        let context = RuleContext(
+            path: path, reader: reader, maximumURILength: options.maximumURILength,
+            maximumPerKind: readerOptions.maximumDiagnosticsPerKind)
+        var readerFindings: [Diagnostic] = []
+        reader.onDiagnostic = { readerFindings.append($0) }
+        var rules: [any ValidationRule] = RuleRegistry.playlistRules
+            .filter { !options.disabledRules.contains($0.kind.id) }
+            .map { $0.init() }
+
+        while let line = try reader.next() {
+            switch line.kind {
+            case .tag(_?):
+                guard line.raw.part == .whole, let tag = Self.tagAsRead(line, by: reader, context: context) else { continue }
+                for index in rules.indices { rules[index].tag(tag, at: line, in: context) }
+            case .uri where line.uriRole != .variant:
+                for index in rules.indices { rules[index].segment(at: line, in: context) }
+            default:
+                continue
+            }
+        }
+        for index in rules.indices { rules[index].finish(in: context) }
+        context.reportSuppressed()
+
+        var findings = (readerFindings + context.findings).filter { !options.disabledRules.contains($0.id) }
+        if options.warningsAsErrors {
+            for index in findings.indices where findings[index].severity == .warning { findings[index].severity = .error }
+        }
+        return PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings))
+    }
+
+    /// The tag of `line` with its `{$name}` references replaced, so that rules judge the values players
+    /// see (`KEYFORMAT="{$fps}"` is FairPlay's when `fps` says so). Columns of a substituted line no longer
+    /// match the file, so the context places that line's findings at column 1. A key whose references
+    /// cannot all be resolved here (IMPORT, QUERYPARAM, undefined) is left to the reader's findings.
+    private static func tagAsRead(_ line: PlaylistLine, by reader: PlaylistReader, context: RuleContext) -> Tag? {
+        context.substitutedLine = nil
+        let text = line.text
+        guard VariableScope.mayReference(text) else { return reader.currentTag }
+        let substitution = reader.variables.substitute(text)
+        let tag = Array(substitution.text.utf8).withUnsafeBytes { TagParser.parse($0).tag }
+        if !substitution.undefined.isEmpty || !substitution.unresolved.isEmpty, KeyTag(tag) != nil {
+            return nil
+        }
+        context.substitutedLine = line.raw.number
+        return tag
+    }
+
+    /// Sorted by line, then column; findings at the same place keep the order they were made in.
+    static func inLineOrder(_ findings: [Diagnostic]) -> [Diagnostic] {
+        findings.enumerated().sorted { lhs, rhs in
+            let (a, b) = (lhs.element.location, rhs.element.location)
+            return (a.line, a.column, lhs.offset) < (b.line, b.column, rhs.offset)
+        }.map(\.element)
+    }
+}
+
+/// What validating one playlist found.
+public struct PlaylistValidation: Sendable, Codable {
+    public var path: String
+    public var kind: PlaylistKind
+    /// In line order.
+    public var diagnostics: [Diagnostic]
+
+    public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic]) {
+        self.path = path
+        self.kind = kind
+        self.diagnostics = diagnostics
+    }
+
+    /// The number of findings of `severity`.
+    public func count(_ severity: Severity) -> Int { diagnostics.count { $0.severity == severity } }
+}

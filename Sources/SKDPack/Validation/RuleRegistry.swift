@@ -1,0 +1,31 @@
+import HLS
+
+/// Every validation rule, listed once. `skdpack rules` prints this catalogue together with the findings
+/// the playlist reader makes itself (``ParseDiagnostics``).
+public enum RuleRegistry {
+    /// The playlist rules, run in one streaming pass per playlist.
+    static let playlistRules: [any ValidationRule.Type] = [
+        // HLS: structure beyond what the reader checks line by line.
+        MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
+        // KEY: EXT-X-KEY and EXT-X-SESSION-KEY.
+        KeyMethodUnknownRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
+        KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,
+        SessionKeyDuplicateRule.self,
+        // FPS: FairPlay Streaming.
+        FairPlayMethodRule.self, FairPlayKeyFormatRule.self, FairPlaySchemeRule.self, FairPlaySlashesRule.self,
+        LeftoverPlaceholderRule.self, FairPlayKeyFormatVersionsRule.self, FairPlayIVRule.self,
+        FairPlayURILengthRule.self,
+    ]
+
+    /// Findings about a package as a whole, made while its playlists are found.
+    static let packageKinds: [DiagnosticKind] = [ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference]
+
+    /// Every kind of finding `validate` can make, in id order: the reader's, the rules' and the package's.
+    public static let allKinds: [DiagnosticKind] =
+        (ParseDiagnostics.all + playlistRules.map { $0.kind } + packageKinds).sorted { $0.id < $1.id }
+
+    /// The kind with id `id`, if there is one.
+    public static func kind(_ id: DiagnosticID) -> DiagnosticKind? {
+        allKinds.first { $0.id == id }
+    }
+}

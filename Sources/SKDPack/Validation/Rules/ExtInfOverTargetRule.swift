@@ -1,0 +1,37 @@
+import HLS
+
+/// Every EXTINF, rounded to the nearest integer, must not exceed EXT-X-TARGETDURATION: a player that waits
+/// one target duration for the next segment of a live playlist stalls on a longer one.
+struct ExtInfOverTargetRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-extinf-over-target", severity: .error,
+        summary: "A segment's EXTINF, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
+        specSection: "4.3.3.1")
+
+    private var target: (seconds: UInt64, line: Int)?
+    /// Durations seen before the target duration tag, which may come after the first segment.
+    private var early: [(duration: Double, location: SourceLocation)] = []
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        switch (tag.name, tag.value) {
+        case (.targetDuration, .decimalInteger(let seconds)):
+            target = (seconds, line.raw.number)
+            for entry in early { check(entry.duration, at: entry.location, in: context) }
+            early.removeAll()
+        case (.extInf, .segmentDuration(let duration, _)):
+            let location = line.location(in: context.path, column: tag.valueColumn ?? 1)
+            if target == nil { early.append((duration, location)) } else { check(duration, at: location, in: context) }
+        default:
+            break
+        }
+    }
+
+    private func check(_ duration: Double, at location: SourceLocation, in context: RuleContext) {
+        guard let target, duration.rounded() > Double(target.seconds) else { return }
+        context.report(
+            Self.kind,
+            "this segment lasts \(duration) s, over the target duration of \(target.seconds) s (line \(target.line)); "
+                + "raise EXT-X-TARGETDURATION to \(Int(duration.rounded()))",
+            at: location)
+    }
+}

@@ -1,0 +1,18 @@
+import HLS
+
+/// An IV on a FairPlay key is legal, but it overrides the IV the segments were encrypted with by the
+/// packager only if both agree; most FairPlay packagers leave it out. Worth a look, not an error.
+struct FairPlayIVRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "FPS-iv", severity: .info,
+        summary: "A FairPlay key carries an IV: it must be the IV the media was encrypted with.",
+        specSection: "5.2")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let attribute = tag.attributes?["IV"] else { return }
+        context.report(
+            Self.kind,
+            "this FairPlay key carries an IV; check it is the IV the packager encrypted with, or remove it",
+            line: line, column: attribute.column)
+    }
+}

@@ -1,0 +1,19 @@
+import HLS
+
+/// FairPlay Streaming defines KEYFORMATVERSIONS "1" only; a player that finds no version it supports ignores
+/// the key, and the title does not play.
+struct FairPlayKeyFormatVersionsRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "FPS-keyformatversions", severity: .error,
+        summary: "A FairPlay key has KEYFORMATVERSIONS other than \"1\", the only version FairPlay defines.",
+        specSection: "4.3.2.4")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let versions = key.keyFormatVersions,
+            versions != FairPlay.keyFormatVersions, let attribute = tag.attributes?["KEYFORMATVERSIONS"]
+        else { return }
+        context.report(
+            Self.kind, "this FairPlay key has KEYFORMATVERSIONS=\"\(versions)\"; write \"1\" or leave the attribute out",
+            line: line, column: attribute.valueColumn + 1)
+    }
+}

@@ -1,0 +1,19 @@
+import HLS
+
+/// A FairPlay key must use METHOD=SAMPLE-AES: FairPlay Streaming decrypts sample-encrypted (cbcs) media only.
+struct FairPlayMethodRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "FPS-method", severity: .error,
+        summary: "A FairPlay key (KEYFORMAT com.apple.streamingkeydelivery) must have METHOD=SAMPLE-AES.",
+        specSection: "4.3.2.4")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), !key.method.isEmpty, key.method != FairPlay.method else {
+            return
+        }
+        let column = tag.attributes?["METHOD"]?.valueColumn ?? 1
+        context.report(
+            Self.kind, "this FairPlay key has METHOD=\(key.method); FairPlay decrypts SAMPLE-AES only: write METHOD=SAMPLE-AES",
+            line: line, column: column)
+    }
+}

@@ -1,0 +1,26 @@
+import HLS
+
+/// The URI of a FairPlay key must be `skd://…`: a near-miss scheme (`sdk://`, `skd:/`, `SKD://`, `skd//`) or
+/// another scheme never reaches the app's resource loader as a FairPlay request.
+struct FairPlaySchemeRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "FPS-scheme", severity: .error,
+        summary: "A FairPlay key URI does not use the skd scheme (or misspells it: sdk://, SKD://, skd//).",
+        specSection: "4.3.2.4")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let key = KeyTag(tag), let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
+        let lower = uri.lowercased()
+        let nearMiss = ["sdk:", "skd//", "skd;", "sdk//", "ksd:", "skd.:"].contains { lower.hasPrefix($0) }
+        if nearMiss || (uri.hasPrefix("SKD:") || (lower.hasPrefix("skd:") && !uri.hasPrefix("skd:"))) {
+            context.report(
+                Self.kind, "the URI \(uri.prefix(40)) misspells the FairPlay scheme; write skd://", line: line,
+                column: attribute.valueColumn + 1)
+        } else if FairPlay.isFairPlayKey(key), !lower.hasPrefix("skd:") {
+            context.report(
+                Self.kind,
+                "this FairPlay key's URI is not skd: (\(uri.prefix(40))); the app's resource loader is asked only for skd: URIs",
+                line: line, column: attribute.valueColumn + 1)
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import HLS
+
+/// `skd:` without `//` is a valid URI, but the host-and-path form the entitlement pattern and most
+/// resource loaders expect (`skd://server/path`, turned into `https://server/path`) needs the slashes.
+struct FairPlaySlashesRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "FPS-skd-without-slashes", severity: .warning,
+        summary: "A FairPlay key URI is skd: without //, so a resource loader cannot turn it into an https URL.",
+        specSection: "4.3.2.4")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let key = KeyTag(tag), let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),
+            let attribute = tag.attributes?["URI"]
+        else { return }
+        context.report(
+            Self.kind, "write skd://\(uri.dropFirst(4)) if the part after skd: names a server; leave it if the app knows",
+            line: line, column: attribute.valueColumn + 1)
+    }
+}

@@ -1,0 +1,20 @@
+import HLS
+
+/// The skd: URI reaches the app's resource loader and, in the entitlement form, becomes the query of an
+/// https request: a very long one (a token pasted twice, a runaway template) fails there, far from here.
+struct FairPlayURILengthRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "FPS-uri-length", severity: .warning,
+        summary: "A FairPlay key URI is longer than the configured limit (--max-uri-length, 2048 by default).",
+        specSection: "4.3.2.4")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let uri = key.uri,
+            uri.utf8.count > context.maximumURILength, let attribute = tag.attributes?["URI"]
+        else { return }
+        context.report(
+            Self.kind,
+            "this FairPlay key URI is \(uri.utf8.count) bytes, over the limit of \(context.maximumURILength); shorten it",
+            line: line, column: attribute.valueColumn + 1)
+    }
+}

@@ -1,0 +1,38 @@
+import HLS
+
+/// Keys of different KEYFORMAT may apply to one segment only "if they ultimately produce the same
+/// decryption key": with different METHODs they cannot, and the segment plays under one system only.
+struct KeyMethodMismatchRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "KEY-method-mismatch", severity: .error,
+        summary: "Keys of different KEYFORMAT in force on the same segment have different METHODs.",
+        specSection: "4.3.2.4")
+
+    /// The keys in force: KEYFORMAT → (METHOD, line).
+    private var inForce: [String: (method: String, line: Int)] = [:]
+    /// Conflicts already reported, as the pair of key lines.
+    private var reported: Set<[Int]> = []
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard tag.name == .key, let key = KeyTag(tag), !key.method.isEmpty else { return }
+        if key.isClear {
+            inForce.removeAll()
+        } else {
+            inForce[key.keyFormat] = (key.method, line.raw.number)
+        }
+    }
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        guard inForce.count > 1 else { return }
+        let keys = inForce.sorted { $0.value.line < $1.value.line }
+        guard let first = keys.first, let other = keys.first(where: { $0.value.method != first.value.method }) else {
+            return
+        }
+        guard reported.insert([first.value.line, other.value.line]).inserted else { return }
+        context.report(
+            Self.kind,
+            "this segment is under the \(first.key) key of line \(first.value.line) (METHOD=\(first.value.method)) "
+                + "and the \(other.key) key of line \(other.value.line) (METHOD=\(other.value.method)); give them the same METHOD",
+            line: line)
+    }
+}

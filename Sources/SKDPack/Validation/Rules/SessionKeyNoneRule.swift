@@ -1,0 +1,17 @@
+import HLS
+
+/// A session key announces a key for preloading; "The value of the METHOD attribute MUST NOT be NONE".
+struct SessionKeyNoneRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "KEY-session-none", severity: .error,
+        summary: "An EXT-X-SESSION-KEY has METHOD=NONE.", specSection: "4.3.4.5")
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard tag.name == .sessionKey, let key = KeyTag(tag), key.isClear,
+            let attribute = tag.attributes?["METHOD"]
+        else { return }
+        context.report(
+            Self.kind, "a session key cannot have METHOD=NONE; remove this EXT-X-SESSION-KEY",
+            line: line, column: attribute.valueColumn)
+    }
+}

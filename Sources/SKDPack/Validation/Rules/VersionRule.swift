@@ -1,0 +1,94 @@
+import HLS
+
+/// A feature newer than the declared EXT-X-VERSION (1 when absent) may be refused or misread by a player
+/// that trusts the version: section 7 lists what each version brings.
+struct VersionRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-version-too-low", severity: .error,
+        summary: "The playlist uses a feature its EXT-X-VERSION (1 when absent) does not allow.",
+        specSection: "7")
+
+    /// The first use of each feature that needs a version, in the order met.
+    private var uses: [Use] = []
+    private var declared: (version: UInt64, line: Int)?
+    private var isIFramesOnly = false
+    private var firstMap: (line: Int, offset: Int)?
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let name = tag.name else { return }
+        func note(_ feature: String, version: UInt64, _ line: PlaylistLine, _ column: Int) {
+            self.note(feature, version: version, line, context.fileColumn(column, on: line))
+        }
+        switch name {
+        case .version:
+            if case .decimalInteger(let version) = tag.value { declared = (version, line.raw.number) }
+        case .key, .sessionKey:
+            guard name == .key, let list = tag.attributes else { return }
+            if let iv = list["IV"] { note("the IV attribute", version: 2, line, iv.column) }
+            if let format = list["KEYFORMAT"] { note("the KEYFORMAT attribute", version: 5, line, format.column) }
+            if let versions = list["KEYFORMATVERSIONS"] {
+                note("the KEYFORMATVERSIONS attribute", version: 5, line, versions.column)
+            }
+            if let method = list["METHOD"], method.text == "SAMPLE-AES" {
+                note("METHOD=SAMPLE-AES", version: 5, line, method.column)
+            }
+        case .extInf:
+            if Self.hasFractionalDuration(line.content) { note("a floating-point EXTINF duration", version: 3, line, 9) }
+        case .byteRange:
+            note("EXT-X-BYTERANGE", version: 4, line, 1)
+        case .iFramesOnly:
+            isIFramesOnly = true
+            note("EXT-X-I-FRAMES-ONLY", version: 4, line, 1)
+        case .map:
+            if firstMap == nil { firstMap = (line.raw.number, line.raw.offset) }
+            note("EXT-X-MAP", version: 5, line, 1)
+        case .define:
+            note("EXT-X-DEFINE", version: 8, line, 1)
+        default:
+            break
+        }
+    }
+
+    private struct Use {
+        var feature: String
+        var version: UInt64
+        var line: Int
+        var offset: Int
+        var column: Int
+    }
+
+    mutating func finish(in context: RuleContext) {
+        if let index = uses.firstIndex(where: { $0.feature == "EXT-X-MAP" }), !isIFramesOnly {
+            uses[index].feature = "EXT-X-MAP outside an I-frame playlist"
+            uses[index].version = 6
+        }
+        let version = declared?.version ?? 1
+        let stated = declared.map { "EXT-X-VERSION:\($0.version) (line \($0.line))" } ?? "no EXT-X-VERSION, so version 1"
+        let tooNew = uses.filter { $0.version > version }
+        // One finding per line: a key line that uses KEYFORMAT, KEYFORMATVERSIONS and SAMPLE-AES is one fix.
+        for (line, features) in Dictionary(grouping: tooNew, by: \.line).sorted(by: { $0.key < $1.key }) {
+            let names = features.map(\.feature)
+            let needed = features.map(\.version).max() ?? version
+            let first = features[0]
+            let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            context.report(
+                Self.kind,
+                "\(list) need\(names.count == 1 ? "s" : "") EXT-X-VERSION:\(needed) or higher; the playlist has \(stated)",
+                at: SourceLocation(path: context.path, line: line, column: first.column, offset: first.offset + first.column - 1))
+        }
+    }
+
+    private mutating func note(_ feature: String, version: UInt64, _ line: PlaylistLine, _ column: Int) {
+        guard !uses.contains(where: { $0.feature == feature }) else { return }
+        uses.append(Use(feature: feature, version: version, line: line.raw.number, offset: line.raw.offset, column: column))
+    }
+
+    /// `#EXTINF:10.0,` has a decimal point in its duration (before the comma).
+    static func hasFractionalDuration(_ content: UnsafeRawBufferPointer) -> Bool {
+        for byte in content.dropFirst(8) {
+            if byte == UInt8(ascii: ".") { return true }
+            if byte == UInt8(ascii: ",") { return false }
+        }
+        return false
+    }
+}

@@ -1,0 +1,15 @@
+import HLS
+
+/// What `validate` checks and how strictly.
+public struct ValidationOptions: Sendable {
+    /// Findings of these rules are not made (or, for the reader's own findings, not kept).
+    public var disabledRules: Set<DiagnosticID> = []
+    /// Warnings count as errors (`--warnings-as-errors`).
+    public var warningsAsErrors = false
+    /// The longest FairPlay key URI accepted before `FPS-uri-length` speaks.
+    public var maximumURILength = 2048
+    /// The reader's options (line length limit, findings per kind).
+    public var reader = ReaderOptions()
+
+    public init() {}
+}

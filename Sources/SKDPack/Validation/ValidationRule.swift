@@ -1,0 +1,85 @@
+import HLS
+
+/// A validation rule: a kind of finding, and the code that looks for it while a playlist streams by.
+///
+/// Each rule lives in a file of its own and is listed once in ``RuleRegistry``; ``PlaylistValidator`` runs them. A rule instance sees one
+/// playlist: the tags as they come (`tag`), the segment URIs (`segment`), and the end (`finish`).
+protocol ValidationRule: Sendable {
+    /// The rule's id, default severity, summary and spec section.
+    static var kind: DiagnosticKind { get }
+    init()
+    /// A tag line, parsed.
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext)
+    /// A segment's URI line: the keys in force apply to it.
+    mutating func segment(at line: PlaylistLine, in context: RuleContext)
+    /// The end of the playlist.
+    mutating func finish(in context: RuleContext)
+}
+
+extension ValidationRule {
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {}
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {}
+    mutating func finish(in context: RuleContext) {}
+}
+
+/// What a rule can see of the playlist besides the line at hand, and where it reports.
+final class RuleContext {
+    let path: String
+    let reader: PlaylistReader
+    /// The longest FairPlay key URI accepted before `FPS-uri-length` speaks.
+    let maximumURILength: Int
+    private(set) var findings: [Diagnostic] = []
+    /// The line whose tag the rules see with `{$name}` references substituted: its columns are not the file's.
+    var substitutedLine: Int?
+    /// Findings per rule beyond this many are counted, not listed: a 2-million-segment playlist that breaks
+    /// a rule on every segment must not turn into a 2-million-line report.
+    private let maximumPerKind: Int
+    private var counts: [DiagnosticID: Int] = [:]
+    private var suppressed: [DiagnosticID: (kind: DiagnosticKind, count: Int, last: SourceLocation)] = [:]
+
+    init(path: String, reader: PlaylistReader, maximumURILength: Int, maximumPerKind: Int) {
+        self.path = path
+        self.reader = reader
+        self.maximumURILength = maximumURILength
+        self.maximumPerKind = maximumPerKind
+    }
+
+    /// Reports a finding of `kind` on `line` at `column` (1-based, in bytes of the line as written).
+    func report(_ kind: DiagnosticKind, _ message: String, line: PlaylistLine, column: Int = 1) {
+        guard line.raw.number != substitutedLine else {
+            report(kind, message + " (after {$variable} substitution)", at: line.location(in: path))
+            return
+        }
+        report(kind, message, at: line.location(in: path, column: column))
+    }
+
+    /// Reports a finding of `kind` at `location`.
+    func report(_ kind: DiagnosticKind, _ message: String, at location: SourceLocation) {
+        let count = counts[kind.id, default: 0] + 1
+        counts[kind.id] = count
+        guard count > maximumPerKind else {
+            findings.append(kind(message, at: location))
+            return
+        }
+        suppressed[kind.id, default: (kind, 0, location)].count += 1
+        suppressed[kind.id]?.last = location
+    }
+
+    /// One finding per rule that made more than the limit, saying how many were left out.
+    func reportSuppressed() {
+        for (id, entry) in suppressed.sorted(by: { $0.key < $1.key }) {
+            findings.append(entry.kind("\(entry.count) more findings of \(id) in this playlist are not listed", at: entry.last))
+        }
+        suppressed.removeAll()
+    }
+
+    /// `column` of `line` as the file has it: 1 on a line whose tag was read after substitution.
+    func fileColumn(_ column: Int, on line: PlaylistLine) -> Int {
+        line.raw.number == substitutedLine ? 1 : column
+    }
+
+    /// The location of the start of a line already read.
+    func location(line: Int, offset: Int) -> SourceLocation {
+        SourceLocation(path: path, line: line, column: 1, offset: offset)
+    }
+}

@@ -1,0 +1,28 @@
+import Glibc
+
+/// Standard input, for commands that read a playlist from `-`.
+enum StandardInput {
+    /// Copies standard input into a temporary file and returns its path (the caller unlinks it): the
+    /// engine reads files, and a file can be read twice (a package survey, the lines of an excerpt).
+    static func spool() throws -> String {
+        let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+        var template = Array("\(directory)/skdpack-stdin.XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw UsageFailure("cannot create a temporary file for standard input") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw UsageFailure("cannot read standard input: \(String(cString: strerror(errno)))") }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                let result = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, count - written) }
+                guard result > 0 else { throw UsageFailure("cannot spool standard input: \(String(cString: strerror(errno)))") }
+                written += result
+            }
+        }
+        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

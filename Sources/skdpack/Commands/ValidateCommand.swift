@@ -1,0 +1,123 @@
+import ArgumentParser
+import FoundationEssentials
+import Glibc
+import HLS
+import SKDPack
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check playlists before they are published: HLS grammar, keys, and FairPlay key lines.",
+        discussion: """
+            Every playlist given, or found under a directory given, is read in one streaming pass; each
+            finding is printed as path:line:col: severity: message [RULE] with the line and a caret.
+            `skdpack rules` lists the rules. Exit status: 0 no errors, 1 errors found, 2 an input could not
+            be read.
+
+            Examples:
+              skdpack validate examples/library
+              skdpack validate --disable FPS-iv --warnings-as-errors title/master.m3u8
+              skdpack validate --format json library/ > findings.json
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json }
+
+    @Argument(help: "Playlists, directories of playlists, or - for standard input.")
+    var paths: [String] = []
+
+    @Option(help: "Output format: human or json.")
+    var format: Format = .human
+
+    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn off a rule (repeatable).", valueName: "RULE"))
+    var disabledRules: [String] = []
+
+    @Flag(help: "Count warnings as errors (and fail on them).")
+    var warningsAsErrors = false
+
+    @Option(help: "The longest FairPlay key URI accepted, in bytes (FPS-uri-length).")
+    var maxURILength = ValidationOptions().maximumURILength
+
+    @Flag(help: "Follow symbolic links to playlists and directories.")
+    var followSymlinks = false
+
+    func run() throws {
+        try reportingUsage {
+            let options = try validationOptions()
+            guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
+            var inputs = paths
+            var spooled: String?
+            if let index = inputs.firstIndex(of: "-") {
+                guard inputs.count == 1 else { throw UsageFailure("- (standard input) cannot be mixed with other inputs") }
+                spooled = try StandardInput.spool()
+                inputs[index] = spooled!
+            }
+            defer { if let spooled { unlink(spooled) } }
+
+            let printer = DiagnosticPrinter()
+            let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
+            for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
+            var results: [PlaylistValidation] = []
+            var unreadable = 0
+            for package in discovery.packages {
+                for file in [package.master].compactMap({ $0 }) + package.media {
+                    do {
+                        var result = try PlaylistValidator.validate(
+                            try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
+                        if file.path == package.master?.path {
+                            result.diagnostics = Self.merged(result.diagnostics, package.diagnostics, options)
+                        }
+                        results.append(result)
+                    } catch {
+                        printer.print(message: "skdpack: \(error)")
+                        unreadable += 1
+                    }
+                }
+            }
+            printer.flush()
+            if let spooled { results = results.map { Self.renamed($0, from: spooled, to: "-") } }
+            results.sort { $0.path < $1.path }
+
+            var output = OutputSink(fd: 1, path: "<stdout>")
+            switch format {
+            case .human: try FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil)
+                    .print(results, readingFrom: spooled, to: &output)
+            case .json: try output.write(ValidationJSON.encode(results))
+            }
+            try output.flush()
+            if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
+            if results.contains(where: { $0.count(.error) > 0 }) { throw ExitStatus.findings }
+        }
+    }
+
+    private func validationOptions() throws -> ValidationOptions {
+        var options = ValidationOptions()
+        let known = Set(RuleRegistry.allKinds.map(\.id))
+        for rule in disabledRules {
+            guard known.contains(DiagnosticID(rawValue: rule)) else {
+                throw UsageFailure("--disable \(rule): no such rule (skdpack rules lists them)")
+            }
+            options.disabledRules.insert(DiagnosticID(rawValue: rule))
+        }
+        guard maxURILength > 0 else { throw UsageFailure("--max-uri-length must be a positive number of bytes") }
+        options.maximumURILength = maxURILength
+        options.warningsAsErrors = warningsAsErrors
+        return options
+    }
+
+    /// A master's findings with those of its package (references that leave it or are missing).
+    private static func merged(
+        _ findings: [Diagnostic], _ package: [Diagnostic], _ options: ValidationOptions
+    ) -> [Diagnostic] {
+        let kept = package.filter { !options.disabledRules.contains($0.id) }
+        return (findings + kept).sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+    }
+
+    private static func renamed(_ result: PlaylistValidation, from path: String, to shown: String) -> PlaylistValidation {
+        guard result.path == path else { return result }
+        var renamed = result
+        renamed.path = shown
+        for index in renamed.diagnostics.indices { renamed.diagnostics[index].location.path = shown }
+        return renamed
+    }
+}

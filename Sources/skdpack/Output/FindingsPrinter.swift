@@ -1,0 +1,46 @@
+import HLS
+import SKDPack
+
+/// The human form of `validate`'s findings: `path:line:col: severity: message [RULE]`, the line itself and
+/// a caret under the column, then one summary line.
+struct FindingsPrinter {
+    var colour: Bool
+
+    /// Prints `results`; the excerpts of a playlist read from standard input come from `spooled`.
+    func print(_ results: [PlaylistValidation], readingFrom spooled: String?, to output: inout OutputSink) throws(IOError) {
+        var counts: [Severity: Int] = [:]
+        for result in results where !result.diagnostics.isEmpty {
+            let excerpts = SourceExcerpts(
+                path: result.path == "-" ? spooled ?? "-" : result.path,
+                lines: Set(result.diagnostics.map(\.location.line)))
+            for diagnostic in result.diagnostics {
+                counts[diagnostic.severity, default: 0] += 1
+                var text = "\(diagnostic.location): \(styled(diagnostic.severity)) "
+                text += SourceExcerpts.terminalSafe(ArraySlice(diagnostic.message.utf8)) + " [\(diagnostic.id)]\n"
+                if let excerpt = excerpts.excerpt(line: diagnostic.location.line, column: diagnostic.location.column) {
+                    text += "    \(excerpt.text)\n    \(colour ? "\u{1B}[1;32m\(excerpt.caret)\u{1B}[0m" : excerpt.caret)\n"
+                }
+                try output.write(text)
+            }
+        }
+        try output.write(Self.summary(playlists: results.count, counts) + "\n")
+    }
+
+    /// `3 playlists checked: 1 error, 2 warnings, 0 notes`.
+    static func summary(playlists: Int, _ counts: [Severity: Int]) -> String {
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        return "\(counted(playlists, "playlist")) checked: \(counted(counts[.error] ?? 0, "error")), "
+            + "\(counted(counts[.warning] ?? 0, "warning")), \(counted(counts[.info] ?? 0, "note"))"
+    }
+
+    private func styled(_ severity: Severity) -> String {
+        guard colour else { return "\(severity.rawValue):" }
+        let code =
+            switch severity {
+            case .error: "1;31"
+            case .warning: "1;33"
+            case .info: "1;36"
+            }
+        return "\u{1B}[\(code)m\(severity.rawValue):\u{1B}[0m"
+    }
+}
