@@ -7,6 +7,7 @@ public enum RuleRegistry {
     static let playlistRules: [any ValidationRule.Type] = [
         // HLS: structure beyond what the reader checks line by line.
         MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
+        SegmentsAfterEndListRule.self, EmptyPresentationRule.self,
         // KEY: EXT-X-KEY and EXT-X-SESSION-KEY.
         KeyMethodUnknownRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
         KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,

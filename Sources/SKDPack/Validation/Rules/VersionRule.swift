@@ -67,6 +67,7 @@ struct VersionRule: ValidationRule {
         let tooNew = uses.filter { $0.version > version }
         // One finding per line: a key line that uses KEYFORMAT, KEYFORMATVERSIONS and SAMPLE-AES is one fix.
         for (line, features) in Dictionary(grouping: tooNew, by: \.line).sorted(by: { $0.key < $1.key }) {
+            let features = features.sorted { $0.column < $1.column }
             let names = features.map(\.feature)
             let needed = features.map(\.version).max() ?? version
             let first = features[0]

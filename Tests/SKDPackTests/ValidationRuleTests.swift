@@ -1,0 +1,149 @@
+import HLS
+import SKDPack
+import Testing
+
+/// One validation rule seen from both sides: a playlist that breaks it (with where the finding must be)
+/// and a close variant that is right and must not trigger it.
+struct RuleCase: Sendable, CustomTestStringConvertible {
+    var rule: DiagnosticID
+    var severity: Severity
+    var line: Int
+    var column: Int
+    var broken: String
+    var correct: String
+
+    var testDescription: String { rule.rawValue }
+}
+
+/// A FairPlay key line, the one most cases start from.
+private let fairPlayKey = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+
+/// A media playlist at version 5 with `lines` after the header and two segments.
+private func media(_ lines: String..., version: Int = 5, target: Int = 10) -> String {
+    "#EXTM3U\n#EXT-X-VERSION:\(version)\n#EXT-X-TARGETDURATION:\(target)\n" + lines.map { $0 + "\n" }.joined()
+        + "#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"
+}
+
+/// A master playlist at version 5 with `lines` after the header and one variant.
+private func master(_ lines: String...) -> String {
+    "#EXTM3U\n#EXT-X-VERSION:5\n" + lines.map { $0 + "\n" }.joined()
+        + "#EXT-X-STREAM-INF:BANDWIDTH=1000000\nvideo.m3u8\n"
+}
+
+func findings(_ text: String, options: ValidationOptions = ValidationOptions()) throws -> [Diagnostic] {
+    try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8", options: options).diagnostics
+}
+
+@Suite("validation rules")
+struct ValidationRuleTests {
+    static let cases: [RuleCase] = [
+        // HLS
+        RuleCase(
+            rule: "HLS-mixed-playlist", severity: .error, line: 4, column: 1,
+            broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
+            correct: master()),
+        RuleCase(
+            rule: "HLS-targetduration-missing", severity: .error, line: 1, column: 1,
+            broken: "#EXTM3U\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
+        RuleCase(
+            rule: "HLS-extinf-over-target", severity: .error, line: 4, column: 9,
+            broken: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.5,\na.ts\n",
+            correct: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.499,\na.ts\n"),
+        RuleCase(
+            rule: "HLS-version-too-low", severity: .error, line: 4, column: 12,
+            broken: media(fairPlayKey, version: 4), correct: media(fairPlayKey, version: 5)),
+        RuleCase(
+            rule: "HLS-segments-after-endlist", severity: .warning, line: 6, column: 1,
+            broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\nb.ts\n",
+            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
+        RuleCase(
+            rule: "HLS-nothing-to-play", severity: .error, line: 1, column: 1,
+            broken: "#EXTM3U\n#EXT-X-VERSION:3\n", correct: master()),
+        // KEY
+        RuleCase(
+            rule: "KEY-method-unknown", severity: .error, line: 4, column: 19,
+            broken: media(#"#EXT-X-KEY:METHOD=sample-aes,URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+        RuleCase(
+            rule: "KEY-none-with-attributes", severity: .error, line: 4, column: 24,
+            broken: media(#"#EXT-X-KEY:METHOD=NONE,URI="skd://x""#), correct: media("#EXT-X-KEY:METHOD=NONE")),
+        RuleCase(
+            rule: "KEY-keyformatversions-syntax", severity: .error, line: 4, column: 54,
+            broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMATVERSIONS="1//2""#),
+            correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMATVERSIONS="1/2""#)),
+        RuleCase(
+            rule: "KEY-method-mismatch", severity: .error, line: 7, column: 1,
+            broken: media(fairPlayKey, #"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="data:x",KEYFORMAT="urn:uuid:edef8ba9""#),
+            correct: media(fairPlayKey, #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:x",KEYFORMAT="urn:uuid:edef8ba9""#)),
+        RuleCase(
+            rule: "KEY-session-none", severity: .error, line: 3, column: 27,
+            broken: master("#EXT-X-SESSION-KEY:METHOD=NONE"),
+            correct: master(fairPlayKey.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY"))),
+        RuleCase(
+            rule: "KEY-session-in-media", severity: .error, line: 4, column: 1,
+            broken: media(fairPlayKey.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY")),
+            correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "KEY-session-duplicate", severity: .error, line: 4, column: 1,
+            broken: master(
+                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
+                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#),
+            correct: master(
+                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
+                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://b",KEYFORMAT="com.apple.streamingkeydelivery""#)),
+        // FPS
+        RuleCase(
+            rule: "FPS-method", severity: .error, line: 4, column: 19,
+            broken: media(fairPlayKey.replacingOccurrences(of: "SAMPLE-AES", with: "AES-128")), correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "FPS-keyformat-missing", severity: .error, line: 4, column: 12,
+            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1""#), correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "FPS-scheme", severity: .error, line: 4, column: 35,
+            broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "sdk://")), correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "FPS-skd-without-slashes", severity: .warning, line: 4, column: 35,
+            broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "skd:")), correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "FPS-placeholder-left", severity: .error, line: 4, column: 45,
+            broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/${content_id}")),
+            correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/title-1"))),
+        RuleCase(
+            rule: "FPS-keyformatversions", severity: .error, line: 4, column: 112,
+            broken: media(fairPlayKey.replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="2""#)),
+            correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "FPS-iv", severity: .info, line: 4, column: 93,
+            broken: media(fairPlayKey.replacingOccurrences(of: #",KEYFORMATVERSIONS="1""#, with: ",IV=0x0123456789abcdef0123456789abcdef")),
+            correct: media(fairPlayKey)),
+        RuleCase(
+            rule: "FPS-uri-length", severity: .warning, line: 4, column: 35,
+            broken: media(fairPlayKey.replacingOccurrences(of: "title-1", with: String(repeating: "t", count: 2049))),
+            correct: media(fairPlayKey.replacingOccurrences(of: "title-1", with: String(repeating: "t", count: 2000)))),
+    ]
+
+    @Test("a playlist that breaks the rule gets its finding, with severity and line:column", arguments: cases)
+    func broken(_ rule: RuleCase) throws {
+        let found = try findings(rule.broken).filter { $0.id == rule.rule }
+        #expect(found.count == 1, "\(found)")
+        let finding = try #require(found.first)
+        #expect(finding.severity == rule.severity)
+        #expect(finding.location.line == rule.line)
+        #expect(finding.location.column == rule.column)
+        #expect(!finding.message.isEmpty)
+    }
+
+    @Test("a correct playlist does not trigger the rule, nor any other error", arguments: cases)
+    func correct(_ rule: RuleCase) throws {
+        let found = try findings(rule.correct)
+        #expect(!found.contains { $0.id == rule.rule }, "\(found)")
+        #expect(!found.contains { $0.severity == .error }, "\(found)")
+    }
+
+    @Test("every playlist rule has a case here, and every case names a rule of the registry")
+    func everyRuleIsCovered() {
+        let ruleIDs = Set(RuleRegistry.allKinds.map(\.id)).subtracting(ParseDiagnostics.all.map(\.id))
+            .filter { !$0.rawValue.hasPrefix("PKG-") }
+        #expect(Set(Self.cases.map(\.rule)) == ruleIDs)
+    }
+}
