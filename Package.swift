@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate"]),
+        .library(name: "SKDReports", targets: ["SKDReports"]),
         .executable(name: "skdpack", targets: ["skdpack"]),
     ],
     dependencies: [
@@ -23,11 +24,21 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
+        // Report writers: JSON, XML and JUnit (libxml2's xmlTextWriter), SARIF; the schemas, embedded in code.
+        .target(
+            name: "SKDReports",
+            dependencies: ["HLS", "SKDPack", "CLibXML2"],
+            resources: [
+                .embedInCode("Schemas/skdpack-report.xsd"),
+                .embedInCode("Schemas/skdpack-report.schema.json"),
+            ]
+        ),
         .executableTarget(
             name: "skdpack",
             dependencies: [
                 "HLS",
                 "SKDPack",
+                "SKDReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -36,6 +47,7 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"]),
         .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTestSupport"]),
+        .testTarget(name: "SKDReportsTests", dependencies: ["SKDReports", "SKDPack", "SKDTestSupport"]),
         .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

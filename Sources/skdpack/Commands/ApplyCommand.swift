@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import HLS
 import SKDPack
+import SKDReports
 import SKDTemplate
 
 struct ApplyCommand: ParsableCommand {
@@ -50,8 +51,21 @@ struct ApplyCommand: ParsableCommand {
     @Flag(help: "Follow symbolic links when walking directories.")
     var followSymlinks = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Write a report of every change and finding to FILE (repeatable); the format follows the name: .json, .xml, .junit.xml, .sarif.",
+            valueName: "FILE"))
+    var report: [String] = []
+
     func run() throws {
+        let clock = RunClock()
         try reportingUsage {
+            let reportFormats = try report.map { file throws -> (String, ReportFormat) in
+                guard let format = ReportFormat(fileName: file) else {
+                    throw UsageFailure("--report \(file): name it .json, .xml, .junit.xml or .sarif to choose its format")
+                }
+                return (file, format)
+            }
             let printer = DiagnosticPrinter()
             defer { printer.flush() }
             let destination = try self.destination()
@@ -59,8 +73,8 @@ struct ApplyCommand: ParsableCommand {
                 template: try templateOptions.definition(), variables: try templateOptions.sources(),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
             options.readerOptions.parsesEveryTag = false
-            // Only counts are shown until reports land (issue #4); counts keep memory flat.
-            options.keepsChangeDetails = false
+            // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
+            options.keepsChangeDetails = !reportFormats.isEmpty
             let redaction = options.redaction
 
             var inputs = paths
@@ -86,6 +100,7 @@ struct ApplyCommand: ParsableCommand {
             }
             let runner = ApplyRunner(options: options, destination: destination)
             var summary = ApplySummary()
+            var reported: [Report.Playlist] = []
             for package in discovery.packages {
                 for var outcome in runner.run(package) {
                     if let spooled, outcome.path == spooled { outcome.path = "-" }
@@ -96,6 +111,7 @@ struct ApplyCommand: ParsableCommand {
                         printer.print(shown)
                     }
                     summary.add(outcome)
+                    if !reportFormats.isEmpty { reported.append(Report.Playlist(outcome)) }
                     if destination == .check, outcome.changed {
                         let count = outcome.counts.total
                         printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
@@ -104,6 +120,19 @@ struct ApplyCommand: ParsableCommand {
             }
             printer.print(message: summary.line(checking: destination == .check || destination == .diff))
             printer.flush()
+            if !reportFormats.isEmpty {
+                let run = clock.run(
+                    command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
+                    template: templateOptions.template)
+                let document = Report(tool: Report.Tool(version: SKDPackVersion.current), run: run, playlists: reported)
+                do {
+                    try ReportFiles.write(document, to: reportFormats)
+                } catch {
+                    printer.print(message: "skdpack: \(error)")
+                    printer.flush()
+                    throw ExitStatus.failure
+                }
+            }
             if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
             if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
         }

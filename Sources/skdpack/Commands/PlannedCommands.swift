@@ -14,15 +14,14 @@ extension PlannedCommand {
     }
 }
 
-struct ReportCommand: PlannedCommand {
-    static let plannedIn = "issues #4 and #5: reports, shards"
+struct ReportMergeCommand: PlannedCommand {
+    static let plannedIn = "issue #5: shards"
     static let configuration = CommandConfiguration(
-        commandName: "report",
-        abstract: "Merge the reports of several shards, or print the reports' schemas.",
+        commandName: "merge",
+        abstract: "Merge the reports of several shards into one.",
         discussion: """
-            Examples:
+            Example:
               skdpack report merge shard-*.json > report.json
-              skdpack report schema --format xml > skdpack-report.xsd
             """)
-    @Argument var arguments: [String] = []
+    @Argument var reports: [String] = []
 }

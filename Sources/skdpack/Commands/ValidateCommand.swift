@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import HLS
 import SKDPack
+import SKDReports
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,16 +18,16 @@ struct ValidateCommand: ParsableCommand {
             Examples:
               skdpack validate examples/library
               skdpack validate --disable FPS-iv --warnings-as-errors title/master.m3u8
-              skdpack validate --format json library/ > findings.json
+              skdpack validate --format junit library/ > validate.junit.xml
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, xml, junit, sarif }
 
     @Argument(help: "Playlists, directories of playlists, or - for standard input.")
     var paths: [String] = []
 
-    @Option(help: "Output format: human or json.")
+    @Option(help: "Output format: human, json, xml (the report; schemas from `skdpack report schema`), junit or sarif.")
     var format: Format = .human
 
     @Option(name: .customLong("disable"), help: ArgumentHelp("Turn off a rule (repeatable).", valueName: "RULE"))
@@ -42,6 +43,7 @@ struct ValidateCommand: ParsableCommand {
     var followSymlinks = false
 
     func run() throws {
+        let clock = RunClock()
         try reportingUsage {
             let options = try validationOptions()
             guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
@@ -82,7 +84,12 @@ struct ValidateCommand: ParsableCommand {
             switch format {
             case .human: try FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil)
                     .print(results, readingFrom: spooled, to: &output)
-            case .json: try output.write(ValidationJSON.encode(results))
+            case .json, .xml, .junit, .sarif:
+                let report = Report(
+                    tool: Report.Tool(version: SKDPackVersion.current),
+                    run: clock.run(command: "validate", arguments: RunClock.subcommandArguments, template: nil),
+                    playlists: results.map(Report.Playlist.init))
+                try output.write(ReportFormat(rawValue: format.rawValue)!.encode(report))
             }
             try output.flush()
             if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }

@@ -1,0 +1,162 @@
+import HLS
+
+/// What one run of `apply` or `validate` did, as data: the one content model behind every report format
+/// (JSON, XML, JUnit, SARIF; see `SKDReports`).
+///
+/// Everything but ``run`` follows from the input alone, so two runs over the same input give reports that
+/// are equal outside `run`: a report can be diffed, cached and kept as the record of a packaging run.
+public struct Report: Hashable, Sendable, Codable {
+    /// The version of this model; it changes when a field changes meaning or is removed.
+    public static let currentSchemaVersion = "1"
+
+    public var schemaVersion = Report.currentSchemaVersion
+    public var tool: Tool
+    public var run: Run
+    /// Totals over ``playlists``, computed when the report is made.
+    public private(set) var summary: Summary
+    /// One entry per playlist, in path order.
+    public private(set) var playlists: [Playlist]
+
+    public init(tool: Tool, run: Run, playlists: [Playlist]) {
+        self.tool = tool
+        self.run = run
+        self.playlists = playlists.sorted { $0.path < $1.path }
+        self.summary = Summary(self.playlists)
+    }
+
+    public struct Tool: Hashable, Sendable, Codable {
+        public var name: String
+        public var version: String
+
+        public init(name: String = "skdpack", version: String) {
+            self.name = name
+            self.version = version
+        }
+    }
+
+    /// The volatile part: how the tool was run, and when.
+    public struct Run: Hashable, Sendable, Codable {
+        /// `apply` or `validate`.
+        public var command: String
+        /// The command line after the command, secrets redacted.
+        public var arguments: [String]
+        /// The template used, if any.
+        public var template: String?
+        /// When the run started, RFC 3339 in UTC.
+        public var startedAt: String
+        public var durationMilliseconds: Int
+
+        public init(command: String, arguments: [String], template: String?, startedAt: String, durationMilliseconds: Int) {
+            self.command = command
+            self.arguments = arguments
+            self.template = template
+            self.startedAt = startedAt
+            self.durationMilliseconds = durationMilliseconds
+        }
+    }
+
+    public struct Summary: Hashable, Sendable, Codable {
+        public var playlistsRead = 0
+        public var changed = 0
+        public var unchanged = 0
+        public var failed = 0
+        public var keysRewritten = 0
+        public var keysInserted = 0
+        public var keysRemoved = 0
+        /// Session key lines inserted, rewritten or removed.
+        public var sessionKeys = 0
+        public var errors = 0
+        public var warnings = 0
+        public var infos = 0
+
+        init(_ playlists: [Playlist]) {
+            playlistsRead = playlists.count
+            for playlist in playlists {
+                switch playlist.status {
+                case .changed: changed += 1
+                case .unchanged, .passed: unchanged += 1
+                case .failed: failed += 1
+                }
+                for change in playlist.changes where change.tag != "EXT-X-VERSION" {
+                    switch change.action {
+                    case .rewritten: keysRewritten += 1
+                    case .inserted: keysInserted += 1
+                    case .removed: keysRemoved += 1
+                    }
+                    if change.tag == "EXT-X-SESSION-KEY" { sessionKeys += 1 }
+                }
+                errors += playlist.diagnostics.count { $0.severity == .error }
+                warnings += playlist.diagnostics.count { $0.severity == .warning }
+                infos += playlist.diagnostics.count { $0.severity == .info }
+            }
+        }
+    }
+
+    public struct Playlist: Hashable, Sendable, Codable {
+        public enum Status: String, Hashable, Sendable, Codable {
+            /// `apply` changed it (or, with `--check`, would).
+            case changed
+            /// `apply` left it as it was.
+            case unchanged
+            /// `validate` found no error.
+            case passed
+            /// An error: `apply` kept it as it was; `validate` found one.
+            case failed
+        }
+
+        public var path: String
+        public var kind: PlaylistKind
+        public var status: Status
+        /// In line order.
+        public var changes: [ApplyChange]
+        /// In line order.
+        public var diagnostics: [Finding]
+
+        public init(path: String, kind: PlaylistKind, status: Status, changes: [ApplyChange], diagnostics: [Finding]) {
+            self.path = path
+            self.kind = kind
+            self.status = status
+            self.changes = changes
+            self.diagnostics = diagnostics
+        }
+
+        /// The entry for a validated playlist.
+        public init(_ validation: PlaylistValidation) {
+            let failed = validation.diagnostics.contains { $0.severity == .error }
+            self.init(
+                path: validation.path, kind: validation.kind, status: failed ? .failed : .passed, changes: [],
+                diagnostics: validation.diagnostics.map(Finding.init))
+        }
+
+        /// The entry for a playlist `apply` processed.
+        public init(_ outcome: PlaylistOutcome) {
+            self.init(
+                path: outcome.path, kind: outcome.kind,
+                status: outcome.failed ? .failed : outcome.changed ? .changed : .unchanged,
+                changes: outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init))
+        }
+    }
+
+    /// A diagnostic as reports carry it: the path is the playlist's.
+    public struct Finding: Hashable, Sendable, Codable {
+        public var rule: String
+        public var severity: Severity
+        public var line: Int
+        public var column: Int
+        public var message: String
+
+        public init(rule: String, severity: Severity, line: Int, column: Int, message: String) {
+            self.rule = rule
+            self.severity = severity
+            self.line = line
+            self.column = column
+            self.message = message
+        }
+
+        public init(_ diagnostic: Diagnostic) {
+            self.init(
+                rule: diagnostic.id.rawValue, severity: diagnostic.severity, line: diagnostic.location.line,
+                column: diagnostic.location.column, message: diagnostic.message)
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import HLS
+import SKDPack
+
+/// The report as XML, in the namespace of ``ReportSchemas/xmlNamespace`` and valid against the shipped
+/// XSD: elements in a fixed order, attributes for scalars, text for lines and messages.
+public enum ReportXML {
+    public static func encode(_ report: Report) throws -> [UInt8] {
+        let xml = try XMLDocumentWriter()
+        try xml.startDocument()
+        try xml.startElement("report")
+        try xml.attribute("xmlns", ReportSchemas.xmlNamespace)
+        try xml.attribute("schemaVersion", report.schemaVersion)
+        try xml.element("tool", ["name": report.tool.name, "version": report.tool.version])
+        try writeRun(report.run, to: xml)
+        try writeSummary(report.summary, to: xml)
+        try xml.startElement("playlists")
+        for playlist in report.playlists { try writePlaylist(playlist, to: xml) }
+        try xml.endElement()
+        try xml.endElement()
+        return try xml.finish()
+    }
+
+    private static func writeRun(_ run: Report.Run, to xml: XMLDocumentWriter) throws {
+        try xml.startElement("run")
+        try xml.attribute("command", run.command)
+        if let template = run.template { try xml.attribute("template", template) }
+        try xml.attribute("startedAt", run.startedAt)
+        try xml.attribute("durationMilliseconds", run.durationMilliseconds)
+        for argument in run.arguments { try xml.element("argument", text: argument) }
+        try xml.endElement()
+    }
+
+    private static func writeSummary(_ summary: Report.Summary, to xml: XMLDocumentWriter) throws {
+        try xml.startElement("summary")
+        let counts: [(String, Int)] = [
+            ("playlistsRead", summary.playlistsRead), ("changed", summary.changed), ("unchanged", summary.unchanged),
+            ("failed", summary.failed), ("keysRewritten", summary.keysRewritten),
+            ("keysInserted", summary.keysInserted), ("keysRemoved", summary.keysRemoved),
+            ("sessionKeys", summary.sessionKeys), ("errors", summary.errors), ("warnings", summary.warnings),
+            ("infos", summary.infos),
+        ]
+        for (name, value) in counts { try xml.attribute(name, value) }
+        try xml.endElement()
+    }
+
+    private static func writePlaylist(_ playlist: Report.Playlist, to xml: XMLDocumentWriter) throws {
+        try xml.startElement("playlist")
+        try xml.attribute("path", playlist.path)
+        try xml.attribute("kind", playlist.kind.rawValue)
+        try xml.attribute("status", playlist.status.rawValue)
+        try xml.startElement("changes")
+        for change in playlist.changes {
+            try xml.startElement("change")
+            try xml.attribute("line", change.line)
+            try xml.attribute("tag", change.tag)
+            try xml.attribute("action", change.action.rawValue)
+            if let before = change.before { try xml.element("before", text: before) }
+            if let after = change.after { try xml.element("after", text: after) }
+            try xml.endElement()
+        }
+        try xml.endElement()
+        try xml.startElement("diagnostics")
+        for finding in playlist.diagnostics {
+            try xml.startElement("diagnostic")
+            try xml.attribute("rule", finding.rule)
+            try xml.attribute("severity", finding.severity.rawValue)
+            try xml.attribute("line", finding.line)
+            try xml.attribute("column", finding.column)
+            try xml.text(finding.message)
+            try xml.endElement()
+        }
+        try xml.endElement()
+        try xml.endElement()
+    }
+}

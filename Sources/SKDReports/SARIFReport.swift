@@ -1,0 +1,113 @@
+import FoundationEssentials
+import HLS
+import SKDPack
+
+/// The report as SARIF 2.1.0, for code-scanning views: the rules that fired with their help, and a result
+/// per finding with its location.
+public enum SARIFReport {
+    public static let schemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+    public static func encode(_ report: Report, rules catalogue: [DiagnosticKind]) throws -> [UInt8] {
+        let fired = Set(report.playlists.flatMap { $0.diagnostics.map(\.rule) })
+        let rules = catalogue.filter { fired.contains($0.id.rawValue) }.sorted { $0.id < $1.id }
+        let index = Dictionary(uniqueKeysWithValues: rules.enumerated().map { ($1.id.rawValue, $0) })
+        let log = Log(runs: [
+            RunEntry(
+                tool: ToolEntry(
+                    driver: Driver(
+                        name: report.tool.name, version: report.tool.version,
+                        rules: rules.map(Rule.init))),
+                results: report.playlists.flatMap { playlist in
+                    playlist.diagnostics.map { finding in
+                        Result(
+                            ruleId: finding.rule, ruleIndex: index[finding.rule], level: Self.level(finding.severity),
+                            message: Message(text: finding.message),
+                            locations: [
+                                Location(
+                                    physicalLocation: PhysicalLocation(
+                                        artifactLocation: ArtifactLocation(uri: playlist.path),
+                                        region: Region(startLine: finding.line, startColumn: finding.column)))
+                            ])
+                    }
+                })
+        ])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(log)) + [0x0A]
+    }
+
+    static func level(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "error"
+        case .warning: "warning"
+        case .info: "note"
+        }
+    }
+
+    struct Log: Encodable {
+        var schema = SARIFReport.schemaURI
+        var version = "2.1.0"
+        var runs: [RunEntry]
+        enum CodingKeys: String, CodingKey {
+            case schema = "$schema"
+            case version, runs
+        }
+    }
+
+    struct RunEntry: Encodable {
+        var tool: ToolEntry
+        var results: [Result]
+    }
+
+    struct ToolEntry: Encodable { var driver: Driver }
+
+    struct Driver: Encodable {
+        var name: String
+        var version: String
+        var rules: [Rule]
+    }
+
+    struct Rule: Encodable {
+        var id: String
+        var shortDescription: Message
+        var help: Message
+        var defaultConfiguration: Configuration
+        var properties: Properties
+
+        init(_ kind: DiagnosticKind) {
+            id = kind.id.rawValue
+            shortDescription = Message(text: kind.summary)
+            let section = kind.specSection.hasPrefix("bis ")
+                ? "rfc8216bis section " + kind.specSection.dropFirst(4) : "RFC 8216 section " + kind.specSection
+            help = Message(text: "\(kind.summary) See \(section).")
+            defaultConfiguration = Configuration(level: SARIFReport.level(kind.severity))
+            properties = Properties(specSection: kind.specSection, family: String(kind.id.family))
+        }
+    }
+
+    struct Configuration: Encodable { var level: String }
+    struct Properties: Encodable {
+        var specSection: String
+        var family: String
+    }
+    struct Message: Encodable { var text: String }
+
+    struct Result: Encodable {
+        var ruleId: String
+        var ruleIndex: Int?
+        var level: String
+        var message: Message
+        var locations: [Location]
+    }
+
+    struct Location: Encodable { var physicalLocation: PhysicalLocation }
+    struct PhysicalLocation: Encodable {
+        var artifactLocation: ArtifactLocation
+        var region: Region
+    }
+    struct ArtifactLocation: Encodable { var uri: String }
+    struct Region: Encodable {
+        var startLine: Int
+        var startColumn: Int
+    }
+}

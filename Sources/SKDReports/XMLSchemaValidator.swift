@@ -1,0 +1,74 @@
+import CLibXML2
+
+/// Checks XML documents against an XSD with libxml2's schema validator: what the tests run on every
+/// report they make, and what a consumer can run on a report it received.
+public final class XMLSchemaValidator {
+    public struct Failure: Error, CustomStringConvertible {
+        public var messages: [String]
+        public var description: String { messages.joined(separator: "\n") }
+    }
+
+    private let schema: xmlSchemaPtr
+
+    /// Parses `xsd`; throws with libxml2's messages if it is not a valid schema.
+    public init(xsd: [UInt8]) throws(Failure) {
+        xmlInitParser()
+        let collector = MessageCollector()
+        let parsed: xmlSchemaPtr? = xsd.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars -> xmlSchemaPtr? in
+                guard let context = xmlSchemaNewMemParserCtxt(chars.baseAddress, Int32(chars.count)) else { return nil }
+                defer { xmlSchemaFreeParserCtxt(context) }
+                xmlSchemaSetParserStructuredErrors(context, MessageCollector.handler, collector.pointer)
+                return xmlSchemaParse(context)
+            }
+        }
+        guard let parsed else { throw Failure(messages: collector.messages.isEmpty ? ["the XSD could not be parsed"] : collector.messages) }
+        schema = parsed
+    }
+
+    deinit { xmlSchemaFree(schema) }
+
+    /// The problems libxml2 finds in `document` (not well-formed, or not valid against the schema); empty
+    /// when it is valid.
+    public func problems(in document: [UInt8]) -> [String] {
+        let collector = MessageCollector()
+        // No network, no entity expansion beyond the document, parse errors kept off standard error.
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+        return document.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars -> [String] in
+                xmlResetLastError()
+                guard let doc = xmlReadMemory(chars.baseAddress, Int32(chars.count), "report.xml", nil, options) else {
+                    let error = xmlGetLastError()
+                    let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+                    return ["not well-formed XML, line \(error?.pointee.line ?? 0): \(message.trimmingNewline)"]
+                }
+                defer { xmlFreeDoc(doc) }
+                guard let context = xmlSchemaNewValidCtxt(schema) else { return ["libxml2 could not allocate a validator"] }
+                defer { xmlSchemaFreeValidCtxt(context) }
+                xmlSchemaSetValidStructuredErrors(context, MessageCollector.handler, collector.pointer)
+                let result = xmlSchemaValidateDoc(context, doc)
+                if result != 0, collector.messages.isEmpty { return ["the document is not valid (libxml2 code \(result))"] }
+                return collector.messages
+            }
+        }
+    }
+}
+
+/// Gathers libxml2's structured errors as `line N: message` strings.
+private final class MessageCollector {
+    var messages: [String] = []
+
+    var pointer: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    static let handler: xmlStructuredErrorFunc = { context, error in
+        guard let context, let error else { return }
+        let collector = Unmanaged<MessageCollector>.fromOpaque(context).takeUnretainedValue()
+        let text = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        collector.messages.append("line \(error.pointee.line): \(text.trimmingNewline)")
+    }
+}
+
+
+extension String {
+    fileprivate var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
+}
