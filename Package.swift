@@ -47,8 +47,9 @@ let package = Package(
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"]),
         .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTestSupport"]),
-        .testTarget(name: "SKDReportsTests", dependencies: ["SKDReports", "SKDPack", "SKDTestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDTestSupport"]),
+        .testTarget(
+            name: "SKDReportsTests", dependencies: ["SKDReports", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDReports", "SKDTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,10 @@ import CLibXML2
 
 /// Checks XML documents against an XSD with libxml2's schema validator: what the tests run on every
 /// report they make, and what a consumer can run on a report it received.
-public final class XMLSchemaValidator {
+///
+/// Sendable: the parsed schema is only read after `init`, and each validation has a context of its own,
+/// which is how libxml2 allows one schema to serve several threads.
+public final class XMLSchemaValidator: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public var messages: [String]
         public var description: String { messages.joined(separator: "\n") }
@@ -28,19 +31,39 @@ public final class XMLSchemaValidator {
 
     deinit { xmlSchemaFree(schema) }
 
+    /// Why `document` is not well-formed XML, or `nil` when it is (any XML: JUnit files have no XSD here).
+    public static func wellFormednessProblem(in document: [UInt8]) -> String? {
+        xmlInitParser()
+        return document.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars -> String? in
+                xmlResetLastError()
+                guard let doc = xmlReadMemory(chars.baseAddress, Int32(chars.count), "document.xml", nil, parseOptions) else {
+                    return lastErrorMessage()
+                }
+                xmlFreeDoc(doc)
+                return nil
+            }
+        }
+    }
+
+    /// No network, and parse errors kept off standard error (they are returned).
+    private static let parseOptions = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+
+    private static func lastErrorMessage() -> String {
+        let error = xmlGetLastError()
+        let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        return "not well-formed XML, line \(error?.pointee.line ?? 0): \(message.trimmingNewline)"
+    }
+
     /// The problems libxml2 finds in `document` (not well-formed, or not valid against the schema); empty
     /// when it is valid.
     public func problems(in document: [UInt8]) -> [String] {
         let collector = MessageCollector()
-        // No network, no entity expansion beyond the document, parse errors kept off standard error.
-        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
         return document.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars -> [String] in
                 xmlResetLastError()
-                guard let doc = xmlReadMemory(chars.baseAddress, Int32(chars.count), "report.xml", nil, options) else {
-                    let error = xmlGetLastError()
-                    let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
-                    return ["not well-formed XML, line \(error?.pointee.line ?? 0): \(message.trimmingNewline)"]
+                guard let doc = xmlReadMemory(chars.baseAddress, Int32(chars.count), "report.xml", nil, Self.parseOptions) else {
+                    return [Self.lastErrorMessage()]
                 }
                 defer { xmlFreeDoc(doc) }
                 guard let context = xmlSchemaNewValidCtxt(schema) else { return ["libxml2 could not allocate a validator"] }

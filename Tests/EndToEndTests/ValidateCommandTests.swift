@@ -1,4 +1,5 @@
 import Foundation
+import SKDReports
 import SKDTestSupport
 import Testing
 
@@ -60,7 +61,14 @@ struct ValidateCommandTests {
         #expect(strict.stdoutText.contains("error: write skd://title-1"))
     }
 
-    @Test("--format json: findings per playlist with rule, severity, line, column; the same bytes twice")
+    /// A JSON report without its `run` section, the only part that may differ between two runs.
+    static func withoutRun(_ data: Data) throws -> NSDictionary {
+        var document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        document["run"] = nil
+        return document as NSDictionary
+    }
+
+    @Test("--format json: the report, with findings per playlist; equal to a second run's outside run")
     func json() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -68,17 +76,53 @@ struct ValidateCommandTests {
         let result = try SKDPackRunner.run(["validate", "--format", "json", scratch.path("title.m3u8")])
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        #expect(document["schemaVersion"] as? String == "0.1")
+        #expect(document["schemaVersion"] as? String == "1")
         let summary = try #require(document["summary"] as? [String: Int])
-        #expect(summary == ["playlists": 1, "errors": 1, "warnings": 0, "infos": 0])
+        #expect(summary["playlistsRead"] == 1)
+        #expect(summary["failed"] == 1)
+        #expect(summary["errors"] == 1)
+        let run = try #require(document["run"] as? [String: Any])
+        #expect(run["command"] as? String == "validate")
+        #expect(run["arguments"] as? [String] == ["--format", "json", scratch.path("title.m3u8")])
         let playlists = try #require(document["playlists"] as? [[String: Any]])
         #expect(playlists.first?["kind"] as? String == "media")
+        #expect(playlists.first?["status"] as? String == "failed")
         let finding = try #require((playlists.first?["diagnostics"] as? [[String: Any]])?.first)
         #expect(finding["rule"] as? String == "FPS-method")
         #expect(finding["line"] as? Int == 4)
         #expect(finding["column"] as? Int == 19)
         let again = try SKDPackRunner.run(["validate", "--format", "json", scratch.path("title.m3u8")])
-        #expect(again.stdout == result.stdout)
+        #expect(try Self.withoutRun(again.stdout) == Self.withoutRun(result.stdout))
+    }
+
+    @Test("--format xml is valid against the XSD that report schema prints")
+    func xml() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("title.m3u8", Self.media(Self.brokenKey.replacingOccurrences(of: "title-1", with: "a<b&c")))
+        let result = try SKDPackRunner.run(["validate", "--format", "xml", scratch.path("title.m3u8")])
+        #expect(result.status == 1)
+        let schema = try SKDPackRunner.run(["report", "schema", "--format", "xml"])
+        #expect(schema.status == 0)
+        let validator = try XMLSchemaValidator(xsd: [UInt8](schema.stdout))
+        #expect(validator.problems(in: [UInt8](result.stdout)) == [])
+        #expect(result.stdoutText.contains(#"rule="FPS-method" severity="error" line="4" column="19""#))
+    }
+
+    @Test("--format junit and sarif: a test case per playlist with a failure per error; SARIF results with locations")
+    func junitAndSARIF() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let junit = try SKDPackRunner.run(["validate", "--format", "junit", scratch.path("library")])
+        #expect(junit.status == 1)
+        #expect(XMLSchemaValidator.wellFormednessProblem(in: [UInt8](junit.stdout)) == nil)
+        #expect(junit.stdoutText.components(separatedBy: "<testcase ").count - 1 == 9)
+        #expect(junit.stdoutText.components(separatedBy: "<failure ").count - 1 == 1)
+        let sarif = try SKDPackRunner.run(["validate", "--format", "sarif", scratch.path("library")])
+        let log = try #require(try JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
+        let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
+        #expect(results.count == 1)
+        #expect(results.first?["ruleId"] as? String == "HLS-version-too-low")
     }
 
     @Test("a hostile line cannot reach the terminal: control characters are shown as ?")
@@ -134,5 +178,69 @@ struct ValidateCommandTests {
         let method = try #require(entries.first { $0["id"] == "FPS-method" })
         #expect(method["severity"] == "error")
         #expect(method["specSection"] == "4.3.2.4")
+    }
+}
+
+@Suite("skdpack apply --report, as a user runs it")
+struct ApplyReportTests {
+    static let migrate = [
+        "apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+        "--match", "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)", "--in-place",
+    ]
+
+    @Test("--report FILE, repeated: each format by its extension, valid against the shipped schemas, every change listed")
+    func reports() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let files = ["r.json", "r.xml", "r.junit.xml", "r.sarif"].map(scratch.path)
+        let result = try SKDPackRunner.run(
+            Self.migrate + files.flatMap { ["--report", $0] } + [scratch.path("library")])
+        #expect(result.status == 0)
+        let xml = try [UInt8](Data(contentsOf: URL(fileURLWithPath: files[1])))
+        let schema = try SKDPackRunner.run(["report", "schema", "--format", "xml"])
+        #expect(try XMLSchemaValidator(xsd: [UInt8](schema.stdout)).problems(in: xml) == [])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: files[0]))) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Int])
+        #expect(summary["playlistsRead"] == 9)
+        #expect(summary["changed"] == 7)
+        #expect(summary["keysRewritten"] == 10)
+        let playlists = try #require(json["playlists"] as? [[String: Any]])
+        let changes = playlists.flatMap { ($0["changes"] as? [[String: Any]]) ?? [] }
+        #expect(changes.filter { $0["tag"] as? String != "EXT-X-VERSION" }.count == 10)
+        #expect(changes.allSatisfy { ($0["after"] as? String).map { !$0.contains("\n") } ?? true })
+        #expect(XMLSchemaValidator.wellFormednessProblem(in: try [UInt8](Data(contentsOf: URL(fileURLWithPath: files[2])))) == nil)
+        let sarif = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: files[3]))) as? [String: Any])
+        #expect(sarif["version"] as? String == "2.1.0")
+    }
+
+    @Test("a report name without a known extension is a usage error, and nothing is changed")
+    func unknownExtension() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let before = try scratch.text("library/legacy-title/video-360p.m3u8")
+        let result = try SKDPackRunner.run(Self.migrate + ["--report", scratch.path("r.txt"), scratch.path("library")])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--report"))
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8") == before)
+    }
+
+    @Test("secrets given with --var never reach a report")
+    func secretsRedacted() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            "t.yaml",
+            "name: tokened\nuri: \"skd://lic.example.com/fps?cid={content_id}&t={token}\"\nvariables:\n  content_id: {}\n  token:\n    secret: true\n")
+        let report = scratch.path("r.json")
+        let result = try SKDPackRunner.run([
+            "apply", "--template", scratch.path("t.yaml"), "--var", "content_id=42", "--var", "token=hunter2-secret",
+            "--in-place", "--report", report, scratch.path("library/legacy-title"),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(!text.contains("hunter2-secret"))
+        #expect(text.contains("skd://lic.example.com/fps?cid=42"))
     }
 }
