@@ -24,5 +24,6 @@ echo "== migrating"
 "$skdpack" "${migrate[@]}" --in-place "$work/library"
 echo "== checking"
 "$skdpack" "${migrate[@]}" --check "$work/library" && echo "nothing left to migrate"
-echo "== validating the migrated library before it is published"
-"$skdpack" validate "$work/library"
+echo "== validating the migrated library before it is published: every key from the template, on the new server"
+"$skdpack" validate --template entitlement --var entitlement_url=https://new-lic.example.com/fps \
+    --allow-host new-lic.example.com "$work/library"

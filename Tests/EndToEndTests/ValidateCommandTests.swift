@@ -160,6 +160,37 @@ struct ValidateCommandTests {
         #expect(result.stdoutText.hasSuffix("2 playlists checked: 1 error, 0 warnings, 0 notes\n"))
     }
 
+    @Test("--template with --var and --allow-host: a library migrated to the new server passes, the original does not")
+    func templateAudit() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let audit = [
+            "validate", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+            "--allow-host", "new-lic.example.com",
+        ]
+        let before = try SKDPackRunner.run(audit + [scratch.path("library/legacy-title")])
+        #expect(before.status == 1)
+        #expect(before.stdoutText.contains("[TPL-key-mismatch]"))
+        let migrated = try SKDPackRunner.run(
+            ApplyReportTests.migrate + [scratch.path("library/legacy-title")])
+        #expect(migrated.status == 0)
+        let after = try SKDPackRunner.run(audit + [scratch.path("library/legacy-title")])
+        #expect(after.status == 0, "\(after.stdoutText)")
+        let elsewhere = try SKDPackRunner.run(
+            ["validate", "--allow-host", "lic.example.com", scratch.path("library/legacy-title")])
+        #expect(elsewhere.status == 0, "legacy skd://id keys name no server, so no host is checked")
+    }
+
+    @Test("--var without --template, or naming no variable of it, is a usage error")
+    func templateUsage() throws {
+        let alone = try SKDPackRunner.run(["validate", "--var", "content_id=1", "x.m3u8"])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--var needs --template"))
+        let unknown = try SKDPackRunner.run(["validate", "--template", "entitlement", "--var", "cid=1", "x.m3u8"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("has no variable cid"))
+    }
+
     @Test("an unreadable input is reported on standard error and exits 2")
     func missingInput() throws {
         let result = try SKDPackRunner.run(["validate", "/nonexistent/x.m3u8"])

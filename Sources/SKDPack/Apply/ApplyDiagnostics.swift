@@ -14,11 +14,11 @@ public enum ApplyDiagnostics {
     public static let renderFailed = DiagnosticKind(
         id: "TPL-render", severity: .error,
         summary: "A key URI could not be rendered from the template: a variable is missing or breaks its pattern.",
-        specSection: "")
+        specSection: "4.3.2.4")
     public static let matchFailed = DiagnosticKind(
         id: "TPL-match", severity: .error,
         summary: "An existing FairPlay key URI does not match --match, so the migration cannot read it.",
-        specSection: "")
+        specSection: "4.3.2.4")
     public static let literalAfterDefine = DiagnosticKind(
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",

@@ -11,8 +11,7 @@ public enum PlaylistValidator {
         readerOptions.parsesEveryTag = true
         let reader = PlaylistReader(source: source, path: path, options: readerOptions)
         let context = RuleContext(
-            path: path, reader: reader, maximumURILength: options.maximumURILength,
-            maximumPerKind: readerOptions.maximumDiagnosticsPerKind)
+            path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind)
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
         var rules: [any ValidationRule] = RuleRegistry.playlistRules

@@ -16,13 +16,25 @@ public enum RuleRegistry {
         FairPlayMethodRule.self, FairPlayKeyFormatRule.self, FairPlaySchemeRule.self, FairPlaySlashesRule.self,
         LeftoverPlaceholderRule.self, FairPlayKeyFormatVersionsRule.self, FairPlayIVRule.self,
         FairPlayURILengthRule.self,
+        // TPL: with --template and --allow-host.
+        TemplateMatchRule.self, LicenseHostRule.self,
     ]
 
     /// Findings about a package as a whole, made while its playlists are found.
     static let packageKinds: [DiagnosticKind] = [ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference]
 
-    /// Every kind of finding `validate` can make, in id order: the reader's, the rules' and the package's.
-    public static let allKinds: [DiagnosticKind] =
+    /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those
+    /// of `apply` (which reports carry, SARIF with their help text).
+    public static let allKinds: [DiagnosticKind] = {
+        var byID: [DiagnosticID: DiagnosticKind] = [:]
+        for kind in ParseDiagnostics.all + playlistRules.map({ $0.kind }) + packageKinds + ApplyDiagnostics.all {
+            byID[kind.id] = kind
+        }
+        return byID.values.sorted { $0.id < $1.id }
+    }()
+
+    /// The kinds `validate` makes (what `--disable` accepts).
+    public static let validationKinds: [DiagnosticKind] =
         (ParseDiagnostics.all + playlistRules.map { $0.kind } + packageKinds).sorted { $0.id < $1.id }
 
     /// The kind with id `id`, if there is one.

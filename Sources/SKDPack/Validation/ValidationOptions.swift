@@ -8,6 +8,10 @@ public struct ValidationOptions: Sendable {
     public var warningsAsErrors = false
     /// The longest FairPlay key URI accepted before `FPS-uri-length` speaks.
     public var maximumURILength = 2048
+    /// With a template: every FairPlay key must be one it makes (`TPL-key-mismatch`).
+    public var templateMatcher: TemplateMatcher?
+    /// Hosts the derived https license URLs may point at (`TPL-host-not-allowed`); empty: not checked.
+    public var allowHosts: [String] = []
     /// The reader's options (line length limit, findings per kind).
     public var reader = ReaderOptions()
 

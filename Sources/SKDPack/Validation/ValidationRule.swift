@@ -1,4 +1,5 @@
 import HLS
+import SKDTemplate
 
 /// A validation rule: a kind of finding, and the code that looks for it while a playlist streams by.
 ///
@@ -37,10 +38,17 @@ final class RuleContext {
     private var counts: [DiagnosticID: Int] = [:]
     private var suppressed: [DiagnosticID: (kind: DiagnosticKind, count: Int, last: SourceLocation)] = [:]
 
-    init(path: String, reader: PlaylistReader, maximumURILength: Int, maximumPerKind: Int) {
+    /// The template FairPlay keys must come from, if one was given.
+    let templateMatcher: TemplateMatcher?
+    /// Hosts license URLs may point at; empty when not checked.
+    let allowHosts: [String]
+
+    init(path: String, reader: PlaylistReader, options: ValidationOptions, maximumPerKind: Int) {
         self.path = path
         self.reader = reader
-        self.maximumURILength = maximumURILength
+        self.maximumURILength = options.maximumURILength
+        self.templateMatcher = options.templateMatcher
+        self.allowHosts = options.allowHosts
         self.maximumPerKind = maximumPerKind
     }
 

@@ -4,6 +4,7 @@ import Glibc
 import HLS
 import SKDPack
 import SKDReports
+import SKDTemplate
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,6 +20,8 @@ struct ValidateCommand: ParsableCommand {
               skdpack validate examples/library
               skdpack validate --disable FPS-iv --warnings-as-errors title/master.m3u8
               skdpack validate --format junit library/ > validate.junit.xml
+              skdpack validate --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
+                  --allow-host new-lic.example.com library/
             """
     )
 
@@ -38,6 +41,19 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(help: "The longest FairPlay key URI accepted, in bytes (FPS-uri-length).")
     var maxURILength = ValidationOptions().maximumURILength
+
+    @Option(help: "Check that every FairPlay key is one this template makes (a shipped name, a file, or an skd:// template).")
+    var template: String?
+
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp("With --template: a value the keys must have been made with (repeatable).", valueName: "NAME=VALUE"))
+    var variables: [String] = []
+
+    @Option(
+        name: .customLong("allow-host"),
+        help: ArgumentHelp("A host the derived https license URLs may point at (repeatable; *.example.com for subdomains).", valueName: "HOST"))
+    var allowHosts: [String] = []
 
     @Flag(help: "Follow symbolic links to playlists and directories.")
     var followSymlinks = false
@@ -87,7 +103,7 @@ struct ValidateCommand: ParsableCommand {
             case .json, .xml, .junit, .sarif:
                 let report = Report(
                     tool: Report.Tool(version: SKDPackVersion.current),
-                    run: clock.run(command: "validate", arguments: RunClock.subcommandArguments, template: nil),
+                    run: clock.run(command: "validate", arguments: RunClock.subcommandArguments, template: template),
                     playlists: results.map(Report.Playlist.init))
                 try output.write(ReportFormat(rawValue: format.rawValue)!.encode(report))
             }
@@ -99,7 +115,7 @@ struct ValidateCommand: ParsableCommand {
 
     private func validationOptions() throws -> ValidationOptions {
         var options = ValidationOptions()
-        let known = Set(RuleRegistry.allKinds.map(\.id))
+        let known = Set(RuleRegistry.validationKinds.map(\.id))
         for rule in disabledRules {
             guard known.contains(DiagnosticID(rawValue: rule)) else {
                 throw UsageFailure("--disable \(rule): no such rule (skdpack rules lists them)")
@@ -109,6 +125,33 @@ struct ValidateCommand: ParsableCommand {
         guard maxURILength > 0 else { throw UsageFailure("--max-uri-length must be a positive number of bytes") }
         options.maximumURILength = maxURILength
         options.warningsAsErrors = warningsAsErrors
+        var pinned: [String: String] = [:]
+        for variable in variables {
+            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
+                throw UsageFailure("--var \(variable): write NAME=VALUE")
+            }
+            pinned[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
+        }
+        options.allowHosts = allowHosts
+        if let template {
+            let definition: TemplateDefinition
+            do {
+                definition = try TemplateLibrary.fromProcessEnvironment().resolve(template)
+            } catch {
+                throw UsageFailure("--template: \(error)")
+            }
+            for name in pinned.keys where !definition.uri.variableNames.contains(name) {
+                throw UsageFailure("--var \(name): the template \(definition.name) has no variable \(name)")
+            }
+            do {
+                options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned)
+            } catch {
+                throw UsageFailure("--template \(template): \(error)")
+            }
+            options.allowHosts += definition.allowHosts
+        } else if !pinned.isEmpty {
+            throw UsageFailure("--var needs --template: the values are checked against the keys it makes")
+        }
         return options
     }
 

@@ -1,0 +1,112 @@
+import SKDTemplate
+
+/// Whether a key URI is one a template makes: the check behind `validate --template`.
+///
+/// The URI is cut along the template's literal text (a regular expression built once, run only on key
+/// URIs), each piece decoded back into a candidate value, and the template rendered again from those
+/// values by the real renderer: the URI matches when the rendering gives it back exactly. So every
+/// filter, escape and variable pattern is judged by the same code that writes URIs in `apply`.
+public final class TemplateMatcher: @unchecked Sendable {
+    // @unchecked: the compiled regex is only read after init (see ValuePattern).
+    public let definition: TemplateDefinition
+    /// Values the URI must have been made with (`--var` on `validate`): a migration audit pins the new
+    /// server, say.
+    public let pinned: [String: String]
+    private let shape: Regex<AnyRegexOutput>
+    private let placeholders: [Template.Placeholder]
+
+    public enum Verdict: Equatable, Sendable {
+        case matches
+        /// Why not, as a sentence that names the template and what to change.
+        case mismatch(String)
+    }
+
+    public init(definition: TemplateDefinition, pinned: [String: String] = [:]) throws {
+        self.definition = definition
+        self.pinned = pinned
+        var pattern = ""
+        var placeholders: [Template.Placeholder] = []
+        for segment in definition.uri.segments {
+            switch segment {
+            case .literal(let text):
+                for character in text {
+                    if "\\^$.|?*+()[]{}".contains(character) { pattern.append("\\") }
+                    pattern.append(character)
+                }
+            case .placeholder(let placeholder):
+                placeholders.append(placeholder)
+                pattern += "(.*?)"
+            }
+        }
+        self.shape = try Regex(pattern).matchingSemantics(.unicodeScalar)
+        self.placeholders = placeholders
+    }
+
+    public func check(_ uri: String) -> Verdict {
+        let renderer = definition.renderer
+        guard let match = try? shape.wholeMatch(in: uri) else {
+            return .mismatch("this key URI does not have the form of the template \(definition.name) (\(definition.uri))")
+        }
+        var candidates: [[String: String]] = [[:]]
+        for (index, placeholder) in placeholders.enumerated() where candidates[0][placeholder.name] == nil {
+            let captured = match.output[index + 1].substring.map(String.init) ?? ""
+            let values = pinned[placeholder.name].map { [$0] } ?? Self.values(behind: captured, placeholder)
+            candidates = candidates.flatMap { partial in values.map { partial.merging([placeholder.name: $0]) { $1 } } }
+        }
+        var firstError: RenderError?
+        var firstRendering: String?
+        for candidate in candidates {
+            do {
+                let rendered = try renderer.render { name in
+                    candidate[name].map { TemplateValue($0, source: self.pinned[name] == nil ? "the URI" : "--var") }
+                }
+                if rendered == uri { return .matches }
+                if firstRendering == nil { firstRendering = rendered }
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        if let firstError, firstRendering == nil { return .mismatch("\(firstError.message) (template \(definition.name))") }
+        let pins = pinned.keys.sorted().map { "\($0)=\(renderer.shown(pinned[$0]!, of: $0))" }.joined(separator: ", ")
+        let rendering = firstRendering.map { " makes \($0)" } ?? ""
+        return .mismatch(
+            pins.isEmpty
+                ? "this key URI is not one the template \(definition.name) makes (\(definition.uri))"
+                : "with \(pins) the template \(definition.name)\(rendering), not this URI")
+    }
+
+    /// The values that may have rendered as `captured`: with percent-escapes undone and as it is, and for
+    /// `strip_scheme` the https URL the scheme was stripped from as well as the text itself.
+    private static func values(behind captured: String, _ placeholder: Template.Placeholder) -> [String] {
+        // The text as it stands too: the renderer keeps an escape already in a value ("x%41y" stays), so
+        // the decoded text alone would not give such a URI back.
+        let texts = [percentDecoded(captured), captured].compactMap { $0 }.reduce(into: [String]()) { unique, text in
+            if !unique.contains(text) { unique.append(text) }
+        }
+        return placeholder.filters.contains(.stripScheme) ? texts.map { "https://" + $0 } + texts : texts
+    }
+
+    private static func percentDecoded(_ text: String) -> String? {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
