@@ -171,6 +171,9 @@ struct ValidateCommandTests {
         let before = try SKDPackRunner.run(audit + [scratch.path("library/legacy-title")])
         #expect(before.status == 1)
         #expect(before.stdoutText.contains("[TPL-key-mismatch]"))
+        let identifiers = try SKDPackRunner.run(
+            ["validate", "--allow-host", "lic.example.com", scratch.path("library/legacy-title")])
+        #expect(identifiers.status == 0, "legacy skd://{id} keys name no server, so no host is checked")
         let migrated = try SKDPackRunner.run(
             ApplyReportTests.migrate + [scratch.path("library/legacy-title")])
         #expect(migrated.status == 0)
@@ -178,7 +181,8 @@ struct ValidateCommandTests {
         #expect(after.status == 0, "\(after.stdoutText)")
         let elsewhere = try SKDPackRunner.run(
             ["validate", "--allow-host", "lic.example.com", scratch.path("library/legacy-title")])
-        #expect(elsewhere.status == 0, "legacy skd://id keys name no server, so no host is checked")
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.stdoutText.contains("players will ask new-lic.example.com for the license; allowed: lic.example.com [TPL-host-not-allowed]"))
     }
 
     @Test("--var without --template, or naming no variable of it, is a usage error")
