@@ -121,8 +121,8 @@ struct ValidateCommandTests {
         let sarif = try SKDPackRunner.run(["validate", "--format", "sarif", scratch.path("library")])
         let log = try #require(try JSONSerialization.jsonObject(with: sarif.stdout) as? [String: Any])
         let results = try #require((log["runs"] as? [[String: Any]])?.first?["results"] as? [[String: Any]])
-        #expect(results.count == 1)
-        #expect(results.first?["ruleId"] as? String == "HLS-version-too-low")
+        #expect(results.map { $0["ruleId"] as? String } == ["HLS-version-too-low", "PKG-session-key-missing"])
+        #expect(results.map { $0["level"] as? String } == ["error", "warning"])
     }
 
     @Test("a hostile line cannot reach the terminal: control characters are shown as ?")

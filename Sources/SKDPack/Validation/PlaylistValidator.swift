@@ -14,6 +14,7 @@ public enum PlaylistValidator {
             path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind)
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
+        var keys = KeyFacts()
         var rules: [any ValidationRule] = RuleRegistry.playlistRules
             .filter { !options.disabledRules.contains($0.kind.id) }
             .map { $0.init() }
@@ -23,6 +24,7 @@ public enum PlaylistValidator {
             case .tag(_?):
                 guard line.raw.part == .whole, let tag = Self.tagAsRead(line, by: reader, context: context) else { continue }
                 for index in rules.indices { rules[index].tag(tag, at: line, in: context) }
+                keys.note(tag, line: line.raw.number)
             case .uri where line.uriRole != .variant:
                 for index in rules.indices { rules[index].segment(at: line, in: context) }
             default:
@@ -36,7 +38,7 @@ public enum PlaylistValidator {
         if options.warningsAsErrors {
             for index in findings.indices where findings[index].severity == .warning { findings[index].severity = .error }
         }
-        return PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings))
+        return PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
     }
 
     /// The tag of `line` with its `{$name}` references replaced, so that rules judge the values players
@@ -66,16 +68,19 @@ public enum PlaylistValidator {
 }
 
 /// What validating one playlist found.
-public struct PlaylistValidation: Sendable, Codable {
+public struct PlaylistValidation: Sendable {
     public var path: String
     public var kind: PlaylistKind
     /// In line order.
     public var diagnostics: [Diagnostic]
+    /// The keys, for the package rules.
+    public var keys: KeyFacts
 
-    public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic]) {
+    public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic], keys: KeyFacts = KeyFacts()) {
         self.path = path
         self.kind = kind
         self.diagnostics = diagnostics
+        self.keys = keys
     }
 
     /// The number of findings of `severity`.

@@ -20,8 +20,11 @@ public enum RuleRegistry {
         TemplateMatchRule.self, LicenseHostRule.self,
     ]
 
-    /// Findings about a package as a whole, made while its playlists are found.
-    static let packageKinds: [DiagnosticKind] = [ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference]
+    /// Findings about a package as a whole: made while its playlists are found, or by ``PackageValidator``
+    /// once they are read.
+    static let packageKinds: [DiagnosticKind] = [
+        ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference,
+    ] + PackageValidator.rules.map(\.kind)
 
     /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those
     /// of `apply` (which reports carry, SARIF with their help text).

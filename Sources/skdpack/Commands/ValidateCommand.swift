@@ -78,18 +78,24 @@ struct ValidateCommand: ParsableCommand {
             var results: [PlaylistValidation] = []
             var unreadable = 0
             for package in discovery.packages {
+                var master: PlaylistValidation?
+                var media: [PlaylistValidation] = []
                 for file in [package.master].compactMap({ $0 }) + package.media {
                     do {
-                        var result = try PlaylistValidator.validate(
+                        let result = try PlaylistValidator.validate(
                             try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
-                        if file.path == package.master?.path {
-                            result.diagnostics = Self.merged(result.diagnostics, package.diagnostics, options)
-                        }
-                        results.append(result)
+                        if file.path == package.master?.path { master = result } else { media.append(result) }
                     } catch {
                         printer.print(message: "skdpack: \(error)")
                         unreadable += 1
                     }
+                }
+                let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
+                    + PackageValidator.validate(master: master, media: media, options: options)
+                for var result in [master].compactMap({ $0 }) + media {
+                    let own = packageFindings.filter { $0.location.path == result.path }
+                    if !own.isEmpty { result.diagnostics = Self.merged(result.diagnostics, own) }
+                    results.append(result)
                 }
             }
             printer.flush()
@@ -155,12 +161,9 @@ struct ValidateCommand: ParsableCommand {
         return options
     }
 
-    /// A master's findings with those of its package (references that leave it or are missing).
-    private static func merged(
-        _ findings: [Diagnostic], _ package: [Diagnostic], _ options: ValidationOptions
-    ) -> [Diagnostic] {
-        let kept = package.filter { !options.disabledRules.contains($0.id) }
-        return (findings + kept).sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+    /// A playlist's findings with the package findings about it, in line order.
+    private static func merged(_ findings: [Diagnostic], _ package: [Diagnostic]) -> [Diagnostic] {
+        (findings + package).sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
     }
 
     private static func renamed(_ result: PlaylistValidation, from path: String, to shown: String) -> PlaylistValidation {

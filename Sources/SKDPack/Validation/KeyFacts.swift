@@ -1,0 +1,40 @@
+import HLS
+
+/// What the package rules need to know of one playlist's keys, gathered while it is validated: the
+/// protection systems it carries, the FairPlay keys its segments use, and (in a master) its FairPlay
+/// session keys.
+public struct KeyFacts: Hashable, Sendable {
+    /// The KEYFORMAT of every key that encrypts something (METHOD other than NONE).
+    public var protectionSystems: Set<String> = []
+    /// The distinct FairPlay `EXT-X-KEY`s, as the attributes a session key copies.
+    public var fairPlayKeys: [SessionKeyValue] = []
+    /// The FairPlay `EXT-X-SESSION-KEY`s, with their lines.
+    public var fairPlaySessionKeys: [(value: SessionKeyValue, line: Int)] = []
+
+    public init() {}
+
+    mutating func note(_ tag: Tag, line: Int) {
+        guard let key = KeyTag(tag), !key.method.isEmpty, !key.isClear else { return }
+        if !key.isSessionKey { protectionSystems.insert(key.keyFormat) }
+        guard FairPlay.isFairPlayKey(key), let uri = key.uri else { return }
+        let value = SessionKeyValue(
+            method: key.method, uri: uri, keyFormat: key.keyFormat,
+            keyFormatVersions: key.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: key.iv.map { "0x" + $0.lowercased() })
+        if key.isSessionKey {
+            fairPlaySessionKeys.append((value, line))
+        } else if !fairPlayKeys.contains(value) {
+            fairPlayKeys.append(value)
+        }
+    }
+
+    public static func == (lhs: KeyFacts, rhs: KeyFacts) -> Bool {
+        lhs.protectionSystems == rhs.protectionSystems && lhs.fairPlayKeys == rhs.fairPlayKeys
+            && lhs.fairPlaySessionKeys.map(\.value) == rhs.fairPlaySessionKeys.map(\.value)
+            && lhs.fairPlaySessionKeys.map(\.line) == rhs.fairPlaySessionKeys.map(\.line)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(protectionSystems)
+        hasher.combine(fairPlayKeys)
+    }
+}

@@ -1,0 +1,92 @@
+import HLS
+import SKDPack
+import Testing
+
+@Suite("package rules (PKG)")
+struct PackageValidatorTests {
+    static let fairPlay = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://t/1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+    static let widevine = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+
+    static func validated(_ path: String, _ text: String) throws -> PlaylistValidation {
+        try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: path)
+    }
+
+    static func media(_ path: String, keys: [String]) throws -> PlaylistValidation {
+        try validated(
+            path, "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n" + keys.map { $0 + "\n" }.joined()
+                + "#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n")
+    }
+
+    static func master(sessionKeys: [String]) throws -> PlaylistValidation {
+        try validated(
+            "master.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n" + sessionKeys.map { $0 + "\n" }.joined()
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nv2.m3u8\n")
+    }
+
+    static func sessionKey(_ key: String) -> String { key.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY") }
+
+    @Test("a session key equal to the media keys: no finding")
+    func consistent() throws {
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: [Self.sessionKey(Self.fairPlay)]),
+            media: [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [Self.fairPlay])])
+        #expect(findings.isEmpty, "\(findings)")
+    }
+
+    @Test("a session key no media playlist uses: PKG-session-key-unused, error, on its line")
+    func unused() throws {
+        let stale = Self.sessionKey(Self.fairPlay.replacingOccurrences(of: "skd://t/1", with: "skd://old/1"))
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: [stale]),
+            media: [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [Self.fairPlay])])
+        let unused = try #require(findings.first { $0.id == "PKG-session-key-unused" })
+        #expect(unused.severity == .error)
+        #expect((unused.location.path, unused.location.line, unused.location.column) == ("master.m3u8", 3, 1))
+        #expect(findings.contains { $0.id == "PKG-session-key-missing" })
+    }
+
+    @Test("a media key the announced session keys leave out: PKG-session-key-missing, warning, with the line to add")
+    func missing() throws {
+        let second = Self.fairPlay.replacingOccurrences(of: "skd://t/1", with: "skd://t/2")
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: [Self.sessionKey(Self.fairPlay)]),
+            media: [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [second])])
+        #expect(findings.map(\.id) == ["PKG-session-key-missing"])
+        #expect(findings.first?.severity == .warning)
+        #expect(findings.first?.message.contains(Self.sessionKey(second)) == true)
+    }
+
+    @Test("no session keys at all is a choice, not a finding")
+    func noSessionKeys() throws {
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: []),
+            media: [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [Self.fairPlay])])
+        #expect(findings.isEmpty)
+    }
+
+    @Test("a playlist without a system the others carry: PKG-protection-mismatch on that playlist")
+    func protectionMismatch() throws {
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: []),
+            media: [
+                try Self.media("v1.m3u8", keys: [Self.fairPlay, Self.widevine]),
+                try Self.media("v2.m3u8", keys: [Self.fairPlay, Self.widevine]),
+                try Self.media("audio.m3u8", keys: [Self.fairPlay]),
+            ])
+        #expect(findings.map(\.id) == ["PKG-protection-mismatch"])
+        #expect(findings.first?.location.path == "audio.m3u8")
+        #expect(findings.first?.message.contains("carries FairPlay while") == true)
+        #expect(findings.first?.message.contains("carries FairPlay, Widevine") == true)
+    }
+
+    @Test("a media playlist alone has no package to compare; disabled rules stay silent")
+    func aloneAndDisabled() throws {
+        let media = [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [])]
+        #expect(PackageValidator.validate(master: nil, media: media).isEmpty)
+        var options = ValidationOptions()
+        options.disabledRules = ["PKG-protection-mismatch"]
+        #expect(PackageValidator.validate(master: try Self.master(sessionKeys: []), media: media, options: options).isEmpty)
+        #expect(!PackageValidator.validate(master: try Self.master(sessionKeys: []), media: media).isEmpty)
+    }
+}
