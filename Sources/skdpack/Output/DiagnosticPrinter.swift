@@ -13,7 +13,7 @@ final class DiagnosticPrinter {
 
     func print(_ diagnostic: Diagnostic) {
         var text = "\(diagnostic.location): "
-        text += colour ? styled(diagnostic.severity) : "\(diagnostic.severity.rawValue):"
+        text += diagnostic.severity.label(colour: colour)
         text += " \(diagnostic.message) [\(diagnostic.id)]\n"
         try? sink.write(text)
     }
@@ -23,14 +23,18 @@ final class DiagnosticPrinter {
     }
 
     func flush() { try? sink.flush() }
+}
 
-    private func styled(_ severity: Severity) -> String {
+extension Severity {
+    /// `error:`, in bold red on a terminal (yellow for warnings, cyan for notes).
+    func label(colour: Bool) -> String {
+        guard colour else { return "\(rawValue):" }
         let code =
-            switch severity {
+            switch self {
             case .error: "1;31"
             case .warning: "1;33"
             case .info: "1;36"
             }
-        return "\u{1B}[\(code)m\(severity.rawValue):\u{1B}[0m"
+        return "\u{1B}[\(code)m\(rawValue):\u{1B}[0m"
     }
 }

@@ -15,7 +15,7 @@ struct FindingsPrinter {
                 lines: Set(result.diagnostics.map(\.location.line)))
             for diagnostic in result.diagnostics {
                 counts[diagnostic.severity, default: 0] += 1
-                var text = "\(diagnostic.location): \(styled(diagnostic.severity)) "
+                var text = "\(diagnostic.location): \(diagnostic.severity.label(colour: colour)) "
                 text += SourceExcerpts.terminalSafe(ArraySlice(diagnostic.message.utf8)) + " [\(diagnostic.id)]\n"
                 if let excerpt = excerpts.excerpt(line: diagnostic.location.line, column: diagnostic.location.column) {
                     text += "    \(excerpt.text)\n    \(colour ? "\u{1B}[1;32m\(excerpt.caret)\u{1B}[0m" : excerpt.caret)\n"
@@ -31,16 +31,5 @@ struct FindingsPrinter {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return "\(counted(playlists, "playlist")) checked: \(counted(counts[.error] ?? 0, "error")), "
             + "\(counted(counts[.warning] ?? 0, "warning")), \(counted(counts[.info] ?? 0, "note"))"
-    }
-
-    private func styled(_ severity: Severity) -> String {
-        guard colour else { return "\(severity.rawValue):" }
-        let code =
-            switch severity {
-            case .error: "1;31"
-            case .warning: "1;33"
-            case .info: "1;36"
-            }
-        return "\u{1B}[\(code)m\(severity.rawValue):\u{1B}[0m"
     }
 }
