@@ -1,54 +1,60 @@
-import CLibXML2
-
 /// A thin, safe layer over libxml2's `xmlTextWriter` writing into memory: every call's return code is
 /// checked (a failure throws), the writer and its buffer are freed on every path, and text goes through
 /// libxml2's escaping after characters XML 1.0 cannot hold at all are replaced.
 final class XMLDocumentWriter {
     struct Failure: Error, CustomStringConvertible {
-        var operation: String
-        var description: String { "libxml2 could not \(operation)" }
+        var description: String
+
+        init(operation: String) { description = "libxml2 could not \(operation)" }
+        init(_ unavailable: LibXML2Writer.Unavailable) { description = unavailable.description }
     }
 
-    private let buffer: xmlBufferPtr
-    private let writer: xmlTextWriterPtr
+    private let xml: LibXML2Writer
+    private let buffer: OpaquePointer
+    private let writer: OpaquePointer
 
     init() throws(Failure) {
-        guard let buffer = xmlBufferCreate() else { throw Failure(operation: "allocate a buffer") }
-        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
-            xmlBufferFree(buffer)
+        do {
+            xml = try LibXML2Writer.load()
+        } catch {
+            throw Failure(error)
+        }
+        guard let buffer = xml.bufferCreate() else { throw Failure(operation: "allocate a buffer") }
+        guard let writer = xml.newTextWriterMemory(buffer, 0) else {
+            xml.bufferFree(buffer)
             throw Failure(operation: "create a writer")
         }
         self.buffer = buffer
         self.writer = writer
-        try check(xmlTextWriterSetIndent(writer, 1), "set indentation")
-        try check(xmlTextWriterSetIndentString(writer, "  "), "set the indent string")
+        try check(xml.setIndent(writer, 1), "set indentation")
+        try check(xml.setIndentString(writer, "  "), "set the indent string")
     }
 
     deinit {
-        xmlFreeTextWriter(writer)
-        xmlBufferFree(buffer)
+        xml.freeTextWriter(writer)
+        xml.bufferFree(buffer)
     }
 
     func startDocument() throws(Failure) {
-        try check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil), "start the document")
+        try check(xml.startDocument(writer, "1.0", "UTF-8", nil), "start the document")
     }
 
     func startElement(_ name: String) throws(Failure) {
-        try check(xmlTextWriterStartElement(writer, name), "start element \(name)")
+        try check(xml.startElement(writer, name), "start element \(name)")
     }
 
     func attribute(_ name: String, _ value: String) throws(Failure) {
-        try check(xmlTextWriterWriteAttribute(writer, name, Self.xmlSafe(value)), "write attribute \(name)")
+        try check(xml.writeAttribute(writer, name, Self.xmlSafe(value)), "write attribute \(name)")
     }
 
     func attribute(_ name: String, _ value: Int) throws(Failure) { try attribute(name, String(value)) }
 
     func text(_ value: String) throws(Failure) {
-        try check(xmlTextWriterWriteString(writer, Self.xmlSafe(value)), "write text")
+        try check(xml.writeString(writer, Self.xmlSafe(value)), "write text")
     }
 
     func endElement() throws(Failure) {
-        try check(xmlTextWriterEndElement(writer), "end an element")
+        try check(xml.endElement(writer), "end an element")
     }
 
     /// `<name attributes…>text</name>`.
@@ -61,10 +67,10 @@ final class XMLDocumentWriter {
 
     /// Ends the document and returns its bytes.
     func finish() throws(Failure) -> [UInt8] {
-        try check(xmlTextWriterEndDocument(writer), "end the document")
-        try check(xmlTextWriterFlush(writer), "flush the writer")
-        guard let content = xmlBufferContent(buffer) else { throw Failure(operation: "read the buffer") }
-        let count = Int(xmlBufferLength(buffer))
+        try check(xml.endDocument(writer), "end the document")
+        try check(xml.flush(writer), "flush the writer")
+        guard let content = xml.bufferContent(buffer) else { throw Failure(operation: "read the buffer") }
+        let count = Int(xml.bufferLength(buffer))
         return Array(UnsafeBufferPointer(start: content, count: count))
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import SKDReports
+import SKDReportCheck
 import SKDTestSupport
 import Testing
 

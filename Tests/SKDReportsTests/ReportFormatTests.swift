@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import SKDPack
+import SKDReportCheck
 import SKDReports
 import SKDTestSupport
 import Testing
