@@ -93,6 +93,71 @@ struct ValidateCommandTests {
         #expect(finding["column"] as? Int == 19)
         let again = try SKDPackRunner.run(["validate", "--format", "json", scratch.path("title.m3u8")])
         #expect(try Self.withoutRun(again.stdout) == Self.withoutRun(result.stdout))
+        #expect(try Self.jsonSchema().problems(in: [UInt8](result.stdout)) == [])
+    }
+
+    /// The JSON Schema as the binary prints it.
+    static func jsonSchema() throws -> JSONSchemaCheck {
+        let schema = try SKDPackRunner.run(["report", "schema", "--format", "json"])
+        #expect(schema.status == 0)
+        return try JSONSchemaCheck(schema: [UInt8](schema.stdout))
+    }
+
+    /// The XSD as the binary prints it, ready to validate with.
+    static func xsd() throws -> XMLSchemaValidator {
+        let schema = try SKDPackRunner.run(["report", "schema", "--format", "xml"])
+        #expect(schema.status == 0)
+        return try XMLSchemaValidator(xsd: [UInt8](schema.stdout))
+    }
+
+    @Test("invalid UTF-8, control characters and markup in a playlist still give a valid XML report")
+    func hostileBytesInXML() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var bytes = Array(Self.media(Self.brokenKey.replacingOccurrences(of: "title-1", with: "t<&\"x")).utf8)
+        let uri = try #require(bytes.firstIndex(of: UInt8(ascii: "<")))
+        bytes.insert(contentsOf: [0xFF, 0xFE, 0x01, 0x1B], at: uri)
+        try Data(bytes).write(to: scratch.root.appendingPathComponent("title.m3u8"))
+        let result = try SKDPackRunner.run(["validate", "--format", "xml", scratch.path("title.m3u8")])
+        #expect(result.status == 1)
+        #expect(try Self.xsd().problems(in: [UInt8](result.stdout)) == [])
+        #expect(result.stdoutText.contains(#"rule="HLS-invalid-utf8""#))
+        #expect(result.stdoutText.contains(#"rule="HLS-control-character""#))
+        let junit = try SKDPackRunner.run(["validate", "--format", "junit", scratch.path("title.m3u8")])
+        #expect(XMLSchemaValidator.wellFormednessProblem(in: [UInt8](junit.stdout)) == nil)
+    }
+
+    @Test("colour on a terminal, none with NO_COLOR")
+    func colour() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("title.m3u8", Self.media(Self.brokenKey))
+        // script(1) gives the command a pseudo-terminal, as a user's shell would.
+        func onTerminal(_ environment: [String: String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "'\(SKDPackRunner.executable.path)' validate '\(scratch.path("title.m3u8"))'", "/dev/null"]
+            var env = ProcessInfo.processInfo.environment
+            env["NO_COLOR"] = nil
+            env.merge(environment) { $1 }
+            process.environment = env
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            Issue.record("script(1) is missing: cannot give skdpack a terminal")
+            return
+        }
+        let coloured = try onTerminal([:])
+        #expect(coloured.contains("\u{1B}[1;31merror:\u{1B}[0m"))
+        let plain = try onTerminal(["NO_COLOR": "1"])
+        #expect(plain.contains("error: this FairPlay key"))
+        #expect(!plain.contains("\u{1B}["))
     }
 
     @Test("--format xml is valid against the XSD that report schema prints")
@@ -102,10 +167,7 @@ struct ValidateCommandTests {
         try scratch.write("title.m3u8", Self.media(Self.brokenKey.replacingOccurrences(of: "title-1", with: "a<b&c")))
         let result = try SKDPackRunner.run(["validate", "--format", "xml", scratch.path("title.m3u8")])
         #expect(result.status == 1)
-        let schema = try SKDPackRunner.run(["report", "schema", "--format", "xml"])
-        #expect(schema.status == 0)
-        let validator = try XMLSchemaValidator(xsd: [UInt8](schema.stdout))
-        #expect(validator.problems(in: [UInt8](result.stdout)) == [])
+        #expect(try Self.xsd().problems(in: [UInt8](result.stdout)) == [])
         #expect(result.stdoutText.contains(#"rule="FPS-method" severity="error" line="4" column="19""#))
     }
 
@@ -232,8 +294,9 @@ struct ApplyReportTests {
             Self.migrate + files.flatMap { ["--report", $0] } + [scratch.path("library")])
         #expect(result.status == 0)
         let xml = try [UInt8](Data(contentsOf: URL(fileURLWithPath: files[1])))
-        let schema = try SKDPackRunner.run(["report", "schema", "--format", "xml"])
-        #expect(try XMLSchemaValidator(xsd: [UInt8](schema.stdout)).problems(in: xml) == [])
+        #expect(try ValidateCommandTests.xsd().problems(in: xml) == [])
+        let jsonBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: files[0])))
+        #expect(try ValidateCommandTests.jsonSchema().problems(in: jsonBytes) == [])
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: files[0]))) as? [String: Any])
         let summary = try #require(json["summary"] as? [String: Int])

@@ -3,15 +3,15 @@ import Foundation
 /// A small JSON Schema checker, enough for the shipped report schema: type, const, enum, required,
 /// properties, additionalProperties (false), items, minimum, pattern. Unknown keywords fail loudly, so the
 /// schema cannot grow a keyword this checker would silently skip.
-struct JSONSchemaCheck {
-    let schema: [String: Any]
+public struct JSONSchemaCheck {
+    public let schema: [String: Any]
 
-    init(schema bytes: [UInt8]) throws {
+    public init(schema bytes: [UInt8]) throws {
         schema = try JSONSerialization.jsonObject(with: Data(bytes)) as! [String: Any]
     }
 
     /// Problems of `document` against the schema, as `path: problem`; empty when it is valid.
-    func problems(in bytes: [UInt8]) throws -> [String] {
+    public func problems(in bytes: [UInt8]) throws -> [String] {
         let document = try JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])
         var problems: [String] = []
         check(document, against: schema, at: "$", into: &problems)
