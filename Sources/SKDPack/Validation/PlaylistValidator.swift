@@ -1,3 +1,4 @@
+import Glibc
 import HLS
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag
@@ -47,6 +48,11 @@ public enum PlaylistValidator {
     /// cannot all be resolved here (IMPORT, QUERYPARAM, undefined) is left to the reader's findings.
     private static func tagAsRead(_ line: PlaylistLine, by reader: PlaylistReader, context: RuleContext) -> Tag? {
         context.substitutedLine = nil
+        // Most tag lines hold no brace: a byte scan spares them a String.
+        let content = line.content
+        guard let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil else {
+            return reader.currentTag
+        }
         let text = line.text
         guard VariableScope.mayReference(text) else { return reader.currentTag }
         let substitution = reader.variables.substitute(text)

@@ -12,6 +12,8 @@ struct VersionRule: ValidationRule {
     private var uses: [Use] = []
     private var declared: (version: UInt64, line: Int)?
     private var isIFramesOnly = false
+    private var sawFractionalDuration = false
+    private var sawByteRange = false
     private var firstMap: (line: Int, offset: Int)?
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
@@ -33,8 +35,13 @@ struct VersionRule: ValidationRule {
                 note("METHOD=SAMPLE-AES", version: 5, line, method.column)
             }
         case .extInf:
-            if Self.hasFractionalDuration(line.content) { note("a floating-point EXTINF duration", version: 3, line, 9) }
+            // Per-segment tags: noted once, then skipped without a look (a playlist has millions).
+            guard !sawFractionalDuration, Self.hasFractionalDuration(line.content) else { return }
+            sawFractionalDuration = true
+            note("a floating-point EXTINF duration", version: 3, line, 9)
         case .byteRange:
+            guard !sawByteRange else { return }
+            sawByteRange = true
             note("EXT-X-BYTERANGE", version: 4, line, 1)
         case .iFramesOnly:
             isIFramesOnly = true
