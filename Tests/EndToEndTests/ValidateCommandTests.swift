@@ -246,6 +246,26 @@ struct ValidateCommandTests {
         #expect(elsewhere.stdoutText.contains("players will ask new-lic.example.com for the license; allowed: lic.example.com [TPL-host-not-allowed]"))
     }
 
+    @Test("a secret pinned with --var appears nowhere: not in messages, not in the report's arguments")
+    func secretPinned() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            "t.yaml",
+            "name: tokened\nuri: \"skd://lic.example.com/fps?cid={content_id}&t={token}\"\nvariables:\n  content_id: {}\n  token:\n    secret: true\n")
+        try scratch.write("title.m3u8", Self.media(Self.brokenKey.replacingOccurrences(of: "AES-128", with: "SAMPLE-AES")
+            .replacingOccurrences(of: "skd://title-1", with: "skd://lic.example.com/fps?cid=42&t=old-token")))
+        let arguments = ["validate", "--template", scratch.path("t.yaml"), "--var", "token=hunter2-secret"]
+        let human = try SKDPackRunner.run(arguments + [scratch.path("title.m3u8")])
+        #expect(human.status == 1)
+        #expect(human.stdoutText.contains("[TPL-key-mismatch]"))
+        #expect(!human.stdoutText.contains("hunter2-secret"))
+        let json = try SKDPackRunner.run(arguments + ["--format", "json", scratch.path("title.m3u8")])
+        #expect(json.status == 1)
+        #expect(!json.stdoutText.contains("hunter2-secret"))
+        #expect(json.stdoutText.contains("token=REDACTED"))
+    }
+
     @Test("--var without --template, or naming no variable of it, is a usage error")
     func templateUsage() throws {
         let alone = try SKDPackRunner.run(["validate", "--var", "content_id=1", "x.m3u8"])

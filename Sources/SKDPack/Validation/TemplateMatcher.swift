@@ -68,7 +68,10 @@ public final class TemplateMatcher: @unchecked Sendable {
         }
         if let firstError, firstRendering == nil { return .mismatch("\(firstError.message) (template \(definition.name))") }
         let pins = pinned.keys.sorted().map { "\($0)=\(renderer.shown(pinned[$0]!, of: $0))" }.joined(separator: ", ")
-        let rendering = firstRendering.map { " makes \($0)" } ?? ""
+        // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
+        let secrets = definition.secretNames
+        let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map(\.value))
+        let rendering = firstRendering.map { " makes \(redaction.redact($0))" } ?? ""
         return .mismatch(
             pins.isEmpty
                 ? "this key URI is not one the template \(definition.name) makes (\(definition.uri))"

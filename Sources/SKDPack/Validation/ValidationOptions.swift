@@ -1,4 +1,5 @@
 import HLS
+import SKDTemplate
 
 /// What `validate` checks and how strictly.
 public struct ValidationOptions: Sendable {
@@ -16,4 +17,12 @@ public struct ValidationOptions: Sendable {
     public var reader = ReaderOptions()
 
     public init() {}
+
+    /// Hides the secret values pinned with `--var` (variables the template marks secret) in whatever is
+    /// shown of this run.
+    public var redaction: Redaction {
+        guard let matcher = templateMatcher else { return Redaction(secrets: []) }
+        let secret = matcher.definition.secretNames
+        return Redaction(secrets: matcher.pinned.filter { secret.contains($0.key) }.map(\.value))
+    }
 }

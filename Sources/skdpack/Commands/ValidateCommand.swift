@@ -78,42 +78,34 @@ struct ValidateCommand: ParsableCommand {
             var results: [PlaylistValidation] = []
             var unreadable = 0
             for package in discovery.packages {
-                var master: PlaylistValidation?
-                var media: [PlaylistValidation] = []
-                for file in [package.master].compactMap({ $0 }) + package.media {
-                    do {
-                        let result = try PlaylistValidator.validate(
-                            try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
-                        if file.path == package.master?.path { master = result } else { media.append(result) }
-                    } catch {
-                        printer.print(message: "skdpack: \(error)")
-                        unreadable += 1
-                    }
-                }
-                let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
-                    + PackageValidator.validate(master: master, media: media, options: options)
-                for var result in [master].compactMap({ $0 }) + media {
-                    let own = packageFindings.filter { $0.location.path == result.path }
-                    if !own.isEmpty { result.diagnostics = Self.merged(result.diagnostics, own) }
-                    results.append(result)
-                }
+                let validated = Self.validate(package, options: options, printer: printer)
+                results += validated.results
+                unreadable += validated.unreadable
             }
             printer.flush()
             if let spooled { results = results.map { Self.renamed($0, from: spooled, to: "-") } }
             results.sort { $0.path < $1.path }
 
             var output = OutputSink(fd: 1, path: "<stdout>")
-            switch format {
-            case .human: try FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil)
-                    .print(results, readingFrom: spooled, to: &output)
-            case .json, .xml, .junit, .sarif:
-                let report = Report(
-                    tool: Report.Tool(version: SKDPackVersion.current),
-                    run: clock.run(command: "validate", arguments: RunClock.subcommandArguments, template: template),
-                    playlists: results.map(Report.Playlist.init))
-                try output.write(ReportFormat(rawValue: format.rawValue)!.encode(report))
+            do {
+                switch format {
+                case .human:
+                    try FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil)
+                        .print(results, readingFrom: spooled, to: &output)
+                case .json, .xml, .junit, .sarif:
+                    let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
+                    let report = Report(
+                        tool: Report.Tool(version: SKDPackVersion.current),
+                        run: clock.run(command: "validate", arguments: arguments, template: template),
+                        playlists: results.map(Report.Playlist.init))
+                    try output.write(ReportFormat(rawValue: format.rawValue)!.encode(report))
+                }
+                try output.flush()
+            } catch {
+                printer.print(message: "skdpack: \(error)")
+                printer.flush()
+                throw ExitStatus.failure
             }
-            try output.flush()
             if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
             if results.contains(where: { $0.count(.error) > 0 }) { throw ExitStatus.findings }
         }
@@ -159,6 +151,35 @@ struct ValidateCommand: ParsableCommand {
             throw UsageFailure("--var needs --template: the values are checked against the keys it makes")
         }
         return options
+    }
+
+    /// Validates the playlists of `package` one by one, then the package rules over them; each finding of
+    /// the package goes to the playlist it is about.
+    private static func validate(
+        _ package: PlaylistPackage, options: ValidationOptions, printer: DiagnosticPrinter
+    ) -> (results: [PlaylistValidation], unreadable: Int) {
+        var master: PlaylistValidation?
+        var media: [PlaylistValidation] = []
+        var unreadable = 0
+        for file in [package.master].compactMap({ $0 }) + package.media {
+            do {
+                let result = try PlaylistValidator.validate(
+                    try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
+                if file.path == package.master?.path { master = result } else { media.append(result) }
+            } catch {
+                printer.print(message: "skdpack: \(error)")
+                unreadable += 1
+            }
+        }
+        let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
+            + PackageValidator.validate(master: master, media: media, options: options)
+        let results = ([master].compactMap { $0 } + media).map { result in
+            var result = result
+            let own = packageFindings.filter { $0.location.path == result.path }
+            if !own.isEmpty { result.diagnostics = merged(result.diagnostics, own) }
+            return result
+        }
+        return (results, unreadable)
     }
 
     /// A playlist's findings with the package findings about it, in line order.
