@@ -69,7 +69,7 @@ struct CatCommandTests {
     }
 }
 
-@Suite("skdpack inspect, rules, usage and the planned subcommands")
+@Suite("skdpack inspect, rules, usage and help")
 struct InspectCommandTests {
     @Test("prints the typed view as JSON")
     func inspect() throws {
@@ -95,14 +95,6 @@ struct InspectCommandTests {
         #expect(key["uri"] as? String == "skd://title-1")
         #expect(key["keyFormat"] as? String == "com.apple.streamingkeydelivery")
         #expect(keys.first?["line"] as? Int == 3)
-    }
-
-    @Test("subcommands not built yet say so and exit 2", arguments: [["report", "merge", "a.json"]])
-    func planned(arguments: [String]) throws {
-        let result = try SKDPackRunner.run(arguments)
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("not available yet"))
-        #expect(result.stdout.isEmpty)
     }
 
     @Test("every subcommand's help shows an example", arguments: [

@@ -51,6 +51,8 @@ struct ApplyCommand: ParsableCommand {
     @Flag(help: "Follow symbolic links when walking directories.")
     var followSymlinks = false
 
+    @OptionGroup var library: LibraryOptions
+
     @Option(
         help: ArgumentHelp(
             "Write a report of every change and finding to FILE (repeatable); the format follows the name: .json, .xml, .junit.xml, .sarif.",
@@ -101,14 +103,17 @@ struct ApplyCommand: ParsableCommand {
             let runner = ApplyRunner(options: options, destination: destination)
             var summary = ApplySummary()
             var reported: [Report.Playlist] = []
-            for package in discovery.packages {
-                for var outcome in runner.run(package) {
+            // Diffs and standard output are one stream: written by one job, in order.
+            let jobs = destination == .diff || destination == .standardOutput ? 1 : try library.jobCount()
+            try OrderedParallel.run(try library.packages(of: discovery.packages), jobs: jobs) { package in
+                runner.run(package)
+            } consume: { outcomes in
+                for var outcome in outcomes {
                     if let spooled, outcome.path == spooled { outcome.path = "-" }
-                    for diagnostic in outcome.diagnostics {
-                        var shown = diagnostic
-                        if shown.location.path == spooled { shown.location.path = "-" }
-                        shown.message = redaction.redact(shown.message)
-                        printer.print(shown)
+                    for index in outcome.diagnostics.indices {
+                        if outcome.diagnostics[index].location.path == spooled { outcome.diagnostics[index].location.path = "-" }
+                        outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
+                        printer.print(outcome.diagnostics[index])
                     }
                     summary.add(outcome)
                     if !reportFormats.isEmpty { reported.append(Report.Playlist(outcome)) }

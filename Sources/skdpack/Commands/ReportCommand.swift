@@ -1,11 +1,13 @@
 import ArgumentParser
 import HLS
+import SKDPack
 import SKDReports
+import SKDTemplate
 
 struct ReportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        abstract: "Print the reports' schemas, or merge the reports of several shards.",
+        abstract: "Print the reports' schemas, or merge the reports of shards.",
         discussion: """
             Examples:
               skdpack report schema --format xml > skdpack-report.xsd
@@ -36,3 +38,50 @@ struct ReportSchemaCommand: ParsableCommand {
         try output.flush()
     }
 }
+
+struct ReportMergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Join the JSON reports of shards (--shard I/N) into the report one run would have written.",
+        discussion: """
+            Examples:
+              skdpack report merge shard-*.json > report.json
+              skdpack report merge --format xml shard-*.json > report.xml
+            """)
+
+    @Option(help: "Output format: json, xml, junit or sarif.")
+    var format: ReportMergeFormat = .json
+
+    @Argument(help: "The JSON reports of the shards.")
+    var reports: [String] = []
+
+    func run() throws {
+        try reportingUsage {
+            guard !reports.isEmpty else { throw UsageFailure("give the JSON reports of the shards to merge") }
+            let printer = DiagnosticPrinter()
+            do {
+                var loaded: [Report] = []
+                for path in reports {
+                    let bytes = Array(try TextFile.read(path).utf8)
+                    do {
+                        loaded.append(try ReportJSON.decode(bytes))
+                    } catch {
+                        throw UsageFailure("\(path) is not an skdpack JSON report: \(error)")
+                    }
+                }
+                let merged = try Report.merging(loaded)
+                var output = OutputSink(fd: 1, path: "<stdout>")
+                try output.write(ReportFormat(rawValue: format.rawValue)!.encode(merged))
+                try output.flush()
+            } catch let failure as UsageFailure {
+                throw failure
+            } catch {
+                printer.print(message: "skdpack: \(error)")
+                printer.flush()
+                throw ExitStatus.failure
+            }
+        }
+    }
+}
+
+enum ReportMergeFormat: String, ExpressibleByArgument, CaseIterable { case json, xml, junit, sarif }

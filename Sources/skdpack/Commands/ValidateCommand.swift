@@ -20,6 +20,7 @@ struct ValidateCommand: ParsableCommand {
               skdpack validate examples/library
               skdpack validate --disable FPS-iv --warnings-as-errors title/master.m3u8
               skdpack validate --format junit library/ > validate.junit.xml
+              skdpack validate --shard 2/8 --format json library/ > shard-2.json
               skdpack validate --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
                   --allow-host new-lic.example.com library/
             """
@@ -58,6 +59,8 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Follow symbolic links to playlists and directories.")
     var followSymlinks = false
 
+    @OptionGroup var library: LibraryOptions
+
     func run() throws {
         let clock = RunClock()
         try reportingUsage {
@@ -77,10 +80,13 @@ struct ValidateCommand: ParsableCommand {
             for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
             var results: [PlaylistValidation] = []
             var unreadable = 0
-            for package in discovery.packages {
-                let validated = Self.validate(package, options: options, printer: printer)
+            let packages = try library.packages(of: discovery.packages)
+            try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
+                Self.validate(package, options: options)
+            } consume: { validated in
+                for problem in validated.problems { printer.print(message: "skdpack: \(problem)") }
                 results += validated.results
-                unreadable += validated.unreadable
+                unreadable += validated.problems.count
             }
             printer.flush()
             if let spooled { results = results.map { Self.renamed($0, from: spooled, to: "-") } }
@@ -156,19 +162,18 @@ struct ValidateCommand: ParsableCommand {
     /// Validates the playlists of `package` one by one, then the package rules over them; each finding of
     /// the package goes to the playlist it is about.
     private static func validate(
-        _ package: PlaylistPackage, options: ValidationOptions, printer: DiagnosticPrinter
-    ) -> (results: [PlaylistValidation], unreadable: Int) {
+        _ package: PlaylistPackage, options: ValidationOptions
+    ) -> (results: [PlaylistValidation], problems: [IOError]) {
         var master: PlaylistValidation?
         var media: [PlaylistValidation] = []
-        var unreadable = 0
+        var problems: [IOError] = []
         for file in [package.master].compactMap({ $0 }) + package.media {
             do {
                 let result = try PlaylistValidator.validate(
                     try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
                 if file.path == package.master?.path { master = result } else { media.append(result) }
             } catch {
-                printer.print(message: "skdpack: \(error)")
-                unreadable += 1
+                problems.append(error)
             }
         }
         let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
@@ -179,7 +184,7 @@ struct ValidateCommand: ParsableCommand {
             if !own.isEmpty { result.diagnostics = merged(result.diagnostics, own) }
             return result
         }
-        return (results, unreadable)
+        return (results, problems)
     }
 
     /// A playlist's findings with the package findings about it, in line order.

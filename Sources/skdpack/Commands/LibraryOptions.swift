@@ -1,0 +1,37 @@
+import ArgumentParser
+import Glibc
+import SKDPack
+
+/// How `apply` and `validate` go over a library: how many packages at once, and which share of them.
+struct LibraryOptions: ParsableArguments {
+    @Option(help: "Process this many packages at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Take only share I of N (0-based) of the packages, by a stable hash of their paths; a package is never split.",
+            valueName: "I/N"))
+    var shard: String?
+
+    /// The number of jobs, checked.
+    func jobCount() throws -> Int {
+        guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+        guard jobs >= 1 else { throw UsageFailure("--jobs must be at least 1") }
+        return jobs
+    }
+
+    /// The shard asked for, checked; `nil` for all packages.
+    func chosenShard() throws -> Shard? {
+        guard let shard else { return nil }
+        guard let parsed = Shard(shard) else {
+            throw UsageFailure("--shard \(shard): write I/N with 0 <= I < N, such as 0/4 (the first of four shares)")
+        }
+        return parsed
+    }
+
+    /// `packages`, or the share of them the shard takes.
+    func packages(of packages: [PlaylistPackage]) throws -> [PlaylistPackage] {
+        guard let shard = try chosenShard() else { return packages }
+        return packages.filter(shard.contains)
+    }
+}

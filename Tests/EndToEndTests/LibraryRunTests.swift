@@ -1,0 +1,105 @@
+import Foundation
+import SKDTestSupport
+import Testing
+
+/// apply and validate over a generated library: jobs, shards and merged reports.
+@Suite("a library: --jobs, --shard and report merge")
+struct LibraryRunTests {
+    /// A JSON report without its `run` section, the only part that may differ between runs.
+    static func content(_ data: Data) throws -> NSDictionary {
+        var document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        document["run"] = nil
+        return document as NSDictionary
+    }
+
+    static let migrate = [
+        "apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+        "--match", "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)",
+    ]
+
+    @Test("the library is valid as generated")
+    func generatedIsValid() throws {
+        let library = try LibraryFixture(titles: 3)
+        defer { library.remove() }
+        let result = try SKDPackRunner.run(["validate", library.path()])
+        #expect(result.status == 0, "\(result.stdoutText)")
+        #expect(result.stdoutText.hasSuffix("21 playlists checked: 0 errors, 0 warnings, 0 notes\n"))
+    }
+
+    @Test("--jobs 1 and --jobs 2 give the same reports, for validate and for apply")
+    func jobsDoNotChangeReports() throws {
+        let library = try LibraryFixture(titles: 40)
+        defer { library.remove() }
+        let one = try SKDPackRunner.run(["validate", "--jobs", "1", "--format", "json", library.path()])
+        let two = try SKDPackRunner.run(["validate", "--jobs", "2", "--format", "json", library.path()])
+        #expect(one.status == 0)
+        #expect(try Self.content(one.stdout) == Self.content(two.stdout))
+
+        let reportOne = library.path("one.json")
+        let reportTwo = library.path("two.json")
+        let checkOne = try SKDPackRunner.run(Self.migrate + ["--check", "--jobs", "1", "--report", reportOne, library.path()])
+        let checkTwo = try SKDPackRunner.run(Self.migrate + ["--check", "--jobs", "2", "--report", reportTwo, library.path()])
+        #expect(checkOne.status == 1, "--check with changes to make exits 1")
+        #expect(checkOne.stderr == checkTwo.stderr)
+        let dataOne = try Data(contentsOf: URL(fileURLWithPath: reportOne))
+        let dataTwo = try Data(contentsOf: URL(fileURLWithPath: reportTwo))
+        #expect(try Self.content(dataOne) == Self.content(dataTwo))
+        let summary = try #require(Self.content(dataOne)["summary"] as? [String: Int])
+        #expect(summary["playlistsRead"] == 280)
+        #expect(summary["keysRewritten"] == 280, "one FairPlay key per playlist: 240 in media, 40 session keys")
+        #expect(summary["sessionKeys"] == 40)
+    }
+
+    @Test("shards take every package once; merged, they give the report of one run")
+    func shardsMerge() throws {
+        let library = try LibraryFixture(titles: 30)
+        defer { library.remove() }
+        let whole = try SKDPackRunner.run(["validate", "--format", "json", library.path()])
+        var shardFiles: [String] = []
+        var counts: [Int] = []
+        for index in 0..<3 {
+            let shard = try SKDPackRunner.run(["validate", "--shard", "\(index)/3", "--format", "json", library.path()])
+            #expect(shard.status == 0)
+            let file = library.path("shard-\(index).json")
+            try shard.stdout.write(to: URL(fileURLWithPath: file))
+            shardFiles.append(file)
+            counts.append(((try Self.content(shard.stdout)["playlists"] as? [Any]) ?? []).count)
+        }
+        #expect(counts.reduce(0, +) == 210)
+        #expect(counts.allSatisfy { $0 % 7 == 0 && $0 > 0 }, "a title's seven playlists stay together: \(counts)")
+        let merged = try SKDPackRunner.run(["report", "merge"] + shardFiles)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.content(merged.stdout) == Self.content(whole.stdout))
+        let run = try #require(try JSONSerialization.jsonObject(with: merged.stdout) as? [String: Any])["run"] as? [String: Any]
+        #expect(run?["arguments"] as? [String] == ["--format", "json", library.path()])
+
+        let twice = try SKDPackRunner.run(["report", "merge", shardFiles[0], shardFiles[0]])
+        #expect(twice.status == 2)
+        #expect(twice.stderr.contains("shards never share a playlist"))
+    }
+
+    @Test("a migration run in shards, in place, ends where one run ends")
+    func shardedMigration() throws {
+        let library = try LibraryFixture(titles: 12)
+        defer { library.remove() }
+        for index in 0..<4 {
+            let shard = try SKDPackRunner.run(Self.migrate + ["--in-place", "--shard", "\(index)/4", library.path()])
+            #expect(shard.status == 0, "\(shard.stderr)")
+        }
+        let check = try SKDPackRunner.run(Self.migrate + ["--check", library.path()])
+        #expect(check.status == 0, "\(check.stderr)")
+        let audit = try SKDPackRunner.run([
+            "validate", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+            library.path(),
+        ])
+        #expect(audit.status == 0, "\(audit.stdoutText)")
+    }
+
+    @Test("--shard and --jobs are checked")
+    func usage() throws {
+        for arguments in [["--shard", "3/3"], ["--shard", "x"], ["--jobs", "0"]] {
+            let result = try SKDPackRunner.run(["validate"] + arguments + ["x.m3u8"])
+            #expect(result.status == 2, "\(arguments)")
+        }
+    }
+}
