@@ -95,6 +95,31 @@ struct LibraryRunTests {
         #expect(audit.status == 0, "\(audit.stdoutText)")
     }
 
+    @Test("a progress bar on a terminal, cleared at the end; none with --no-progress")
+    func progress() throws {
+        let library = try LibraryFixture(titles: 5)
+        defer { library.remove() }
+        func onTerminal(_ extra: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "'\(SKDPackRunner.executable.path)' validate \(extra) '\(library.path())'", "/dev/null"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let shown = try onTerminal("")
+        #expect(shown.contains("] 35/35 playlists"))
+        #expect(shown.contains("\r\u{1B}[K"), "the bar is cleared before the summary")
+        #expect(shown.contains("35 playlists checked: 0 errors"))
+        let hidden = try onTerminal("--no-progress")
+        #expect(!hidden.contains("/35 playlists"))
+        #expect(hidden.contains("35 playlists checked: 0 errors"))
+    }
+
     @Test("--shard and --jobs are checked")
     func usage() throws {
         for arguments in [["--shard", "3/3"], ["--shard", "x"], ["--jobs", "0"]] {

@@ -23,6 +23,9 @@ public struct PlaylistPackage: Sendable {
     public var media: [PlaylistFile]
     /// Problems found while putting the package together (a reference outside the input, a missing file).
     public var diagnostics: [Diagnostic]
+
+    /// The playlists of the package: its media and its master.
+    public var playlistCount: Int { media.count + (master == nil ? 0 : 1) }
 }
 
 /// Finds playlists and groups them into packages: files given, directories walked (hidden entries

@@ -94,7 +94,7 @@ struct ApplyCommand: ParsableCommand {
             let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
             for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
             if destination == .standardOutput {
-                let count = discovery.packages.reduce(0) { $0 + $1.media.count + ($1.master == nil ? 0 : 1) }
+                let count = discovery.packages.reduce(0) { $0 + $1.playlistCount }
                 guard count <= 1 else {
                     throw UsageFailure(
                         "\(count) playlists to write: give --in-place, --output DIR, --check or --diff (standard output takes one)")
@@ -105,9 +105,14 @@ struct ApplyCommand: ParsableCommand {
             var reported: [Report.Playlist] = []
             // Diffs and standard output are one stream: written by one job, in order.
             let jobs = destination == .diff || destination == .standardOutput ? 1 : try library.jobCount()
-            try OrderedParallel.run(try library.packages(of: discovery.packages), jobs: jobs) { package in
+            let packages = try library.packages(of: discovery.packages)
+            let progress = ProgressBar(
+                total: packages.reduce(0) { $0 + $1.playlistCount },
+                enabled: !library.noProgress && destination != .diff && destination != .standardOutput, printer: printer)
+            try OrderedParallel.run(packages, jobs: jobs) { package in
                 runner.run(package)
             } consume: { outcomes in
+                defer { progress.advance(by: outcomes.count) }
                 for var outcome in outcomes {
                     if let spooled, outcome.path == spooled { outcome.path = "-" }
                     for index in outcome.diagnostics.indices {
@@ -123,6 +128,7 @@ struct ApplyCommand: ParsableCommand {
                     }
                 }
             }
+            progress.finish()
             printer.print(message: summary.line(checking: destination == .check || destination == .diff))
             printer.flush()
             if !reportFormats.isEmpty {

@@ -13,6 +13,9 @@ struct LibraryOptions: ParsableArguments {
             valueName: "I/N"))
     var shard: String?
 
+    @Flag(help: "No progress bar (it is shown only when standard error is a terminal).")
+    var noProgress = false
+
     /// The number of jobs, checked.
     func jobCount() throws -> Int {
         guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -81,13 +81,17 @@ struct ValidateCommand: ParsableCommand {
             var results: [PlaylistValidation] = []
             var unreadable = 0
             let packages = try library.packages(of: discovery.packages)
+            let progress = ProgressBar(
+                total: packages.reduce(0) { $0 + $1.playlistCount }, enabled: !library.noProgress, printer: printer)
             try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
                 Self.validate(package, options: options)
             } consume: { validated in
                 for problem in validated.problems { printer.print(message: "skdpack: \(problem)") }
                 results += validated.results
                 unreadable += validated.problems.count
+                progress.advance(by: validated.results.count + validated.problems.count)
             }
+            progress.finish()
             printer.flush()
             if let spooled { results = results.map { Self.renamed($0, from: spooled, to: "-") } }
             results.sort { $0.path < $1.path }
