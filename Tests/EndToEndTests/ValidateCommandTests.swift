@@ -156,7 +156,7 @@ struct ValidateCommandTests {
         #expect(coloured.contains("\u{1B}[1;31merror:\u{1B}[0m"))
         let plain = try onTerminal(["NO_COLOR": "1"])
         #expect(plain.contains("error: this FairPlay key"))
-        #expect(!plain.contains("\u{1B}["))
+        #expect(!plain.contains("\u{1B}[1;"), "no colour codes")
     }
 
     @Test("--format xml is valid against the XSD that report schema prints")

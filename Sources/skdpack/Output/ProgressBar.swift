@@ -14,7 +14,7 @@ final class ProgressBar {
 
     init(total: Int, enabled: Bool, printer: DiagnosticPrinter) {
         self.total = total
-        self.enabled = enabled && total > 0 && isatty(2) == 1
+        self.enabled = enabled && total > 1 && isatty(2) == 1
         self.printer = printer
     }
 
