@@ -120,6 +120,55 @@ struct LibraryRunTests {
         #expect(hidden.contains("35 playlists checked: 0 errors"))
     }
 
+    @Test("a corrupted and an unreadable playlist in the middle are reported, and the rest is done")
+    func badFilesDoNotStopABatch() throws {
+        let library = try LibraryFixture(titles: 10)
+        defer { library.remove() }
+        let corrupted = library.path("title-0004/video-720p.m3u8")
+        var garbage = [UInt8](repeating: 0, count: 4096)
+        for index in garbage.indices { garbage[index] = UInt8(truncatingIfNeeded: index &* 7919 &+ 13) }
+        try Data(garbage).write(to: URL(fileURLWithPath: corrupted))
+        // A "playlist" that cannot be read: the master of title-0006 references a directory.
+        try FileManager.default.removeItem(atPath: library.path("title-0006/audio-en.m3u8"))
+        try FileManager.default.createDirectory(atPath: library.path("title-0006/audio-en.m3u8"), withIntermediateDirectories: false)
+
+        let validate = try SKDPackRunner.run(["validate", "--jobs", "2", library.path()])
+        #expect(validate.status == 2, "the tool could not read one playlist")
+        #expect(validate.stderr.contains("title-0006/audio-en.m3u8"))
+        #expect(validate.stdoutText.contains("title-0004/video-720p.m3u8:1:1: error:"))
+        #expect(validate.stdoutText.contains("title-0006/audio-en.m3u8:1:1: error:"))
+        #expect(validate.stdoutText.contains("[PKG-unreadable]"))
+        #expect(validate.stdoutText.contains("70 playlists checked"))
+
+        let reportPath = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-\(UUID().uuidString).xml").path
+        defer { try? FileManager.default.removeItem(atPath: reportPath) }
+        let migrate = try SKDPackRunner.run(Self.migrate + ["--in-place", "--jobs", "2", "--report", reportPath, library.path()])
+        #expect(migrate.status == 2)
+        let xml = try [UInt8](Data(contentsOf: URL(fileURLWithPath: reportPath)))
+        #expect(try ValidateCommandTests.xsd().problems(in: xml) == [])
+        let xmlText = String(decoding: xml, as: UTF8.self)
+        #expect(xmlText.contains(#"rule="PKG-unreadable""#))
+        #expect(xmlText.contains(#"rule="PKG-media-failed""#))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: corrupted)) == Data(garbage), "a playlist with an error is left as it was")
+        let audit = try SKDPackRunner.run([
+            "validate", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+            "--format", "json", library.path(),
+        ])
+        let report = try #require(try JSONSerialization.jsonObject(with: audit.stdout) as? [String: Any])
+        let playlists = try #require(report["playlists"] as? [[String: Any]])
+        let failing = playlists.filter { $0["status"] as? String == "failed" }.compactMap { $0["path"] as? String }
+        // Every other title is migrated. The masters of the two broken titles keep their old session keys,
+        // as apply leaves a master alone when one of its media playlists could not be done.
+        let root = library.path() + "/"
+        #expect(
+            failing.map { $0.replacingOccurrences(of: root, with: "") }
+                == [
+                    "title-0004/master.m3u8", "title-0004/video-720p.m3u8", "title-0006/audio-en.m3u8",
+                    "title-0006/master.m3u8",
+                ], "\(failing)")
+        #expect(playlists.count == 70)
+    }
+
     @Test("--shard and --jobs are checked")
     func usage() throws {
         for arguments in [["--shard", "3/3"], ["--shard", "x"], ["--jobs", "0"]] {

@@ -32,8 +32,18 @@ public enum ApplyDiagnostics {
         summary: "A master playlist references a local playlist that does not exist.",
         specSection: "4.3.4.2")
 
+    public static let mediaFailed = DiagnosticKind(
+        id: "PKG-media-failed", severity: .error,
+        summary: "A master is left as it was because one of its media playlists has errors: its session keys must not run ahead.",
+        specSection: "4.3.4.5")
+
+    public static let unreadable = DiagnosticKind(
+        id: "PKG-unreadable", severity: .error,
+        summary: "A playlist of the package could not be read or written (the operating system's reason is given).",
+        specSection: "4.3.4.2")
+
     public static let all: [DiagnosticKind] = [
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
-        unsafeReference, missingReference,
+        unsafeReference, missingReference, mediaFailed, unreadable,
     ].sorted { $0.id < $1.id }
 }

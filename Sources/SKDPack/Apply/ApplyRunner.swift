@@ -35,10 +35,9 @@ public struct ApplyRunner: Sendable {
         var blocked = package.diagnostics
         for outcome in outcomes where outcome.failed {
             blocked.append(
-                Diagnostic(
-                    id: "PKG-media-failed", severity: .error,
-                    message: "not updated: its media playlist \(outcome.path) has errors",
-                    location: SourceLocation(path: master.path, line: 1, column: 1, offset: 0)))
+                ApplyDiagnostics.mediaFailed(
+                    "not updated: its media playlist \(outcome.path) has errors",
+                    at: SourceLocation(path: master.path, line: 1, column: 1, offset: 0)))
         }
         if blocked.contains(where: { $0.severity == .error }) {
             var outcome = PlaylistOutcome(path: master.path, kind: .master)
@@ -214,9 +213,8 @@ public struct ApplyRunner: Sendable {
         } catch {
             var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
             outcome.diagnostics.append(
-                Diagnostic(
-                    id: "IO-failed", severity: .error, message: error.description,
-                    location: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+                ApplyDiagnostics.unreadable(
+                    error.description, at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
             return outcome
         }
     }

@@ -179,7 +179,7 @@ struct ApplySummary {
 
     mutating func add(_ outcome: PlaylistOutcome) {
         read += 1
-        if outcome.diagnostics.contains(where: { $0.id.rawValue == "IO-failed" }) { ioFailures += 1 }
+        if outcome.diagnostics.contains(where: { $0.id == ApplyDiagnostics.unreadable.id }) { ioFailures += 1 }
         if outcome.failed {
             failed += 1
         } else if outcome.changed {

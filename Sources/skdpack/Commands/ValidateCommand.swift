@@ -86,7 +86,15 @@ struct ValidateCommand: ParsableCommand {
             try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
                 Self.validate(package, options: options)
             } consume: { validated in
-                for problem in validated.problems { printer.print(message: "skdpack: \(problem)") }
+                for problem in validated.problems {
+                    printer.print(message: "skdpack: \(problem)")
+                    // In the report too, as a playlist that failed, with the reason.
+                    let location = SourceLocation(path: problem.path, line: 1, column: 1, offset: 0)
+                    results.append(
+                        PlaylistValidation(
+                            path: problem.path, kind: .unknown,
+                            diagnostics: [ApplyDiagnostics.unreadable(problem.description, at: location)]))
+                }
                 results += validated.results
                 unreadable += validated.problems.count
                 progress.advance(by: validated.results.count + validated.problems.count)
