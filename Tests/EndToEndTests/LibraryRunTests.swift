@@ -169,6 +169,40 @@ struct LibraryRunTests {
         #expect(playlists.count == 70)
     }
 
+    @Test("a --path-pattern migration rewrites exactly the FairPlay keys and session keys, as a reference rewrite does")
+    func pathPatternMigration() throws {
+        let library = try LibraryFixture(titles: 20)
+        defer { library.remove() }
+        let files = try FileManager.default.subpathsOfDirectory(atPath: library.path()).filter { $0.hasSuffix(".m3u8") }.sorted()
+        #expect(files.count == 140)
+        // The reference: a plain text substitution on the FairPlay lines only, done here, line by line.
+        var expected: [String: String] = [:]
+        for file in files {
+            let title = String(file.prefix { $0 != "/" })
+            let text = try String(contentsOfFile: library.path(file), encoding: .utf8)
+            expected[file] = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.contains(#"KEYFORMAT="com.apple.streamingkeydelivery""#)
+                    ? line.replacingOccurrences(
+                        of: #"URI="skd://\#(title)""#, with: #"URI="skd://new-lic.example.com/fps?cid=\#(title)""#)
+                    : String(line)
+            }.joined(separator: "\n")
+        }
+        let result = try SKDPackRunner.run([
+            "apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+            "--path-pattern", "(?<content_id>title-[0-9]+)/[^/]+$", "--in-place", "--jobs", "2", library.path(),
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("140 playlists read, 140 changed"))
+        for file in files {
+            #expect(try String(contentsOfFile: library.path(file), encoding: .utf8) == expected[file], "\(file)")
+        }
+        let check = try SKDPackRunner.run([
+            "apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+            "--path-pattern", "(?<content_id>title-[0-9]+)/[^/]+$", "--check", library.path(),
+        ])
+        #expect(check.status == 0, "--check afterwards is clean: \(check.stderr)")
+    }
+
     @Test("--shard and --jobs are checked")
     func usage() throws {
         for arguments in [["--shard", "3/3"], ["--shard", "x"], ["--jobs", "0"]] {
