@@ -11,12 +11,14 @@ written to a file; memory is the peak resident set size the kernel reports for t
 import argparse
 import filecmp
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import media  # noqa: E402
+from generate import library, media  # noqa: E402
 from measure import measure  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +61,37 @@ def workload(segments: int) -> Path:
         with open(path, "w", encoding="utf-8", newline="\n") as handle:
             media(segments, handle)
     return path
+
+
+def library_workload(titles: int) -> Path:
+    """The pristine library of `titles` titles (7 playlists each, ~33 KB per media playlist)."""
+    path = WORK / f"library-{titles}"
+    if not path.exists():
+        library(titles, 940, str(path))
+    return path
+
+
+def in_place(argv, pristine: Path, runs: int) -> tuple[float, int, Path]:
+    """Best wall time and peak RSS of `argv` (a shell string, {lib} for the library) over `runs` runs,
+    each on a fresh copy of `pristine` (the copy is not timed). Returns the last copy, migrated."""
+    best, peak = float("inf"), 0
+    copy = WORK / "library-run"
+    for _ in range(runs):
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(pristine, copy)
+        subprocess.run(["sync"])
+        start = time.perf_counter()
+        process = subprocess.Popen(argv.replace("{lib}", str(copy)), shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{argv} failed with exit status {os.waitstatus_to_exitcode(status)}")
+        best, peak = min(best, elapsed), max(peak, usage.ru_maxrss)
+    return best, peak, copy
+
+
+def library_size(path: Path) -> int:
+    return sum(file.stat().st_size for file in path.rglob("*.m3u8"))
 
 
 def row(name: str, seconds: float, size: int, note: str = "") -> None:
@@ -146,10 +179,44 @@ def main() -> int:
     print(f"  {'2,000,000 segments':<34} {large.peak_rss_kib / 1024:9.1f} MiB")
     target(large.peak_rss_kib / small.peak_rss_kib <= 1.5, "apply: peak RSS at 2,000,000 segments within 1.5x of 20,000")
 
+    # 4. A library migrated in place: 300 titles, 2,100 playlists, against xargs -P2 sed -i and Python m3u8.
+    pristine = library_workload(300)
+    lib_size = library_size(pristine)
+    print(f"\nlibrary: 300 titles, 2,100 playlists, {lib_size / 1e6:.0f} MB, migrated in place "
+          f"(each run on a fresh copy; skdpack also checks every key and writes a JSON report)")
+    sed_argv = f"find {{lib}} -name '*.m3u8' -print0 | xargs -0 -n 64 -P2 sed -i -E '{SED_E}'"
+    sed_seconds, _, sed_copy = in_place(sed_argv, pristine, runs=3)
+    sed_result = WORK / "library-sed"
+    shutil.rmtree(sed_result, ignore_errors=True)
+    sed_copy.rename(sed_result)
+    row("find | xargs -P2 sed -i -E", sed_seconds, lib_size)
+    report = WORK / "library-report.json"
+    ours_argv = (f"'{skdpack}' apply --template '{TEMPLATE}' --match '{MATCH}' --in-place --no-progress "
+                 f"--report '{report}' {{lib}}")
+    ours_seconds, ours_rss, ours_copy = in_place(ours_argv, pristine, runs=3)
+    row("skdpack apply --in-place --report", ours_seconds, lib_size)
+    print(f"  skdpack is {sed_seconds / ours_seconds:.2f}x as fast as xargs -P2 sed -i")
+    same = all(filecmp.cmp(sed_result / media.relative_to(ours_copy), media, shallow=False)
+               for media in ours_copy.rglob("*.m3u8") if media.name != "master.m3u8")
+    target(same, "skdpack's media playlists are identical to sed's")
+    target(ours_seconds <= sed_seconds, "skdpack apply on a library at least as fast as xargs -P2 sed -i")
+    if python is not None:
+        theirs, _, _ = in_place(f"'{python}' '{ROOT / 'Benchmarks' / 'm3u8_migrate_library.py'}' {{lib}}", pristine, runs=1)
+        row("python m3u8, file by file", theirs, lib_size)
+        print(f"  skdpack is {theirs / ours_seconds:.0f}x as fast as python m3u8")
+    small_seconds, small_rss, _ = in_place(ours_argv, library_workload(30), runs=1)
+    print(f"  peak RSS: {small_rss / 1024:.1f} MiB at 30 titles, {ours_rss / 1024:.1f} MiB at 300 titles")
+    target(ours_rss <= small_rss * 1.5, "library: peak RSS at 300 titles within 1.5x of 30 titles")
+    shutil.rmtree(sed_result, ignore_errors=True)
+    shutil.rmtree(WORK / "library-run", ignore_errors=True)
+    report.unlink(missing_ok=True)
+
     out.unlink(missing_ok=True)
     if not args.keep:
         for path in WORK.glob("media-*.m3u8"):
             path.unlink()
+        for path in WORK.glob("library-*"):
+            shutil.rmtree(path, ignore_errors=True)
     print(f"\n{'all targets met' if not failures else str(len(failures)) + ' target(s) missed'}")
     return 1 if failures else 0
 
