@@ -21,6 +21,7 @@ struct LibXML2Writer {
     let bufferFree: @convention(c) (Pointer?) -> Void
     let bufferContent: @convention(c) (Pointer?) -> UnsafePointer<UInt8>?
     let bufferLength: @convention(c) (Pointer?) -> Int32
+    let bufferEmpty: @convention(c) (Pointer?) -> Void
     let newTextWriterMemory: @convention(c) (Pointer?, Int32) -> Pointer?
     let freeTextWriter: @convention(c) (Pointer?) -> Void
     let setIndent: @convention(c) (Pointer?, Int32) -> Int32
@@ -60,6 +61,7 @@ struct LibXML2Writer {
         bufferFree = try function("xmlBufferFree")
         bufferContent = try function("xmlBufferContent")
         bufferLength = try function("xmlBufferLength")
+        bufferEmpty = try function("xmlBufferEmpty")
         newTextWriterMemory = try function("xmlNewTextWriterMemory")
         freeTextWriter = try function("xmlFreeTextWriter")
         setIndent = try function("xmlTextWriterSetIndent")

@@ -2,20 +2,48 @@ import HLS
 import SKDPack
 
 /// The report as XML, in the namespace of ``ReportSchemas/xmlNamespace`` and valid against the shipped
-/// XSD: elements in a fixed order, attributes for scalars, text for lines and messages.
+/// XSD: elements in a fixed order, attributes for scalars, text for lines and messages. The playlists come
+/// before the run and the summary, so that a long report can be written as its playlists come
+/// (``ReportXMLStream``).
 public enum ReportXML {
     public static func encode(_ report: Report) throws -> [UInt8] {
-        let xml = try XMLDocumentWriter()
+        let stream = try ReportXMLStream(tool: report.tool)
+        var bytes = try stream.start()
+        for playlist in report.playlists { bytes += try stream.add(playlist) }
+        return bytes + (try stream.finish(run: report.run, summary: report.summary))
+    }
+}
+
+/// The XML report written piece by piece: `start`, then `add` for each playlist in path order, then
+/// `finish`; each call returns the bytes to append to the file, so memory holds one playlist's worth.
+public final class ReportXMLStream: ReportStream {
+    private let xml: XMLDocumentWriter
+    private let tool: Report.Tool
+
+    public init(tool: Report.Tool) throws {
+        xml = try XMLDocumentWriter()
+        self.tool = tool
+    }
+
+    public func start() throws -> [UInt8] {
         try xml.startDocument()
         try xml.startElement("report")
         try xml.attribute("xmlns", ReportSchemas.xmlNamespace)
-        try xml.attribute("schemaVersion", report.schemaVersion)
-        try xml.element("tool", ["name": report.tool.name, "version": report.tool.version])
-        try writeRun(report.run, to: xml)
-        try writeSummary(report.summary, to: xml)
+        try xml.attribute("schemaVersion", Report.currentSchemaVersion)
+        try xml.element("tool", ["name": tool.name, "version": tool.version])
         try xml.startElement("playlists")
-        for playlist in report.playlists { try writePlaylist(playlist, to: xml) }
+        return try xml.drain()
+    }
+
+    public func add(_ playlist: Report.Playlist) throws -> [UInt8] {
+        try Self.writePlaylist(playlist, to: xml)
+        return try xml.drain()
+    }
+
+    public func finish(run: Report.Run, summary: Report.Summary) throws -> [UInt8] {
         try xml.endElement()
+        try Self.writeRun(run, to: xml)
+        try Self.writeSummary(summary, to: xml)
         try xml.endElement()
         return try xml.finish()
     }
@@ -46,6 +74,7 @@ public enum ReportXML {
     private static func writePlaylist(_ playlist: Report.Playlist, to xml: XMLDocumentWriter) throws {
         try xml.startElement("playlist")
         try xml.attribute("path", playlist.path)
+        try xml.attribute("package", playlist.package)
         try xml.attribute("kind", playlist.kind.rawValue)
         try xml.attribute("status", playlist.status.rawValue)
         try xml.startElement("changes")

@@ -65,13 +65,20 @@ final class XMLDocumentWriter {
         try endElement()
     }
 
-    /// Ends the document and returns its bytes.
+    /// Ends the document and returns the bytes not yet drained.
     func finish() throws(Failure) -> [UInt8] {
         try check(xml.endDocument(writer), "end the document")
+        return try drain()
+    }
+
+    /// The bytes written since the last drain, taken out of the buffer: a long document goes to its file
+    /// piece by piece instead of growing in memory.
+    func drain() throws(Failure) -> [UInt8] {
         try check(xml.flush(writer), "flush the writer")
         guard let content = xml.bufferContent(buffer) else { throw Failure(operation: "read the buffer") }
-        let count = Int(xml.bufferLength(buffer))
-        return Array(UnsafeBufferPointer(start: content, count: count))
+        let bytes = Array(UnsafeBufferPointer(start: content, count: Int(xml.bufferLength(buffer))))
+        xml.bufferEmpty(buffer)
+        return bytes
     }
 
     private func check(_ result: Int32, _ operation: String) throws(Failure) {

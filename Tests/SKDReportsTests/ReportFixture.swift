@@ -15,7 +15,7 @@ enum ReportFixture {
             tool: Report.Tool(version: "0.1.0"), run: run,
             playlists: [
                 Report.Playlist(
-                    path: "library/title/video.m3u8", kind: .media, status: .changed,
+                    path: "library/title/video.m3u8", package: "library/title/master.m3u8", kind: .media, status: .changed,
                     changes: [
                         ApplyChange(
                             line: 2, tag: "EXT-X-VERSION", action: .rewritten, before: "#EXT-X-VERSION:3",
@@ -32,7 +32,7 @@ enum ReportFixture {
                         Report.Finding(rule: "FPS-iv", severity: .info, line: 6, column: 30, message: "an IV"),
                     ]),
                 Report.Playlist(
-                    path: "library/title/master.m3u8", kind: .master, status: .failed,
+                    path: "library/title/master.m3u8", package: "library/title/master.m3u8", kind: .master, status: .failed,
                     changes: [
                         ApplyChange(
                             line: 4, tag: "EXT-X-SESSION-KEY", action: .removed,
@@ -43,7 +43,9 @@ enum ReportFixture {
                         Report.Finding(rule: "FPS-scheme", severity: .error, line: 4, column: 45, message: hostileMessage),
                         Report.Finding(rule: "FPS-skd-without-slashes", severity: .warning, line: 5, column: 1, message: "skd: & no //"),
                     ]),
-                Report.Playlist(path: "library/other/index.m3u8", kind: .media, status: .unchanged, changes: [], diagnostics: []),
+                Report.Playlist(
+                    path: "library/other/index.m3u8", package: "library/other/index.m3u8", kind: .media, status: .unchanged,
+                    changes: [], diagnostics: []),
             ])
     }
 }

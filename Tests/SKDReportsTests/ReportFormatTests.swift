@@ -70,6 +70,30 @@ struct ReportFormatTests {
         try Golden.check(bytes, "report.sarif")
     }
 
+    @Test("written as it goes, the JSON report reads as the whole one; the XML one is byte for byte the same")
+    func streams() throws {
+        let report = ReportFixture.report
+        let json = ReportJSONStream(tool: report.tool)
+        var bytes = try json.start()
+        for playlist in report.playlists { bytes += try json.add(playlist) }
+        bytes += try json.finish(run: report.run, summary: report.summary)
+        #expect(try ReportJSON.decode(bytes) == report)
+        #expect(bytes == (try ReportJSON.encode(report)), "the same bytes as JSONEncoder's")
+        let schema = try JSONSchemaCheck(schema: ReportSchemas.jsonSchema)
+        #expect(try schema.problems(in: bytes) == [])
+
+        let empty = ReportJSONStream(tool: report.tool)
+        let none = try empty.start() + empty.finish(run: report.run, summary: Report.Summary())
+        #expect(try ReportJSON.decode(none).playlists.isEmpty)
+
+        let xml = try ReportXMLStream(tool: report.tool)
+        var xmlBytes = try xml.start()
+        for playlist in report.playlists { xmlBytes += try xml.add(playlist) }
+        xmlBytes += try xml.finish(run: report.run, summary: report.summary)
+        #expect(xmlBytes == (try ReportXML.encode(report)))
+        #expect(Self.xsd.problems(in: xmlBytes) == [])
+    }
+
     @Test("outside run, reports of the same input are equal whatever the time")
     func volatileOnlyInRun() throws {
         var later = ReportFixture.report
@@ -95,7 +119,7 @@ struct ReportFormatTests {
         #expect((summary.errors, summary.warnings, summary.infos) == (1, 1, 1))
         #expect(ReportFixture.report.playlists.map(\.path) == [
             "library/other/index.m3u8", "library/title/master.m3u8", "library/title/video.m3u8",
-        ])
+        ], "by package, then by path")
     }
 
     @Test("the XSD validator rejects what the schema forbids and what is not XML")

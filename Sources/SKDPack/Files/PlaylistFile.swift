@@ -26,6 +26,9 @@ public struct PlaylistPackage: Sendable {
 
     /// The playlists of the package: its media and its master.
     public var playlistCount: Int { media.count + (master == nil ? 0 : 1) }
+
+    /// What names the package in reports and orders packages: its master's path, or its playlist's.
+    public var key: String { master?.path ?? media.first?.path ?? "" }
 }
 
 /// Finds playlists and groups them into packages: files given, directories walked (hidden entries

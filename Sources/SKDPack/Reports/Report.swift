@@ -14,13 +14,14 @@ public struct Report: Hashable, Sendable, Codable {
     public var run: Run
     /// Totals over ``playlists``, computed when the report is made.
     public private(set) var summary: Summary
-    /// One entry per playlist, in path order.
+    /// One entry per playlist, package by package (in the path order of their masters), each package's
+    /// playlists in path order: ``Playlist/inReportOrder``.
     public private(set) var playlists: [Playlist]
 
     public init(tool: Tool, run: Run, playlists: [Playlist]) {
         self.tool = tool
         self.run = run
-        self.playlists = playlists.sorted { $0.path < $1.path }
+        self.playlists = playlists.sorted(by: Playlist.inReportOrder)
         self.summary = Summary(self.playlists)
     }
 
@@ -69,26 +70,32 @@ public struct Report: Hashable, Sendable, Codable {
         public var warnings = 0
         public var infos = 0
 
+        /// All zero: for a report written as its playlists come (``add(_:)`` each).
+        public init() {}
+
         init(_ playlists: [Playlist]) {
-            playlistsRead = playlists.count
-            for playlist in playlists {
-                switch playlist.status {
-                case .changed: changed += 1
-                case .unchanged, .passed: unchanged += 1
-                case .failed: failed += 1
-                }
-                for change in playlist.changes where change.tag != "EXT-X-VERSION" {
-                    switch change.action {
-                    case .rewritten: keysRewritten += 1
-                    case .inserted: keysInserted += 1
-                    case .removed: keysRemoved += 1
-                    }
-                    if change.tag == "EXT-X-SESSION-KEY" { sessionKeys += 1 }
-                }
-                errors += playlist.diagnostics.count { $0.severity == .error }
-                warnings += playlist.diagnostics.count { $0.severity == .warning }
-                infos += playlist.diagnostics.count { $0.severity == .info }
+            for playlist in playlists { add(playlist) }
+        }
+
+        /// Counts `playlist` in.
+        public mutating func add(_ playlist: Playlist) {
+            playlistsRead += 1
+            switch playlist.status {
+            case .changed: changed += 1
+            case .unchanged, .passed: unchanged += 1
+            case .failed: failed += 1
             }
+            for change in playlist.changes where change.tag != "EXT-X-VERSION" {
+                switch change.action {
+                case .rewritten: keysRewritten += 1
+                case .inserted: keysInserted += 1
+                case .removed: keysRemoved += 1
+                }
+                if change.tag == "EXT-X-SESSION-KEY" { sessionKeys += 1 }
+            }
+            errors += playlist.diagnostics.count { $0.severity == .error }
+            warnings += playlist.diagnostics.count { $0.severity == .warning }
+            infos += playlist.diagnostics.count { $0.severity == .info }
         }
     }
 
@@ -105,6 +112,8 @@ public struct Report: Hashable, Sendable, Codable {
         }
 
         public var path: String
+        /// The package it belongs to: its master's path, or its own path when it stands alone.
+        public var package: String
         public var kind: PlaylistKind
         public var status: Status
         /// In line order.
@@ -112,28 +121,39 @@ public struct Report: Hashable, Sendable, Codable {
         /// In line order.
         public var diagnostics: [Finding]
 
-        public init(path: String, kind: PlaylistKind, status: Status, changes: [ApplyChange], diagnostics: [Finding]) {
+        public init(
+            path: String, package: String, kind: PlaylistKind, status: Status, changes: [ApplyChange],
+            diagnostics: [Finding]
+        ) {
             self.path = path
+            self.package = package
             self.kind = kind
             self.status = status
             self.changes = changes
             self.diagnostics = diagnostics
         }
 
-        /// The entry for a validated playlist.
-        public init(_ validation: PlaylistValidation) {
+        /// The entry for a validated playlist of `package`.
+        public init(_ validation: PlaylistValidation, package: String) {
             let failed = validation.diagnostics.contains { $0.severity == .error }
             self.init(
-                path: validation.path, kind: validation.kind, status: failed ? .failed : .passed, changes: [],
-                diagnostics: validation.diagnostics.map(Finding.init))
+                path: validation.path, package: package, kind: validation.kind, status: failed ? .failed : .passed,
+                changes: [], diagnostics: validation.diagnostics.map(Finding.init))
         }
 
-        /// The entry for a playlist `apply` processed.
-        public init(_ outcome: PlaylistOutcome) {
+        /// The entry for a playlist of `package` that `apply` processed.
+        public init(_ outcome: PlaylistOutcome, package: String) {
             self.init(
-                path: outcome.path, kind: outcome.kind,
+                path: outcome.path, package: package, kind: outcome.kind,
                 status: outcome.failed ? .failed : outcome.changed ? .changed : .unchanged,
                 changes: outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init))
+        }
+
+        /// The order of a report: by package, then by path. It is the order a run over a library writes
+        /// entries in (a package at a time), so a report can be written as it goes and still equal the
+        /// merge of shards.
+        public static func inReportOrder(_ lhs: Playlist, _ rhs: Playlist) -> Bool {
+            (lhs.package, lhs.path) < (rhs.package, rhs.path)
         }
     }
 

@@ -102,48 +102,50 @@ struct ApplyCommand: ParsableCommand {
             }
             let runner = ApplyRunner(options: options, destination: destination)
             var summary = ApplySummary()
-            var reported: [Report.Playlist] = []
+            let reports = try Self.openReports(reportFormats, printer: printer)
             // Diffs and standard output are one stream: written by one job, in order.
             let jobs = destination == .diff || destination == .standardOutput ? 1 : try library.jobCount()
             let packages = try library.packages(of: discovery.packages)
             let progress = ProgressBar(
                 total: packages.reduce(0) { $0 + $1.playlistCount },
                 enabled: !library.noProgress && destination != .diff && destination != .standardOutput, printer: printer)
-            try OrderedParallel.run(packages, jobs: jobs) { package in
-                runner.run(package)
-            } consume: { outcomes in
-                defer { progress.advance(by: outcomes.count) }
-                for var outcome in outcomes {
-                    if let spooled, outcome.path == spooled { outcome.path = "-" }
-                    for index in outcome.diagnostics.indices {
-                        if outcome.diagnostics[index].location.path == spooled { outcome.diagnostics[index].location.path = "-" }
-                        outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
-                        printer.print(outcome.diagnostics[index])
-                    }
-                    summary.add(outcome)
-                    if !reportFormats.isEmpty { reported.append(Report.Playlist(outcome)) }
-                    if destination == .check, outcome.changed {
-                        let count = outcome.counts.total
-                        printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
+            do {
+                try OrderedParallel.run(packages, jobs: jobs) { package in
+                    // A package's playlists in path order: the order of the report, written as it goes.
+                    (package.key, runner.run(package).sorted { $0.path < $1.path })
+                } consume: { package, outcomes in
+                    defer { progress.advance(by: outcomes.count) }
+                    for var outcome in outcomes {
+                        if let spooled, outcome.path == spooled { outcome.path = "-" }
+                        for index in outcome.diagnostics.indices {
+                            if outcome.diagnostics[index].location.path == spooled {
+                                outcome.diagnostics[index].location.path = "-"
+                            }
+                            outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
+                            printer.print(outcome.diagnostics[index])
+                        }
+                        summary.add(outcome)
+                        try reports?.add(Report.Playlist(outcome, package: package == spooled ? "-" : package))
+                        if destination == .check, outcome.changed {
+                            let count = outcome.counts.total
+                            printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
+                        }
                     }
                 }
+                progress.finish()
+                printer.print(message: summary.line(checking: destination == .check || destination == .diff))
+                try reports?.finish(
+                    run: clock.run(
+                        command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
+                        template: templateOptions.template))
+            } catch {
+                reports?.discard()
+                progress.finish()
+                printer.print(message: "skdpack: \(error)")
+                printer.flush()
+                throw ExitStatus.failure
             }
-            progress.finish()
-            printer.print(message: summary.line(checking: destination == .check || destination == .diff))
             printer.flush()
-            if !reportFormats.isEmpty {
-                let run = clock.run(
-                    command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
-                    template: templateOptions.template)
-                let document = Report(tool: Report.Tool(version: SKDPackVersion.current), run: run, playlists: reported)
-                do {
-                    try ReportFiles.write(document, to: reportFormats)
-                } catch {
-                    printer.print(message: "skdpack: \(error)")
-                    printer.flush()
-                    throw ExitStatus.failure
-                }
-            }
             if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
             if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
         }
@@ -158,6 +160,19 @@ struct ApplyCommand: ParsableCommand {
         if check { return .check }
         if diff { return .diff }
         return .standardOutput
+    }
+
+    /// The report files asked for, opened before any playlist is touched: a report that cannot be written
+    /// stops the run before it changes anything.
+    private static func openReports(_ requested: [(String, ReportFormat)], printer: DiagnosticPrinter) throws -> ReportFiles? {
+        guard !requested.isEmpty else { return nil }
+        do {
+            return try ReportFiles(requested.map { (path: $0.0, format: $0.1) }, tool: Report.Tool(version: SKDPackVersion.current))
+        } catch {
+            printer.print(message: "skdpack: \(error)")
+            printer.flush()
+            throw ExitStatus.failure
+        }
     }
 
     private func isDirectoryDestination(_ destination: ApplyDestination) -> Bool {

@@ -32,9 +32,10 @@ struct LibraryOptions: ParsableArguments {
         return parsed
     }
 
-    /// `packages`, or the share of them the shard takes.
+    /// `packages` in the order of their keys (the order of reports), or the share of them the shard takes.
     func packages(of packages: [PlaylistPackage]) throws -> [PlaylistPackage] {
-        guard let shard = try chosenShard() else { return packages }
-        return packages.filter(shard.contains)
+        let ordered = packages.sorted { $0.key < $1.key }
+        guard let shard = try chosenShard() else { return ordered }
+        return ordered.filter(shard.contains)
     }
 }

@@ -78,7 +78,8 @@ struct ValidateCommand: ParsableCommand {
             let printer = DiagnosticPrinter()
             let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
             for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
-            var results: [PlaylistValidation] = []
+            // Each playlist with the package it belongs to, package by package: the order of reports.
+            var results: [(validation: PlaylistValidation, package: String)] = []
             var unreadable = 0
             let packages = try library.packages(of: discovery.packages)
             let progress = ProgressBar(
@@ -86,36 +87,38 @@ struct ValidateCommand: ParsableCommand {
             try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
                 Self.validate(package, options: options)
             } consume: { validated in
+                var playlists = validated.results
                 for problem in validated.problems {
                     printer.print(message: "skdpack: \(problem)")
                     // In the report too, as a playlist that failed, with the reason.
                     let location = SourceLocation(path: problem.path, line: 1, column: 1, offset: 0)
-                    results.append(
+                    playlists.append(
                         PlaylistValidation(
                             path: problem.path, kind: .unknown,
                             diagnostics: [ApplyDiagnostics.unreadable(problem.description, at: location)]))
                 }
-                results += validated.results
+                results += playlists.sorted { $0.path < $1.path }.map { ($0, validated.package) }
                 unreadable += validated.problems.count
-                progress.advance(by: validated.results.count + validated.problems.count)
+                progress.advance(by: playlists.count)
             }
             progress.finish()
             printer.flush()
-            if let spooled { results = results.map { Self.renamed($0, from: spooled, to: "-") } }
-            results.sort { $0.path < $1.path }
+            if let spooled {
+                results = results.map { (Self.renamed($0.validation, from: spooled, to: "-"), $0.package == spooled ? "-" : $0.package) }
+            }
 
             var output = OutputSink(fd: 1, path: "<stdout>")
             do {
                 switch format {
                 case .human:
                     try FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil)
-                        .print(results, readingFrom: spooled, to: &output)
+                        .print(results.map(\.validation), readingFrom: spooled, to: &output)
                 case .json, .xml, .junit, .sarif:
                     let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
                     let report = Report(
                         tool: Report.Tool(version: SKDPackVersion.current),
                         run: clock.run(command: "validate", arguments: arguments, template: template),
-                        playlists: results.map(Report.Playlist.init))
+                        playlists: results.map { Report.Playlist($0.validation, package: $0.package) })
                     try output.write(ReportFormat(rawValue: format.rawValue)!.encode(report))
                 }
                 try output.flush()
@@ -125,7 +128,7 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
             if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
-            if results.contains(where: { $0.count(.error) > 0 }) { throw ExitStatus.findings }
+            if results.contains(where: { $0.validation.count(.error) > 0 }) { throw ExitStatus.findings }
         }
     }
 
@@ -175,7 +178,7 @@ struct ValidateCommand: ParsableCommand {
     /// the package goes to the playlist it is about.
     private static func validate(
         _ package: PlaylistPackage, options: ValidationOptions
-    ) -> (results: [PlaylistValidation], problems: [IOError]) {
+    ) -> (package: String, results: [PlaylistValidation], problems: [IOError]) {
         var master: PlaylistValidation?
         var media: [PlaylistValidation] = []
         var problems: [IOError] = []
@@ -196,7 +199,7 @@ struct ValidateCommand: ParsableCommand {
             if !own.isEmpty { result.diagnostics = merged(result.diagnostics, own) }
             return result
         }
-        return (results, problems)
+        return (package.key, results, problems)
     }
 
     /// A playlist's findings with the package findings about it, in line order.

@@ -1,25 +1,75 @@
 import Glibc
 import HLS
 import SKDPack
+import SKDReports
 
-/// Writes report files: each one whole or not at all (a temporary file renamed into place), so a CI step
-/// never reads half a report.
-enum ReportFiles {
-    static func write(_ report: Report, to files: [(path: String, format: ReportFormat)]) throws {
-        for (path, format) in files {
-            let bytes = try format.encode(report)
+/// The report files of an `apply --report` run. JSON and XML are written as the playlists come, so a
+/// library's report costs no memory of its own; JUnit and SARIF, whose headers count what follows, are
+/// built at the end. Each file appears whole or not at all (a temporary file renamed into place).
+final class ReportFiles {
+    private enum Writer {
+        case streaming(ReportStream)
+        case whole(ReportFormat)
+    }
+
+    private var files: [(file: AtomicFile, writer: Writer)] = []
+    private let tool: Report.Tool
+    private var summary = Report.Summary()
+    /// Kept only for the formats written whole.
+    private var playlists: [Report.Playlist] = []
+    private let keepsPlaylists: Bool
+
+    init(_ requested: [(path: String, format: ReportFormat)], tool: Report.Tool) throws {
+        self.tool = tool
+        keepsPlaylists = requested.contains { $0.format == .junit || $0.format == .sarif }
+        for (path, format) in requested {
             let file = try AtomicFile(target: path)
-            var written = 0
-            while written < bytes.count {
-                let result = bytes.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress! + written, bytes.count - written) }
-                if result < 0, errno == EINTR { continue }
-                guard result > 0 else {
-                    file.discard()
-                    throw IOError(path: path, operation: "write the report", errno: errno)
+            let writer: Writer =
+                switch format {
+                case .json: .streaming(ReportJSONStream(tool: tool))
+                case .xml: .streaming(try ReportXMLStream(tool: tool))
+                case .junit, .sarif: .whole(format)
                 }
-                written += result
+            files.append((file, writer))
+            if case .streaming(let stream) = writer { try Self.write(try stream.start(), to: file) }
+        }
+    }
+
+    var isEmpty: Bool { files.isEmpty }
+
+    /// One playlist, in path order.
+    func add(_ playlist: Report.Playlist) throws {
+        summary.add(playlist)
+        if keepsPlaylists { playlists.append(playlist) }
+        for (file, writer) in files {
+            if case .streaming(let stream) = writer { try Self.write(try stream.add(playlist), to: file) }
+        }
+    }
+
+    /// Ends every file and puts it in place.
+    func finish(run: Report.Run) throws {
+        let whole = keepsPlaylists ? Report(tool: tool, run: run, playlists: playlists) : nil
+        for (file, writer) in files {
+            switch writer {
+            case .streaming(let stream): try Self.write(try stream.finish(run: run, summary: summary), to: file)
+            case .whole(let format): try Self.write(try format.encode(whole!), to: file)
             }
             try file.commit()
+        }
+    }
+
+    /// Removes the temporary files of a run that could not finish.
+    func discard() {
+        for (file, _) in files { file.discard() }
+    }
+
+    private static func write(_ bytes: [UInt8], to file: AtomicFile) throws {
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { Glibc.write(file.fd, $0.baseAddress! + written, bytes.count - written) }
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { throw IOError(path: file.target, operation: "write the report", errno: errno) }
+            written += result
         }
     }
 }
