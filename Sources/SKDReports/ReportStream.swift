@@ -5,7 +5,7 @@ import SKDPack
 public protocol ReportStream: AnyObject {
     /// The opening, up to the first playlist.
     func start() throws -> [UInt8]
-    /// One playlist's entry (playlists come in path order).
+    /// One playlist's entry (playlists come in report order: ``Report/Playlist/inReportOrder``).
     func add(_ playlist: Report.Playlist) throws -> [UInt8]
     /// The rest: the run and the summary, then the close.
     func finish(run: Report.Run, summary: Report.Summary) throws -> [UInt8]

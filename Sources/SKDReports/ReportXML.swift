@@ -14,7 +14,7 @@ public enum ReportXML {
     }
 }
 
-/// The XML report written piece by piece: `start`, then `add` for each playlist in path order, then
+/// The XML report written piece by piece: `start`, then `add` for each playlist in report order, then
 /// `finish`; each call returns the bytes to append to the file, so memory holds one playlist's worth.
 public final class ReportXMLStream: ReportStream {
     private let xml: XMLDocumentWriter

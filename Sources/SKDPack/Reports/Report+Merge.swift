@@ -4,7 +4,7 @@ extension Report {
         public var description: String
     }
 
-    /// The report one run over all the shards' packages would have written: their playlists in path order,
+    /// The report one run over all the shards' packages would have written: their playlists in report order,
     /// the summary over all of them; for the run, the first report's command, template and arguments
     /// (without `--shard`), the earliest start and the longest duration (shards run side by side).
     public static func merging(_ reports: [Report]) throws(MergeError) -> Report {

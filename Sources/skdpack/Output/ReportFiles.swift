@@ -37,7 +37,7 @@ final class ReportFiles {
 
     var isEmpty: Bool { files.isEmpty }
 
-    /// One playlist, in path order.
+    /// One playlist, in report order.
     func add(_ playlist: Report.Playlist) throws {
         summary.add(playlist)
         if keepsPlaylists { playlists.append(playlist) }
