@@ -78,6 +78,29 @@ struct LibraryRunTests {
         #expect(twice.stderr.contains("shards never share a playlist"))
     }
 
+    @Test("apply in shards: the merged reports equal one run's report")
+    func applyShardsMerge() throws {
+        let library = try LibraryFixture(titles: 24)
+        defer { library.remove() }
+        let reports = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-reports-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: reports, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: reports) }
+        let whole = reports.appendingPathComponent("whole.json").path
+        #expect(try SKDPackRunner.run(Self.migrate + ["--check", "--report", whole, library.path()]).status == 1)
+        var shards: [String] = []
+        for index in 0..<4 {
+            let file = reports.appendingPathComponent("shard-\(index).json").path
+            let run = try SKDPackRunner.run(Self.migrate + ["--check", "--shard", "\(index)/4", "--report", file, library.path()])
+            #expect(run.status == 1)
+            shards.append(file)
+        }
+        let merged = try SKDPackRunner.run(["report", "merge"] + shards)
+        #expect(merged.status == 0, "\(merged.stderr)")
+        #expect(try Self.content(merged.stdout) == Self.content(Data(contentsOf: URL(fileURLWithPath: whole))))
+        let xml = try SKDPackRunner.run(["report", "merge", "--format", "xml"] + shards)
+        #expect(try ValidateCommandTests.xsd().problems(in: [UInt8](xml.stdout)) == [])
+    }
+
     @Test("a migration run in shards, in place, ends where one run ends")
     func shardedMigration() throws {
         let library = try LibraryFixture(titles: 12)
@@ -171,10 +194,10 @@ struct LibraryRunTests {
 
     @Test("a --path-pattern migration rewrites exactly the FairPlay keys and session keys, as a reference rewrite does")
     func pathPatternMigration() throws {
-        let library = try LibraryFixture(titles: 20)
+        let library = try LibraryFixture(titles: 200)
         defer { library.remove() }
         let files = try FileManager.default.subpathsOfDirectory(atPath: library.path()).filter { $0.hasSuffix(".m3u8") }.sorted()
-        #expect(files.count == 140)
+        #expect(files.count == 1400)
         // The reference: a plain text substitution on the FairPlay lines only, done here, line by line.
         var expected: [String: String] = [:]
         for file in files {
@@ -192,7 +215,7 @@ struct LibraryRunTests {
             "--path-pattern", "(?<content_id>title-[0-9]+)/[^/]+$", "--in-place", "--jobs", "2", library.path(),
         ])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("140 playlists read, 140 changed"))
+        #expect(result.stderr.contains("1400 playlists read, 1400 changed"))
         for file in files {
             #expect(try String(contentsOfFile: library.path(file), encoding: .utf8) == expected[file], "\(file)")
         }
