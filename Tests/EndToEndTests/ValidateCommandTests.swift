@@ -218,6 +218,13 @@ struct ValidateCommandTests {
         let result = try SKDPackRunner.run(["validate", scratch.path("title")])
         #expect(result.status == 1)
         #expect(result.stdoutText.contains("master.m3u8:5:1: error: v2.m3u8 does not exist"))
+        #expect(result.stdoutText.contains("[PKG-missing-playlist]"))
+        try scratch.write(
+            "title/master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\n../../etc/v.m3u8\n")
+        let outside = try SKDPackRunner.run(["validate", scratch.path("title")])
+        #expect(outside.status == 1)
+        #expect(outside.stdoutText.contains("master.m3u8:5:1: error: ../../etc/v.m3u8 leaves the master's directory"))
+        #expect(outside.stdoutText.contains("[PKG-reference-outside]"))
         #expect(result.stdoutText.hasSuffix("2 playlists checked: 1 error, 0 warnings, 0 notes\n"))
     }
 
