@@ -8,7 +8,8 @@ import Glibc
 ///
 /// With `background`, a second buffer and a thread of its own (``BackgroundWriter``) let the kernel copy
 /// one buffer out while the caller fills the other: on two cores, writing a large playlist then costs the
-/// caller almost nothing.
+/// caller almost nothing. The thread starts only when a first buffer is full: a library's many small
+/// playlists are written without one (a thread per file cost more than the writes).
 public struct OutputSink: ~Copyable {
     public static let bufferSize = 256 << 10
 
@@ -18,14 +19,14 @@ public struct OutputSink: ~Copyable {
     private var buffer: UnsafeMutableRawBufferPointer
     private var used = 0
     private var spare: UnsafeMutableRawBufferPointer?
-    private let writer: BackgroundWriter?
+    private var writer: BackgroundWriter?
+    private let background: Bool
 
     public init(fd: Int32, path: String, background: Bool = false) {
         self.fd = fd
         self.path = path
         self.buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
-        self.spare = background ? .allocate(byteCount: Self.bufferSize, alignment: 16) : nil
-        self.writer = background ? BackgroundWriter(fd: fd, path: path) : nil
+        self.background = background
     }
 
     deinit {
@@ -88,13 +89,18 @@ public struct OutputSink: ~Copyable {
 
     /// Writes out everything buffered (and, in the background, waits until it is written).
     public mutating func flush() throws(IOError) {
-        try handOff()
+        try handOff(final: true)
         try writer?.drain()
     }
 
     /// Sends the buffer on: written now, or given to the background thread and swapped for the spare.
-    private mutating func handOff() throws(IOError) {
+    /// The thread is started by the first full buffer, never by the final flush.
+    private mutating func handOff(final: Bool = false) throws(IOError) {
         guard used > 0 else { return }
+        if background, !final, writer == nil {
+            writer = BackgroundWriter(fd: fd, path: path)
+            spare = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        }
         let pending = UnsafeRawBufferPointer(rebasing: buffer[0..<used])
         used = 0
         guard let writer, let other = spare else {

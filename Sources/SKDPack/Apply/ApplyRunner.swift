@@ -177,7 +177,10 @@ public struct ApplyRunner: Sendable {
             return directory + "/skdpack-stdout.m3u8"
         default:
             // In place through a symbolic link (--follow-symlinks) means in the file it points at: renaming
-            // over the link itself would replace the link with a copy.
+            // over the link itself would replace the link with a copy. (Only the last component matters:
+            // a file renamed inside a linked directory stays in it.)
+            var info = stat()
+            guard lstat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return file.path }
             guard let resolved = realpath(file.path, nil) else { return file.path }
             defer { free(resolved) }
             return String(cString: resolved)

@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import HLS
+import Synchronization
 
 /// A playlist to process: where it is, and the input root it was found under (for `--output` mirroring).
 public struct PlaylistFile: Hashable, Sendable, Comparable {
@@ -113,6 +115,23 @@ public struct PlaylistDiscovery: Sendable {
         }
     }
 
+    /// Which files are masters, and what they reference: every file is opened to find out, so the files
+    /// are looked at on all cores (on a slow file system the opens are most of a library run's time).
+    static func masterReferences(of files: [PlaylistFile]) -> [MasterReferences?] {
+        let results = Mutex<[MasterReferences?]>(Array(repeating: nil, count: files.count))
+        let next = Atomic<Int>(0)
+        let workers = max(1, min(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) * 2, files.count))
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < files.count else { return }
+                let references = MasterReferences.read(files[index].path)
+                results.withLock { $0[index] = references }
+            }
+        }
+        return results.withLock { $0 }
+    }
+
     /// Masters claim the local playlists they reference; the rest stand alone.
     func group(_ files: [PlaylistFile]) -> [PlaylistPackage] {
         var byPath: [String: PlaylistFile] = [:]
@@ -120,8 +139,8 @@ public struct PlaylistDiscovery: Sendable {
         var claimed: Set<String> = []
         var packages: [PlaylistPackage] = []
         var masters: [(PlaylistFile, MasterReferences)] = []
-        for file in files {
-            guard let references = MasterReferences.read(file.path) else { continue }
+        for (file, references) in zip(files, Self.masterReferences(of: files)) {
+            guard let references else { continue }
             masters.append((file, references))
         }
         for (master, references) in masters {
