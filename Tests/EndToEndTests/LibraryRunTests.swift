@@ -122,23 +122,11 @@ struct LibraryRunTests {
     func progress() throws {
         let library = try LibraryFixture(titles: 5)
         defer { library.remove() }
-        func onTerminal(_ extra: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "'\(SKDPackRunner.executable.path)' validate \(extra) '\(library.path())'", "/dev/null"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
-        let shown = try onTerminal("")
+        let shown = try SKDPackRunner.runOnTerminal(["validate", library.path()])
         #expect(shown.contains("] 35/35 playlists"))
         #expect(shown.contains("\r\u{1B}[K"), "the bar is cleared before the summary")
         #expect(shown.contains("35 playlists checked: 0 errors"))
-        let hidden = try onTerminal("--no-progress")
+        let hidden = try SKDPackRunner.runOnTerminal(["validate", "--no-progress", library.path()])
         #expect(!hidden.contains("/35 playlists"))
         #expect(hidden.contains("35 playlists checked: 0 errors"))
     }

@@ -131,30 +131,13 @@ struct ValidateCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("title.m3u8", Self.media(Self.brokenKey))
-        // script(1) gives the command a pseudo-terminal, as a user's shell would.
-        func onTerminal(_ environment: [String: String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-            process.arguments = ["-qec", "'\(SKDPackRunner.executable.path)' validate '\(scratch.path("title.m3u8"))'", "/dev/null"]
-            var env = ProcessInfo.processInfo.environment
-            env["NO_COLOR"] = nil
-            env.merge(environment) { $1 }
-            process.environment = env
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
             Issue.record("script(1) is missing: cannot give skdpack a terminal")
             return
         }
-        let coloured = try onTerminal([:])
+        let coloured = try SKDPackRunner.runOnTerminal(["validate", scratch.path("title.m3u8")])
         #expect(coloured.contains("\u{1B}[1;31merror:\u{1B}[0m"))
-        let plain = try onTerminal(["NO_COLOR": "1"])
+        let plain = try SKDPackRunner.runOnTerminal(["validate", scratch.path("title.m3u8")], environment: ["NO_COLOR": "1"])
         #expect(plain.contains("error: this FairPlay key"))
         #expect(!plain.contains("\u{1B}[1;"), "no colour codes")
     }

@@ -56,4 +56,24 @@ public enum SKDPackRunner {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
+
+    /// The output of `skdpack arguments…` run on a pseudo-terminal, as from a user's shell: script(1) gives
+    /// it one. `NO_COLOR` is unset unless `environment` sets it. Arguments are single-quoted for the shell.
+    public static func runOnTerminal(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        let quoted = ([executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", quoted.joined(separator: " "), "/dev/null"]
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        env.merge(environment) { $1 }
+        process.environment = env
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
 }
