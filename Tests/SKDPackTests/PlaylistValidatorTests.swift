@@ -64,6 +64,8 @@ struct PlaylistValidatorTests {
     func catalogue() {
         let ids = RuleRegistry.allKinds.map(\.id)
         #expect(Set(ids).count == ids.count)
+        #expect(RuleRegistry.kind("FPS-method")?.severity == .error)
+        #expect(RuleRegistry.kind("FPS-nope") == nil)
         #expect(ids == ids.sorted())
         for kind in RuleRegistry.allKinds {
             #expect(!kind.summary.isEmpty && !kind.specSection.isEmpty, "\(kind.id)")
