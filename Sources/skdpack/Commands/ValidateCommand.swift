@@ -78,57 +78,51 @@ struct ValidateCommand: ParsableCommand {
             let printer = DiagnosticPrinter()
             let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
             for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
-            // Each playlist with the package it belongs to, package by package: the order of reports.
-            var results: [(validation: PlaylistValidation, package: String)] = []
-            var unreadable = 0
-            let packages = try library.packages(of: discovery.packages)
-            let progress = ProgressBar(
-                total: packages.reduce(0) { $0 + $1.playlistCount }, enabled: !library.noProgress, printer: printer)
-            try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
-                Self.validate(package, options: options)
-            } consume: { validated in
-                var playlists = validated.results
-                for problem in validated.problems {
-                    printer.print(message: "skdpack: \(problem)")
-                    // In the report too, as a playlist that failed, with the reason.
-                    let location = SourceLocation(path: problem.path, line: 1, column: 1, offset: 0)
-                    playlists.append(
-                        PlaylistValidation(
-                            path: problem.path, kind: .unknown,
-                            diagnostics: [ApplyDiagnostics.unreadable(problem.description, at: location)]))
-                }
-                results += playlists.sorted { $0.path < $1.path }.map { ($0, validated.package) }
-                unreadable += validated.problems.count
-                progress.advance(by: playlists.count)
-            }
-            progress.finish()
-            printer.flush()
-            if let spooled {
-                results = results.map { (Self.renamed($0.validation, from: spooled, to: "-"), $0.package == spooled ? "-" : $0.package) }
-            }
-
-            var output = OutputSink(fd: 1, path: "<stdout>")
+            let output: ValidationOutput
             do {
-                switch format {
-                case .human:
-                    try FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil)
-                        .print(results.map(\.validation), readingFrom: spooled, to: &output)
-                case .json, .xml, .junit, .sarif:
-                    let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
-                    let report = Report(
-                        tool: Report.Tool(version: SKDPackVersion.current),
-                        run: clock.run(command: "validate", arguments: arguments, template: template),
-                        playlists: results.map { Report.Playlist($0.validation, package: $0.package) })
-                    try output.write(ReportFormat(rawValue: format.rawValue)!.encode(report))
-                }
-                try output.flush()
+                output = try ValidationOutput(format == .human ? .human : .report(ReportFormat(rawValue: format.rawValue)!), spooled: spooled)
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }
+            var unreadable = 0
+            let packages = try library.packages(of: discovery.packages)
+            let progress = ProgressBar(
+                total: packages.reduce(0) { $0 + $1.playlistCount }, enabled: !library.noProgress, printer: printer)
+            do {
+                // Package by package, each package's playlists by path: the order of reports.
+                try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
+                    Self.validate(package, options: options)
+                } consume: { validated in
+                    var playlists = validated.results
+                    for problem in validated.problems {
+                        printer.print(message: "skdpack: \(problem)")
+                        // In the report too, as a playlist that failed, with the reason.
+                        let location = SourceLocation(path: problem.path, line: 1, column: 1, offset: 0)
+                        playlists.append(
+                            PlaylistValidation(
+                                path: problem.path, kind: .unknown,
+                                diagnostics: [ApplyDiagnostics.unreadable(problem.description, at: location)]))
+                    }
+                    for playlist in playlists.sorted(by: { $0.path < $1.path }) {
+                        try output.add(playlist, package: validated.package)
+                    }
+                    unreadable += validated.problems.count
+                    progress.advance(by: playlists.count)
+                }
+                progress.finish()
+                let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
+                try output.finish(run: clock.run(command: "validate", arguments: arguments, template: template))
+            } catch {
+                progress.finish()
+                printer.print(message: "skdpack: \(error)")
+                printer.flush()
+                throw ExitStatus.failure
+            }
+            printer.flush()
             if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
-            if results.contains(where: { $0.validation.count(.error) > 0 }) { throw ExitStatus.findings }
+            if output.hasErrors { throw ExitStatus.findings }
         }
     }
 
@@ -207,11 +201,4 @@ struct ValidateCommand: ParsableCommand {
         (findings + package).sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
     }
 
-    private static func renamed(_ result: PlaylistValidation, from path: String, to shown: String) -> PlaylistValidation {
-        guard result.path == path else { return result }
-        var renamed = result
-        renamed.path = shown
-        for index in renamed.diagnostics.indices { renamed.diagnostics[index].location.path = shown }
-        return renamed
-    }
 }

@@ -2,31 +2,38 @@ import HLS
 import SKDPack
 
 /// The human form of `validate`'s findings: `path:line:col: severity: message [RULE]`, the line itself and
-/// a caret under the column, then one summary line.
+/// a caret under the column, playlist by playlist as they come; then one summary line.
 struct FindingsPrinter {
     var colour: Bool
+    private var counts: [Severity: Int] = [:]
+    private var playlists = 0
 
-    /// Prints `results`; the excerpts of a playlist read from standard input come from `spooled`.
-    func print(_ results: [PlaylistValidation], readingFrom spooled: String?, to output: inout OutputSink) throws(IOError) {
-        var counts: [Severity: Int] = [:]
-        for result in results where !result.diagnostics.isEmpty {
-            let excerpts = SourceExcerpts(
-                path: result.path == "-" ? spooled ?? "-" : result.path,
-                lines: Set(result.diagnostics.map(\.location.line)))
-            for diagnostic in result.diagnostics {
-                counts[diagnostic.severity, default: 0] += 1
-                var text = "\(diagnostic.location): \(diagnostic.severity.label(colour: colour)) "
-                text += SourceExcerpts.terminalSafe(ArraySlice(diagnostic.message.utf8)) + " [\(diagnostic.id)]\n"
-                if let excerpt = excerpts.excerpt(line: diagnostic.location.line, column: diagnostic.location.column) {
-                    text += "    \(excerpt.text)\n    \(colour ? "\u{1B}[1;32m\(excerpt.caret)\u{1B}[0m" : excerpt.caret)\n"
-                }
-                try output.write(text)
-            }
-        }
-        try output.write(Self.summary(playlists: results.count, counts) + "\n")
+    init(colour: Bool) {
+        self.colour = colour
     }
 
-    /// `3 playlists checked: 1 error, 2 warnings, 0 notes`.
+    /// Prints the findings of `result`; the lines of a playlist read from standard input come from `spooled`.
+    mutating func print(_ result: PlaylistValidation, readingFrom spooled: String?, to output: inout OutputSink) throws(IOError) {
+        playlists += 1
+        guard !result.diagnostics.isEmpty else { return }
+        let excerpts = SourceExcerpts(
+            path: result.path == "-" ? spooled ?? "-" : result.path, lines: Set(result.diagnostics.map(\.location.line)))
+        for diagnostic in result.diagnostics {
+            counts[diagnostic.severity, default: 0] += 1
+            var text = "\(diagnostic.location): \(diagnostic.severity.label(colour: colour)) "
+            text += SourceExcerpts.terminalSafe(ArraySlice(diagnostic.message.utf8)) + " [\(diagnostic.id)]\n"
+            if let excerpt = excerpts.excerpt(line: diagnostic.location.line, column: diagnostic.location.column) {
+                text += "    \(excerpt.text)\n    \(colour ? "\u{1B}[1;32m\(excerpt.caret)\u{1B}[0m" : excerpt.caret)\n"
+            }
+            try output.write(text)
+        }
+    }
+
+    /// The summary line: `3 playlists checked: 1 error, 2 warnings, 0 notes`.
+    func finish(to output: inout OutputSink) throws(IOError) {
+        try output.write(Self.summary(playlists: playlists, counts) + "\n")
+    }
+
     static func summary(playlists: Int, _ counts: [Severity: Int]) -> String {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return "\(counted(playlists, "playlist")) checked: \(counted(counts[.error] ?? 0, "error")), "
