@@ -42,9 +42,8 @@ struct LibXML2Writer {
         }
     }
 
-    // nonisolated(unsafe): C function pointers are not declared Sendable; these are set once, here, and
-    // only called afterwards (libxml2 initialises itself on first use of the writer).
-    nonisolated(unsafe) private static let loaded = Result { () throws(Unavailable) in
+    // Set once, here, and only called afterwards (libxml2 initialises itself on first use of the writer).
+    private static let loaded = Result { () throws(Unavailable) in
         try LibXML2Writer(library: "libxml2.so.2")
     }
 
