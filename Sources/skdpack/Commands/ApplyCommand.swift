@@ -109,8 +109,9 @@ struct ApplyCommand: ParsableCommand {
             let progress = ProgressBar(
                 total: packages.reduce(0) { $0 + $1.playlistCount },
                 enabled: !library.noProgress && destination != .diff && destination != .standardOutput, printer: printer)
+            StopSignal.install()
             do {
-                try OrderedParallel.run(packages, jobs: jobs) { package in
+                try OrderedParallel.run(packages, jobs: jobs, stop: { StopSignal.requested != nil }) { package in
                     // A package's playlists in path order: the order of the report, written as it goes.
                     (package.key, runner.run(package).sorted { $0.path < $1.path })
                 } consume: { package, outcomes in
@@ -146,6 +147,8 @@ struct ApplyCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
             printer.flush()
+            StopSignal.exitIfRequested(
+                done: summary.read, of: packages.reduce(0) { $0 + $1.playlistCount }, printer: printer)
             if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
             if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
         }

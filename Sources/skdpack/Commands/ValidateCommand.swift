@@ -90,9 +90,13 @@ struct ValidateCommand: ParsableCommand {
             let packages = try library.packages(of: discovery.packages)
             let progress = ProgressBar(
                 total: packages.reduce(0) { $0 + $1.playlistCount }, enabled: !library.noProgress, printer: printer)
+            StopSignal.install()
+            var done = 0
             do {
                 // Package by package, each package's playlists by path: the order of reports.
-                try OrderedParallel.run(packages, jobs: try library.jobCount()) { package in
+                try OrderedParallel.run(
+                    packages, jobs: try library.jobCount(), stop: { StopSignal.requested != nil }
+                ) { package in
                     Self.validate(package, options: options)
                 } consume: { validated in
                     var playlists = validated.results
@@ -109,6 +113,7 @@ struct ValidateCommand: ParsableCommand {
                         try output.add(playlist, package: validated.package)
                     }
                     unreadable += validated.problems.count
+                    done += playlists.count
                     progress.advance(by: playlists.count)
                 }
                 progress.finish()
@@ -121,6 +126,7 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
             printer.flush()
+            StopSignal.exitIfRequested(done: done, of: packages.reduce(0) { $0 + $1.playlistCount }, printer: printer)
             if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
             if output.hasErrors { throw ExitStatus.findings }
         }
