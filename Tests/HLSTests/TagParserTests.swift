@@ -167,4 +167,12 @@ struct TagParserTests {
         #expect(map.uri == "init.mp4")
         #expect(map.byteRange == "720@0")
     }
+
+    /// Found by the `tags` fuzz target: parse was given a line that is not a tag.
+    @Test("a line that is not a tag is an unknown tag holding the line, not a crash", arguments: ["", ":", "x:y", "EXT-X-KEY:METHOD=NONE"])
+    func notATag(_ line: String) {
+        let parsed = parseTag(line)
+        #expect(parsed.tag.name == nil)
+        #expect(parsed.tag.value == (line.isEmpty ? .text("") : .text(line)))
+    }
 }

@@ -8,8 +8,12 @@ public enum TagParser {
         public var issues: [LineIssue]
     }
 
-    /// Parses `line`, which starts with `#EXT`.
+    /// Parses `line`, which starts with `#EXT`. Anything else (a caller's mistake) is an unknown tag with
+    /// the whole line as its text, never a crash.
     public static func parse(_ line: UnsafeRawBufferPointer) -> Result {
+        guard line.first == UInt8(ascii: "#") else {
+            return Result(tag: Tag(name: nil, spelledName: "", value: .text(text(line, from: 0)), valueColumn: nil), issues: [])
+        }
         let colon = line.firstOffset(of: UInt8(ascii: ":"))
         let nameBytes = UnsafeRawBufferPointer(rebasing: line[1..<(colon ?? line.count)])
         let name = TagName(bytes: nameBytes)

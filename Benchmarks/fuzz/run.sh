@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Builds skdpack's libFuzzer targets (address sanitizer on) and runs each for SECONDS (default 600),
+# seeded from the shared corpus. A crash leaves its input in Benchmarks/fuzz/crashes/ and stops the run
+# with libFuzzer's report; add that input to the regression tests.
+#
+#   Benchmarks/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: reader tags template apply (default: all)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+seconds=${1:-600}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(reader tags template apply)
+corpus=${SKDPACK_CORPUS:-../shared/corpus}
+out=Benchmarks/fuzz/build
+failed=()
+mkdir -p "$out" Benchmarks/fuzz/crashes
+
+# One module per target: the sources it needs, with the imports of the other skdpack modules removed.
+sources() {
+    local dir=$out/src-$1
+    rm -rf "$dir" && mkdir -p "$dir"
+    for module in "${@:2}"; do
+        find "Sources/$module" -name '*.swift' | while read -r file; do
+            sed -e '/^import HLS$/d' -e '/^import SKDTemplate$/d' "$file" > "$dir/${module}_$(basename "$file")"
+        done
+    done
+    echo "$dir"
+}
+
+build() {
+    local name=$1 entry=$2
+    shift 2
+    local dir
+    dir=$(sources "$name" "$@")
+    echo "building fuzz-$name ..."
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Fuzz \
+        "$dir"/*.swift "Benchmarks/fuzz/$entry" -o "$out/fuzz-$name"
+}
+
+for target in "${targets[@]}"; do
+    case $target in
+        reader) build reader ReaderFuzz.swift HLS ;;
+        tags) build tags TagFuzz.swift HLS ;;
+        template) build template TemplateFuzz.swift SKDTemplate ;;
+        apply) build apply ApplyFuzz.swift HLS SKDTemplate SKDPack ;;
+        *) echo "unknown target $target" >&2; exit 2 ;;
+    esac
+    work=$out/corpus-$target
+    mkdir -p "$work"
+    echo "running fuzz-$target for ${seconds}s (seeds: $corpus)"
+    # Leak detection off: LeakSanitizer counts Swift's lazily built globals (a `static let` table, made once
+    # and kept for the process) as leaks.
+    if ! ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-$target" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
+        -rss_limit_mb=4096 -detect_leaks=0 -artifact_prefix=Benchmarks/fuzz/crashes/"$target"- -print_final_stats=1 \
+        "$work" "$corpus" > "$out/$target.log" 2>&1; then
+        failed+=("$target")
+    fi
+    tail -8 "$out/$target.log"
+done
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "crashed: ${failed[*]} (inputs in Benchmarks/fuzz/crashes/, logs in $out/)" >&2
+    exit 1
+fi
+echo "no crash in ${targets[*]}"
