@@ -133,4 +133,21 @@ struct YAMLReaderTests {
             return ok
         }
     }
+
+    /// Found by the `template` fuzz target: ten thousand `[` overflowed the stack.
+    @Test("nesting deeper than the limit is an error with its place, not a crash")
+    func deepNesting() throws {
+        let flow = "uri: " + String(repeating: "[", count: 10_000)
+        #expect {
+            try YAMLReader.read(flow)
+        } throws: { error in
+            (error as? YAMLError)?.message == "nested more than 64 levels deep"
+        }
+        var block = ""
+        for level in 0..<200 { block += String(repeating: " ", count: level) + "k\(level):\n" }
+        block += String(repeating: " ", count: 200) + "end"
+        #expect(throws: YAMLError.self) { try YAMLReader.read(block) }
+        let fine = String(repeating: "[", count: 30) + String(repeating: "]", count: 30)
+        #expect(try YAMLReader.read("a: " + fine) != nil, "ordinary nesting still reads")
+    }
 }

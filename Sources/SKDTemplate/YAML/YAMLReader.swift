@@ -7,6 +7,10 @@
 /// itself rather than through a library so that the binary needs nothing but the standard library and
 /// starts in a few milliseconds (a packaging pipeline starts it once per title).
 public enum YAMLReader {
+    /// How deep collections may nest: template files need three or four levels; a bound keeps a hostile
+    /// file (`[[[[…` ten thousand deep) from overflowing the stack.
+    public static let maximumDepth = 64
+
     /// The document in `text`, or `nil` for a text with nothing but comments and blank lines.
     public static func read(_ text: String) throws(YAMLError) -> YAMLNode? {
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
@@ -22,6 +26,7 @@ public enum YAMLReader {
 private struct BlockParser {
     var lines: [[Character]]
     var index = 0
+    var depth = 0
 
     init(lines: [[Character]]) { self.lines = lines }
 
@@ -78,6 +83,11 @@ private struct BlockParser {
 
     /// The node starting on the current line, at `indent`.
     mutating func block(indent: Int) throws(YAMLError) -> YAMLNode {
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= YAMLReader.maximumDepth else {
+            throw YAMLError(message: "nested more than \(YAMLReader.maximumDepth) levels deep", mark: mark(index, indent))
+        }
         let line = lines[index]
         let content = Array(line[indent...])
         if content.first == "-", content.count == 1 || content[1] == " " { return try sequence(indent: indent) }
@@ -337,6 +347,7 @@ private struct FlowReader {
     let text: [Character]
     let lineStarts: [(offset: Int, line: Int, column: Int)]
     var position = 0
+    var depth = 0
 
     init(text: [Character], startLine: Int, startColumn: Int) {
         self.text = text
@@ -375,6 +386,12 @@ private struct FlowReader {
     mutating func node() throws(YAMLError) -> YAMLNode {
         skipWhitespace()
         guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: mark) }
+        // Each [ or { is a level of recursion: a bound keeps hostile input from overflowing the stack.
+        depth += 1
+        defer { depth -= 1 }
+        guard depth <= YAMLReader.maximumDepth else {
+            throw YAMLError(message: "nested more than \(YAMLReader.maximumDepth) levels deep", mark: mark)
+        }
         switch character {
         case "{": return try mapping()
         case "[": return try sequence()
