@@ -106,8 +106,9 @@ struct ApplyCommand: ParsableCommand {
             // Diffs and standard output are one stream: written by one job, in order.
             let jobs = destination == .diff || destination == .standardOutput ? 1 : try library.jobCount()
             let packages = try library.packages(of: discovery.packages)
+            let total = packages.reduce(0) { $0 + $1.playlistCount }
             let progress = ProgressBar(
-                total: packages.reduce(0) { $0 + $1.playlistCount },
+                total: total,
                 enabled: !library.noProgress && destination != .diff && destination != .standardOutput, printer: printer)
             StopSignal.install()
             do {
@@ -147,8 +148,7 @@ struct ApplyCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
             printer.flush()
-            StopSignal.exitIfRequested(
-                done: summary.read, of: packages.reduce(0) { $0 + $1.playlistCount }, printer: printer)
+            StopSignal.exitIfRequested(done: summary.read, of: total, printer: printer)
             if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
             if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
         }

@@ -50,7 +50,7 @@ struct ReportMergeCommand: ParsableCommand {
             """)
 
     @Option(help: "Output format: json, xml, junit or sarif.")
-    var format: ReportMergeFormat = .json
+    var format: ReportFormat = .json
 
     @Argument(help: "The JSON reports of the shards.")
     var reports: [String] = []
@@ -71,7 +71,7 @@ struct ReportMergeCommand: ParsableCommand {
                 }
                 let merged = try Report.merging(loaded)
                 var output = OutputSink(fd: 1, path: "<stdout>")
-                try output.write(ReportFormat(rawValue: format.rawValue)!.encode(merged))
+                try output.write(format.encode(merged))
                 try output.flush()
             } catch let failure as UsageFailure {
                 throw failure
@@ -83,5 +83,3 @@ struct ReportMergeCommand: ParsableCommand {
         }
     }
 }
-
-enum ReportMergeFormat: String, ExpressibleByArgument, CaseIterable { case json, xml, junit, sarif }

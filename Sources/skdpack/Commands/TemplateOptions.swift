@@ -39,18 +39,20 @@ struct TemplateOptions: ParsableArguments {
         }
     }
 
-    func sources() throws -> VariableSources {
-        var commandLine: [(name: String, value: String)] = []
-        for variable in variables {
-            guard let equals = variable.firstIndex(of: "=") else {
-                throw UsageFailure("--var \(variable): write NAME=VALUE")
-            }
-            let name = String(variable[..<equals])
-            guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
-                !name.first!.isNumber
-            else { throw UsageFailure("--var \(variable): '\(name)' is not a variable name (letters, digits and _)") }
-            commandLine.append((name, String(variable[variable.index(after: equals)...])))
+    /// A `--var NAME=VALUE` argument, checked: NAME is letters, digits and `_`, not starting with a digit.
+    static func variable(_ argument: String) throws -> (name: String, value: String) {
+        guard let equals = argument.firstIndex(of: "=") else {
+            throw UsageFailure("--var \(argument): write NAME=VALUE")
         }
+        let name = String(argument[..<equals])
+        guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
+            !name.first!.isNumber
+        else { throw UsageFailure("--var \(argument): '\(name)' is not a variable name (letters, digits and _)") }
+        return (name, String(argument[argument.index(after: equals)...]))
+    }
+
+    func sources() throws -> VariableSources {
+        let commandLine = try variables.map(Self.variable)
         let loadedCatalog: Catalog?
         do {
             loadedCatalog = try catalog.map { path throws(Catalog.LoadError) in try Catalog.load(path: path) }

@@ -88,8 +88,9 @@ struct ValidateCommand: ParsableCommand {
             }
             var unreadable = 0
             let packages = try library.packages(of: discovery.packages)
+            let total = packages.reduce(0) { $0 + $1.playlistCount }
             let progress = ProgressBar(
-                total: packages.reduce(0) { $0 + $1.playlistCount }, enabled: !library.noProgress, printer: printer)
+                total: total, enabled: !library.noProgress, printer: printer)
             StopSignal.install()
             var done = 0
             do {
@@ -126,7 +127,7 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
             printer.flush()
-            StopSignal.exitIfRequested(done: done, of: packages.reduce(0) { $0 + $1.playlistCount }, printer: printer)
+            StopSignal.exitIfRequested(done: done, of: total, printer: printer)
             if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
             if output.hasErrors { throw ExitStatus.findings }
         }
@@ -146,10 +147,8 @@ struct ValidateCommand: ParsableCommand {
         options.warningsAsErrors = warningsAsErrors
         var pinned: [String: String] = [:]
         for variable in variables {
-            guard let equals = variable.firstIndex(of: "="), equals != variable.startIndex else {
-                throw UsageFailure("--var \(variable): write NAME=VALUE")
-            }
-            pinned[String(variable[..<equals])] = String(variable[variable.index(after: equals)...])
+            let (name, value) = try TemplateOptions.variable(variable)
+            pinned[name] = value
         }
         options.allowHosts = allowHosts
         if let template {

@@ -35,8 +35,6 @@ final class ReportFiles {
         }
     }
 
-    var isEmpty: Bool { files.isEmpty }
-
     /// One playlist, in report order.
     func add(_ playlist: Report.Playlist) throws {
         summary.add(playlist)

@@ -1,9 +1,10 @@
+import ArgumentParser
 import HLS
 import SKDPack
 import SKDReports
 
 /// The machine-readable forms of a report.
-enum ReportFormat: String, CaseIterable {
+enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
     case json, xml, junit, sarif
 
     /// The bytes of `report` in this format.
