@@ -92,3 +92,13 @@ public struct PlaylistValidation: Sendable {
     /// The number of findings of `severity`.
     public func count(_ severity: Severity) -> Int { diagnostics.count { $0.severity == severity } }
 }
+
+extension PlaylistValidation {
+    /// A playlist that could not be read: a failed entry with the operating system's reason, as `apply`
+    /// reports one (`PKG-unreadable`).
+    public static func unreadable(_ error: IOError) -> PlaylistValidation {
+        let location = SourceLocation(path: error.path, line: 1, column: 1, offset: 0)
+        return PlaylistValidation(
+            path: error.path, kind: .unknown, diagnostics: [ApplyDiagnostics.unreadable(error.description, at: location)])
+    }
+}

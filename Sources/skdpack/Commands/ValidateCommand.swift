@@ -104,11 +104,7 @@ struct ValidateCommand: ParsableCommand {
                     for problem in validated.problems {
                         printer.print(message: "skdpack: \(problem)")
                         // In the report too, as a playlist that failed, with the reason.
-                        let location = SourceLocation(path: problem.path, line: 1, column: 1, offset: 0)
-                        playlists.append(
-                            PlaylistValidation(
-                                path: problem.path, kind: .unknown,
-                                diagnostics: [ApplyDiagnostics.unreadable(problem.description, at: location)]))
+                        playlists.append(.unreadable(problem))
                     }
                     for playlist in playlists.sorted(by: { $0.path < $1.path }) {
                         try output.add(playlist, package: validated.package)
