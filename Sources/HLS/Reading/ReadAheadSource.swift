@@ -124,17 +124,26 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
 }
 
 extension FileDescriptorSource {
-    /// The source to stream a playlist from: a ``ReadAheadSource`` for a regular file of a few chunks or
-    /// more, where a thread pays for itself; the file itself otherwise. Call ``ReadAheadSource/close()``
-    /// on a read-ahead source when done (``finish(_:)`` does).
+    /// The size from which a regular file is read ahead on a thread. Below it, the thread's start and the
+    /// hand-offs between threads cost more than the overlap gains (measured on a 0.8 MB playlist: 0.4 ms
+    /// of a 6 ms run).
+    public static let readAheadThreshold = 8 * LineReader.chunkSize
+
+    /// The source to stream a playlist from: a ``ReadAheadSource`` for a regular file of at least
+    /// ``readAheadThreshold`` bytes, where a thread pays for itself; the file itself otherwise. Call
+    /// ``finish(_:)`` when done.
     public static func openForStreaming(path: String) throws(IOError) -> any ByteSource {
         let file = try open(path: path)
         var info = stat()
-        guard fstat(file.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= 2 * LineReader.chunkSize else {
+        guard fstat(file.fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size >= readAheadThreshold else {
             return file
         }
         return ReadAheadSource(source: file)
     }
+
+    /// Whether `source` is large enough to be read ahead: the same playlist is then worth writing on a
+    /// thread of its own too (``OutputSink``'s `background`).
+    public static func isLarge(_ source: any ByteSource) -> Bool { source is ReadAheadSource }
 
     /// Releases what ``openForStreaming(path:)`` set up.
     public static func finish(_ source: any ByteSource) {

@@ -105,9 +105,10 @@ public struct ApplyRunner: Sendable {
         let output = StandardOutputFile.current!
         var plan = MediaPlaylistApplier.Plan()
         while true {
-            var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>", background: true))
             let source = try FileDescriptorSource.openForStreaming(path: file.path)
             defer { FileDescriptorSource.finish(source) }
+            let background = FileDescriptorSource.isLarge(source)
+            var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>", background: background))
             let result = try applier.pass(source, identity: identity, plan: plan, into: &emitter)
             try emitter.sink.flush()
             if result.outcome.failed {
@@ -128,9 +129,10 @@ public struct ApplyRunner: Sendable {
         _ file: PlaylistFile, _ identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan, to output: AtomicFile,
         _ applier: MediaPlaylistApplier
     ) throws(IOError) -> MediaPlaylistApplier.PassResult {
-        var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target, background: true))
         let source = try FileDescriptorSource.openForStreaming(path: file.path)
         defer { FileDescriptorSource.finish(source) }
+        let background = FileDescriptorSource.isLarge(source)
+        var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target, background: background))
         let result = try applier.pass(source, identity: identity, plan: plan, into: &emitter)
         try emitter.sink.flush()
         return result

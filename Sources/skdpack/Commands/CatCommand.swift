@@ -25,12 +25,14 @@ struct CatCommand: ParsableCommand {
         defer { printer.flush() }
         var options = ReaderOptions()
         options.maximumLineLength = maxLineLength
-        var output = OutputSink(fd: 1, path: "<stdout>", background: true)
         let reader: PlaylistReader
         var source: (any ByteSource)?
         defer { source.map(FileDescriptorSource.finish) }
         do {
             source = try FileDescriptorSource.openForStreaming(path: path)
+            // A pipe may be long; a small file is written faster without a second thread.
+            let background = path == "-" || FileDescriptorSource.isLarge(source!)
+            var output = OutputSink(fd: 1, path: "<stdout>", background: background)
             reader = PlaylistReader(source: source!, path: path, options: options)
             reader.onDiagnostic = printer.print
             while let item = try reader.nextItem() {
