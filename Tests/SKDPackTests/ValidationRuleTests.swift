@@ -31,6 +31,14 @@ private func entitlementKey(_ uri: String) -> String {
     fairPlayKey.replacingOccurrences(of: "skd://title-1", with: uri)
 }
 
+/// Options with the reader's limits on a playlist's size and segment count set low.
+private func readerLimits(size: Int = .max, segments: Int = .max) -> ValidationOptions {
+    var options = ValidationOptions()
+    options.reader.maximumPlaylistSize = size
+    options.reader.maximumSegmentCount = segments
+    return options
+}
+
 /// A FairPlay key line, the one most cases start from.
 private let fairPlayKey = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
 
@@ -61,6 +69,14 @@ struct ValidationRuleTests {
         RuleCase(
             rule: "HLS-extm3u-first", severity: .error, line: 1, column: 1,
             broken: "# packaged by x\n" + media(), correct: media()),
+        RuleCase(
+            rule: "HLS-playlist-too-large", severity: .error, line: 6, column: 4,
+            broken: media(), correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+            options: readerLimits(size: 70)),
+        RuleCase(
+            rule: "HLS-too-many-segments", severity: .error, line: 7, column: 1,
+            broken: media(), correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+            options: readerLimits(segments: 1)),
         RuleCase(
             rule: "HLS-byte-order-mark", severity: .error, line: 1, column: 1,
             broken: "\u{FEFF}" + media(), correct: media()),

@@ -24,6 +24,14 @@ public enum ParseDiagnostics {
         id: "HLS-line-too-long", severity: .error,
         summary: "A line is longer than the reader's limit; it is passed through but not parsed.",
         specSection: "4.1")
+    public static let playlistTooLarge = DiagnosticKind(
+        id: "HLS-playlist-too-large", severity: .error,
+        summary: "The playlist is larger than the reader's limit (a guard of skdpack's, not of the RFC); nothing past it is read.",
+        specSection: "4.1")
+    public static let tooManySegments = DiagnosticKind(
+        id: "HLS-too-many-segments", severity: .error,
+        summary: "The playlist has more segments than the reader's limit (a guard of skdpack's, not of the RFC); nothing past it is read.",
+        specSection: "3")
     public static let attributeWhitespace = DiagnosticKind(
         id: "HLS-attribute-whitespace", severity: .error,
         summary: "An attribute list must not contain whitespace outside quoted strings.", specSection: "4.2")
@@ -76,6 +84,7 @@ public enum ParseDiagnostics {
     /// Every kind above, in id order: what `skdpack rules` lists for the reader.
     public static let all: [DiagnosticKind] = [
         emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, invalidUTF8, lineTooLong,
+        playlistTooLarge, tooManySegments,
         attributeWhitespace, attributeDuplicate, unterminatedQuote, attributeSyntax, attributeType,
         attributeMissing, tagValue, tagRepeated, removedTag, uriWithoutDuration, durationWithoutURI,
         undefinedVariable, defineDuplicate, keyMethodMissing, keyURIMissing, keyIVFormat,

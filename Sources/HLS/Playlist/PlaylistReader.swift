@@ -109,12 +109,19 @@ private struct PlaylistReaderCore: ~Copyable {
     private var findingsPerKind: [DiagnosticID: Int] = [:]
     private var suppressed: [DiagnosticID: (kind: DiagnosticKind, count: Int)] = [:]
     private var finished = false
+    /// Set when a size limit stopped the reading: nothing more is read or reported.
+    private var stoppedAtLimit = false
+    /// The input offset of the overlong line being passed through, for a limit found in one of its parts.
+    private var overlongLineOffset = 0
 
     init(source: any ByteSource, path: String, options: ReaderOptions) {
         self.path = path
         self.options = options
-        self.lines = LineReader(source: source, maximumLineLength: options.maximumLineLength)
+        self.lines = LineReader(
+            source: source, maximumLineLength: options.maximumLineLength,
+            maximumInputSize: options.maximumPlaylistSize)
         self.variables = VariableScope(importable: options.importedVariables)
+        self.segments.segmentLimit = options.maximumSegmentCount
     }
 
     mutating func nextRun() -> LineRun? {
@@ -137,20 +144,40 @@ private struct PlaylistReaderCore: ~Copyable {
 
     mutating func next() throws(IOError) -> PlaylistLine? {
         currentTagLine = nil
-        guard let raw = try lines.next() else {
+        guard !stoppedAtLimit, let raw = try lines.next() else {
             finish()
+            return nil
+        }
+        if raw.offset + raw.bytes.count > options.maximumPlaylistSize {
+            stopAtSizeLimit(raw)
             return nil
         }
         switch raw.part {
         case .whole:
             lineCount = raw.number
-            return read(raw)
+            let line = read(raw)
+            return stoppedAtLimit ? nil : line
         case .overlongHead:
             lineCount = raw.number
-            return readOverlongHead(raw)
+            overlongLineOffset = raw.offset
+            let line = readOverlongHead(raw)
+            return stoppedAtLimit ? nil : line
         case .overlongMiddle, .overlongTail:
             return PlaylistLine(raw: raw, kind: overlongKind)
         }
+    }
+
+    /// Ends the reading at `raw`, the line (or part of one) that takes the input past the size limit.
+    private mutating func stopAtSizeLimit(_ raw: RawLine) {
+        stoppedAtLimit = true
+        let lineStart = raw.part == .whole || raw.part == .overlongHead ? raw.offset : overlongLineOffset
+        let limit = options.maximumPlaylistSize
+        let location = SourceLocation(
+            path: path, line: raw.number, column: max(1, limit - lineStart + 1), offset: limit)
+        emit(
+            ParseDiagnostics.playlistTooLarge(
+                "the playlist goes past \(limit) bytes, the limit on a playlist's size; nothing from here on is read",
+                at: location))
     }
 
     private mutating func read(_ raw: RawLine) -> PlaylistLine {
@@ -247,6 +274,14 @@ private struct PlaylistReaderCore: ~Copyable {
             line.uriRole = .variant
             segments.pendingVariant = false
         } else {
+            guard segments.segmentCount < options.maximumSegmentCount else {
+                stoppedAtLimit = true
+                report(
+                    ParseDiagnostics.tooManySegments,
+                    "this is segment \(segments.segmentCount + 1), past the limit of \(options.maximumSegmentCount) segments; nothing from here on is read",
+                    on: line, column: 1)
+                return
+            }
             line.uriRole = .segment(index: segments.segmentCount)
             segments.segmentCount += 1
             if segments.pendingDuration == nil, segments.kind != .master {
@@ -296,10 +331,13 @@ private struct PlaylistReaderCore: ~Copyable {
         guard !finished else { return }
         finished = true
         let start = SourceLocation(path: path, line: 1, column: 1, offset: 0)
-        if lineCount == 0 {
-            emit(ParseDiagnostics.emptyPlaylist("the file is empty; a playlist starts with #EXTM3U", at: start))
+        // After a limit, the end of the input was not seen: what it would show is unknown.
+        if !stoppedAtLimit {
+            if lineCount == 0 {
+                emit(ParseDiagnostics.emptyPlaylist("the file is empty; a playlist starts with #EXTM3U", at: start))
+            }
+            if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
         }
-        if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
         for (id, entry) in suppressed.sorted(by: { $0.key < $1.key }) {
             pending.append(
                 entry.kind(

@@ -10,6 +10,8 @@ struct SegmentState: LineRunFilter {
     /// The line and offset of an EXTINF still waiting for its URI.
     var pendingDuration: (line: Int, offset: Int)?
     var pendingVariant = false
+    /// Segments past this count are left to the line-by-line path, which stops the reading there.
+    var segmentLimit = Int.max
 
     /// `#EXTINF:` as a little-endian word.
     private static let extInfPrefix = UInt64(littleEndian: 0x3A46_4E49_5458_4523)
@@ -31,7 +33,9 @@ struct SegmentState: LineRunFilter {
                 && content[3] == UInt8(ascii: "T"))
         }
         // A URI: only a segment's, after its EXTINF, and without a {$variable} to check.
-        guard pendingDuration != nil, !pendingVariant, first != UInt8(ascii: " "), !traits.hasBrace else { return false }
+        guard pendingDuration != nil, !pendingVariant, first != UInt8(ascii: " "), !traits.hasBrace,
+            segmentCount < segmentLimit
+        else { return false }
         pendingDuration = nil
         segmentCount += 1
         return true

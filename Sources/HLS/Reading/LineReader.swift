@@ -91,6 +91,9 @@ public struct LineReader: ~Copyable {
     public static let chunkSize = 256 << 10
 
     public let maximumLineLength: Int
+    /// Runs (``nextRun(_:)``) stop before a line that ends past this input offset, so that the caller, which
+    /// sees that line alone, can stop there.
+    public let maximumInputSize: Int
     private var source: any ByteSource
     private let buffer: UnsafeMutableRawBufferPointer
     /// Unconsumed bytes are `buffer[start..<end]`.
@@ -103,9 +106,13 @@ public struct LineReader: ~Copyable {
     /// Set while the parts of an overlong line are being delivered.
     private var inOverlongLine = false
 
-    public init(source: any ByteSource, maximumLineLength: Int = LineReader.defaultMaximumLineLength) {
+    public init(
+        source: any ByteSource, maximumLineLength: Int = LineReader.defaultMaximumLineLength,
+        maximumInputSize: Int = .max
+    ) {
         self.source = source
         self.maximumLineLength = max(16, maximumLineLength)
+        self.maximumInputSize = maximumInputSize
         self.buffer = .allocate(byteCount: self.maximumLineLength + 2 + Self.chunkSize, alignment: 16)
     }
 
@@ -147,7 +154,7 @@ public struct LineReader: ~Copyable {
         var cursor = start
         var count = 0
         while let (newline, traits) = Self.scanLine(base, from: cursor, to: end) {
-            if newline - cursor > maximumLineLength { break }
+            if newline - cursor > maximumLineLength || bufferOffset + newline >= maximumInputSize { break }
             var contentEnd = newline
             if contentEnd > cursor, base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D {
                 contentEnd -= 1

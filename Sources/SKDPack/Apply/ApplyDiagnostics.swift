@@ -32,6 +32,11 @@ public enum ApplyDiagnostics {
         summary: "A master playlist references a local playlist that does not exist.",
         specSection: "4.3.4.2")
 
+    public static let masterReference = DiagnosticKind(
+        id: "PKG-nested-master", severity: .error,
+        summary: "A master playlist references a master playlist (another, or itself) where a media playlist belongs.",
+        specSection: "4.3.4.2")
+
     public static let mediaFailed = DiagnosticKind(
         id: "PKG-media-failed", severity: .error,
         summary: "A master is left as it was because one of its media playlists has errors: its session keys must not run ahead.",

@@ -81,6 +81,7 @@ public struct ApplyRunner: Sendable {
             case .standardOutput where StandardOutputFile.current != nil:
                 return try writeToStandardOutputFile(file, identity, applier)
             case .standardOutput, .inPlace, .directory:
+                let version = FileVersion(of: file.path)
                 let output = try AtomicFile(target: target(of: file))
                 var result = try write(file, identity, plan: MediaPlaylistApplier.Plan(), to: output, applier)
                 guard !result.outcome.failed else { return result.outcome }
@@ -91,7 +92,7 @@ public struct ApplyRunner: Sendable {
                 } else if let offset = result.versionDigitOffset {
                     try output.patch(Array("5".utf8), at: offset)
                 }
-                try finish(output, file: file, changed: result.outcome.changed)
+                try finish(output, file: file, changed: result.outcome.changed, read: version)
                 return result.outcome
             }
         }
@@ -143,6 +144,7 @@ public struct ApplyRunner: Sendable {
     private func applyMaster(_ file: PlaylistFile, wanted: [SessionKeyValue]) -> PlaylistOutcome {
         let applier = MasterPlaylistApplier(options: options)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
+            let version = FileVersion(of: file.path)
             let survey = try applier.survey(try FileDescriptorSource.open(path: file.path), path: file.path, wanted: wanted)
             guard !survey.outcome.failed else { return survey.outcome }
             switch destination {
@@ -158,7 +160,7 @@ public struct ApplyRunner: Sendable {
                 var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.sink.flush()
-                try finish(output, file: file, changed: survey.outcome.changed)
+                try finish(output, file: file, changed: survey.outcome.changed, read: version)
             }
             return survey.outcome
         }
@@ -189,8 +191,9 @@ public struct ApplyRunner: Sendable {
         }
     }
 
-    /// Puts a finished result in place: standard output, the mirror, or over the original if it changed.
-    private func finish(_ output: AtomicFile, file: PlaylistFile, changed: Bool) throws(IOError) {
+    /// Puts a finished result in place: standard output, the mirror, or over the original if it changed
+    /// and is still the `read` version.
+    private func finish(_ output: AtomicFile, file: PlaylistFile, changed: Bool, read version: FileVersion?) throws(IOError) {
         switch destination {
         case .standardOutput:
             try output.copy(to: 1, path: "<stdout>")
@@ -204,6 +207,24 @@ public struct ApplyRunner: Sendable {
             var original = stat()
             guard stat(output.target, &original) == 0 else {
                 throw IOError(path: file.path, operation: "read the permissions of", errno: errno)
+            }
+            // Replacing a file needs only a writable directory, so a read-only playlist would be replaced
+            // (as sed -i does); someone made it read-only to keep it as it is. The mode bits decide, not
+            // access(2), which says yes to root.
+            guard original.st_mode & 0o222 != 0 else {
+                output.discard()
+                let mode = String(original.st_mode & 0o7777, radix: 8)
+                throw IOError(
+                    path: file.path, operation: "rewrite", errno: EACCES,
+                    reason: "it is read-only (mode 0\(mode)); make it writable to let skdpack change it, it is left as it was")
+            }
+            // Checked just before the rename: a change after this instant is not seen (rename(2) cannot
+            // compare and swap), but the window is the rename's, not the whole rewrite's.
+            guard let version, FileVersion(of: output.target) == version else {
+                output.discard()
+                throw IOError(
+                    path: file.path, operation: "rewrite", errno: EAGAIN,
+                    reason: "it changed while skdpack was reading it; it is left as the other writer made it, run again to apply")
             }
             try output.commit(replacing: original)
         case .check, .diff:

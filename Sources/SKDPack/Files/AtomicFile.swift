@@ -10,7 +10,7 @@ import HLS
 /// power-loss safety at the cost of a disk flush per file.
 public final class AtomicFile {
     /// The prefix of temporary files, so that a later run can recognise the leftovers of a run that was
-    /// killed, and never read them as playlists (directory walks skip hidden files).
+    /// killed and remove them, and never read them as playlists (directory walks skip hidden files).
     public static let temporaryPrefix = ".skdpack-"
 
     public let target: String
@@ -25,6 +25,9 @@ public final class AtomicFile {
         var template = Array("\(directory)/\(Self.temporaryPrefix)\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw IOError(path: target, operation: "create a temporary file beside", errno: errno) }
+        // Held until the rename: how a later run tells this file, in flight, from the leftover of a run
+        // that was killed (``TemporaryLeftovers``). The kernel drops the lock when the process dies.
+        _ = flock(fd, LOCK_EX)
         self.target = target
         self.fd = fd
         self.temporary = String(cString: template)

@@ -44,11 +44,16 @@ public struct PlaylistDiscovery: Sendable {
         public var packages: [PlaylistPackage]
         /// Inputs that could not be read or walked.
         public var problems: [IOError]
+        /// Temporary files of an interrupted run met on the way (see ``TemporaryLeftovers``): in the
+        /// directories walked, and beside the files given, for that file.
+        public var leftovers: [String] = []
     }
 
     public func discover(_ inputs: [String]) -> Result {
         var files: [PlaylistFile] = []
         var problems: [IOError] = []
+        var leftovers: [String] = []
+        var givenFiles: [String] = []
         for input in inputs {
             var info = stat()
             guard lstat(input, &info) == 0 else {
@@ -66,17 +71,40 @@ public struct PlaylistDiscovery: Sendable {
             }
             if isDirectory(info) {
                 var visited: Set<[UInt64]> = []
-                walk(input, relative: "", into: &files, problems: &problems, visited: &visited)
+                walk(input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, visited: &visited)
             } else {
                 files.append(PlaylistFile(path: input, relativePath: input.split(separator: "/").last.map(String.init) ?? input))
+                givenFiles.append(input)
             }
         }
-        return Result(packages: group(files.sorted()), problems: problems)
+        leftovers += Self.leftovers(besides: givenFiles)
+        return Result(packages: group(files.sorted()), problems: problems, leftovers: leftovers.sorted())
+    }
+
+    /// The temporary files made for the files given: `.skdpack-NAME.XXXXXX` beside `NAME`.
+    private static func leftovers(besides files: [String]) -> [String] {
+        var namesByDirectory: [String: Set<String>] = [:]
+        for file in files {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            namesByDirectory[AtomicFile.directory(of: file), default: []].insert(name)
+        }
+        var found: [String] = []
+        for (directory, names) in namesByDirectory {
+            guard let handle = opendir(directory) else { continue }
+            while let entry = readdir(handle) {
+                let name = entry.name
+                guard TemporaryLeftovers.isTemporaryName(name) else { continue }
+                let original = String(name.dropFirst(AtomicFile.temporaryPrefix.count).dropLast(7))
+                if names.contains(original) { found.append(directory == "/" ? "/" + name : directory + "/" + name) }
+            }
+            closedir(handle)
+        }
+        return found.sorted()
     }
 
     private func walk(
         _ directory: String, relative: String, into files: inout [PlaylistFile], problems: inout [IOError],
-        visited: inout Set<[UInt64]>
+        leftovers: inout [String], visited: inout Set<[UInt64]>
     ) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
@@ -91,8 +119,13 @@ public struct PlaylistDiscovery: Sendable {
         }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name.hasPrefix(".") { continue }
+            let name = entry.name
+            if name.hasPrefix(".") {
+                if TemporaryLeftovers.isTemporaryName(name) {
+                    leftovers.append(directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+                }
+                continue
+            }
             names.append(name)
         }
         closedir(handle)
@@ -108,7 +141,7 @@ public struct PlaylistDiscovery: Sendable {
                 guard followSymlinks, stat(path, &entryInfo) == 0 else { continue }
             }
             if isDirectory(entryInfo) {
-                walk(path, relative: relativePath, into: &files, problems: &problems, visited: &visited)
+                walk(path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, visited: &visited)
             } else if name.hasSuffix(".m3u8"), (entryInfo.st_mode & S_IFMT) == S_IFREG {
                 files.append(PlaylistFile(path: path, relativePath: relativePath))
             }
@@ -132,7 +165,9 @@ public struct PlaylistDiscovery: Sendable {
         return results.withLock { $0 }
     }
 
-    /// Masters claim the local playlists they reference; the rest stand alone.
+    /// Masters claim the local playlists they reference; the rest stand alone. A master never claims a
+    /// master: a chain or a circle of masters (invalid HLS) is reported, and each master stays its own
+    /// package, so nothing is processed twice.
     func group(_ files: [PlaylistFile]) -> [PlaylistPackage] {
         var byPath: [String: PlaylistFile] = [:]
         for file in files { byPath[normalize(file.path)] = file }
@@ -143,6 +178,7 @@ public struct PlaylistDiscovery: Sendable {
             guard let references else { continue }
             masters.append((file, references))
         }
+        let masterPaths = Set(masters.map { normalize($0.0.path) })
         for (master, references) in masters {
             var media: [PlaylistFile] = []
             var diagnostics: [Diagnostic] = references.diagnostics
@@ -156,7 +192,12 @@ public struct PlaylistDiscovery: Sendable {
                             at: location))
                     continue
                 }
-                if let file = byPath[resolved] {
+                if masterPaths.contains(resolved) || (byPath[resolved] == nil && Self.isMaster(resolved)) {
+                    let which = resolved == normalize(master.path) ? "this master playlist itself" : "a master playlist"
+                    diagnostics.append(
+                        ApplyDiagnostics.masterReference(
+                            "\(reference.path) is \(which); a variant or rendition must be a media playlist", at: location))
+                } else if let file = byPath[resolved] {
                     if !media.contains(file) { media.append(file) }
                     claimed.insert(resolved)
                 } else if access(resolved, F_OK) == 0 {
@@ -178,6 +219,9 @@ public struct PlaylistDiscovery: Sendable {
         }
         return packages.sorted { ($0.master ?? $0.media[0]) < ($1.master ?? $1.media[0]) }
     }
+
+    /// Whether a file found through a reference (not among the inputs) is a master playlist.
+    private static func isMaster(_ path: String) -> Bool { MasterReferences.read(path) != nil }
 
     /// Whether a reference climbs out of its master's directory (or is absolute).
     func escapes(_ reference: String) -> Bool {

@@ -53,6 +53,8 @@ struct ApplyCommand: ParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
+    @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
+
     @Option(
         help: ArgumentHelp(
             "Write a report of every change and finding to FILE (repeatable); the format follows the name: .json, .xml, .junit.xml, .sarif.",
@@ -74,6 +76,7 @@ struct ApplyCommand: ParsableCommand {
             var options = ApplyOptions(
                 template: try templateOptions.definition(), variables: try templateOptions.sources(),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
+            options.readerOptions = try limits.applied(to: options.readerOptions)
             options.readerOptions.parsesEveryTag = false
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             options.keepsChangeDetails = !reportFormats.isEmpty
@@ -93,6 +96,7 @@ struct ApplyCommand: ParsableCommand {
 
             let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
             for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
+            Self.removeLeftovers(of: destination, found: discovery.leftovers, printer: printer)
             if destination == .standardOutput {
                 let count = discovery.packages.reduce(0) { $0 + $1.playlistCount }
                 guard count <= 1 else {
@@ -167,6 +171,23 @@ struct ApplyCommand: ParsableCommand {
 
     /// The report files asked for, opened before any playlist is touched: a report that cannot be written
     /// stops the run before it changes anything.
+    /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
+    /// rewritten in place, or in the output directory.
+    private static func removeLeftovers(of destination: ApplyDestination, found: [String], printer: DiagnosticPrinter) {
+        let candidates: [String]
+        switch destination {
+        case .inPlace: candidates = found
+        case .directory(let root): candidates = TemporaryLeftovers.find(under: root)
+        default: return
+        }
+        guard !candidates.isEmpty else { return }
+        let (removed, problems) = TemporaryLeftovers.remove(candidates)
+        for problem in problems { printer.print(message: "skdpack: \(problem)") }
+        guard let first = removed.first else { return }
+        let files = removed.count == 1 ? "temporary file" : "temporary files"
+        printer.print(message: "skdpack: removed \(removed.count) \(files) left by an interrupted run (\(first)\(removed.count > 1 ? ", …" : ""))")
+    }
+
     private static func openReports(_ requested: [(String, ReportFormat)], printer: DiagnosticPrinter) throws -> ReportFiles? {
         guard !requested.isEmpty else { return nil }
         do {

@@ -17,14 +17,13 @@ struct CatCommand: ParsableCommand {
     @Argument(help: "A playlist file, or - for standard input.")
     var path: String
 
-    @Option(help: "The longest line read, in bytes; longer lines are passed through and reported.")
-    var maxLineLength = LineReader.defaultMaximumLineLength
+    @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
 
     func run() throws {
         let printer = DiagnosticPrinter()
         defer { printer.flush() }
         var options = ReaderOptions()
-        options.maximumLineLength = maxLineLength
+        try reportingUsage { options = try limits.applied(to: options) }
         let reader: PlaylistReader
         var source: (any ByteSource)?
         defer { source.map(FileDescriptorSource.finish) }

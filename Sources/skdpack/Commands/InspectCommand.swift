@@ -21,12 +21,16 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .json
 
+    @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
+
     func run() throws {
+        var options = ReaderOptions()
+        try reportingUsage { options = try limits.applied(to: options) }
         let printer = DiagnosticPrinter()
         defer { printer.flush() }
         let inspection: PlaylistInspection
         do {
-            let reader = PlaylistReader(source: try FileDescriptorSource.open(path: path), path: path)
+            let reader = PlaylistReader(source: try FileDescriptorSource.open(path: path), path: path, options: options)
             inspection = try PlaylistInspector.inspect(reader)
         } catch {
             printer.print(message: "skdpack: \(error)")

@@ -61,6 +61,8 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var library: LibraryOptions
 
+    @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
+
     func run() throws {
         let clock = RunClock()
         try reportingUsage {
@@ -141,6 +143,7 @@ struct ValidateCommand: ParsableCommand {
         guard maxURILength > 0 else { throw UsageFailure("--max-uri-length must be a positive number of bytes") }
         options.maximumURILength = maxURILength
         options.warningsAsErrors = warningsAsErrors
+        options.reader = try limits.applied(to: options.reader)
         var pinned: [String: String] = [:]
         for variable in variables {
             let (name, value) = try TemplateOptions.variable(variable)

@@ -1,0 +1,8 @@
+import Glibc
+
+extension UnsafeMutablePointer<dirent> {
+    /// The entry's name, as readdir(3) gives it.
+    var name: String {
+        withUnsafeBytes(of: pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+    }
+}
