@@ -13,6 +13,9 @@ public struct Redaction: Sendable {
 
     public var isEmpty: Bool { secrets.isEmpty }
 
+    /// This redaction and `more` secrets: those a playlist's own values brought (a catalogue row, say).
+    public func adding(_ more: some Sequence<String>) -> Redaction { Redaction(secrets: secrets + more) }
+
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
     public func redact(_ text: String) -> String {
         var text = text
@@ -22,5 +25,27 @@ public struct Redaction: Sendable {
             }
         }
         return text
+    }
+
+    /// `bytes` (a line as read, maybe not UTF-8) with every secret covered by as many `*`: for a quoted
+    /// line under which a caret must still point at the right column.
+    public func mask(_ bytes: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        for secret in secrets {
+            for form in Set([secret, URIEscaping.encode(secret, .pathOrQuery), URIEscaping.encode(secret, .queryValue)]) {
+                let needle = Array(form.utf8)
+                guard !needle.isEmpty, needle.count <= bytes.count else { continue }
+                var start = 0
+                while start + needle.count <= bytes.count {
+                    if bytes[start..<start + needle.count].elementsEqual(needle) {
+                        bytes.replaceSubrange(start..<start + needle.count, with: repeatElement(UInt8(ascii: "*"), count: needle.count))
+                        start += needle.count
+                    } else {
+                        start += 1
+                    }
+                }
+            }
+        }
+        return bytes
     }
 }

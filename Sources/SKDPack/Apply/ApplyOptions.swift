@@ -52,6 +52,9 @@ public struct PlaylistOutcome: Sendable {
     public var failed: Bool { diagnostics.contains { $0.severity == .error } }
     /// The FairPlay keys the playlist uses once applied, for its master's session keys.
     public var fairPlayKeys: [SessionKeyValue] = []
+    /// The values of the template's secret variables met on the way, whatever their source: only ever used
+    /// to hide them (``redact(_:)``).
+    public var secretValues: Set<String> = []
 
     public init(path: String, kind: PlaylistKind) {
         self.path = path
@@ -59,6 +62,16 @@ public struct PlaylistOutcome: Sendable {
     }
 
     public var changed: Bool { counts.total > 0 && !failed }
+
+    /// Hides `redaction`'s secrets in the messages and in the changes kept.
+    public mutating func redact(_ redaction: Redaction) {
+        guard !redaction.isEmpty else { return }
+        for index in diagnostics.indices { diagnostics[index].message = redaction.redact(diagnostics[index].message) }
+        for index in changes.indices {
+            changes[index].before = changes[index].before.map(redaction.redact)
+            changes[index].after = changes[index].after.map(redaction.redact)
+        }
+    }
 
     /// Counts `change`, and keeps it if `keeping` (the change is made only then).
     public mutating func record(_ change: @autoclosure () -> ApplyChange, keeping: Bool) {

@@ -50,7 +50,11 @@ public struct ApplyRunner: Sendable {
         for outcome in outcomes {
             for key in outcome.fairPlayKeys where seen.insert(key).inserted { wanted.append(key) }
         }
-        var outcome = applyMaster(master, wanted: wanted)
+        // The session keys carry the media keys' URIs, and with them any secret of the media's own values.
+        let secrets = outcomes.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) }
+        var outcome = applyMaster(master, wanted: wanted, secrets: secrets)
+        outcome.secretValues = secrets
+        outcome.redact(options.redaction.adding(secrets))
         outcome.diagnostics = package.diagnostics + outcome.diagnostics
         outcomes.append(outcome)
         return outcomes
@@ -74,7 +78,9 @@ public struct ApplyRunner: Sendable {
                 guard !first.outcome.failed, first.outcome.changed else { return first.outcome }
                 var plan = first.followUp ?? MediaPlaylistApplier.Plan()
                 if first.versionDigitOffset != nil { plan.raiseVersion = true }
-                var emitter = DiffEmitter(sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath, redaction: options.redaction)
+                var emitter = DiffEmitter(
+                    sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath,
+                    redaction: options.redaction.adding(first.outcome.secretValues))
                 let second = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
                 try emitter.finish()
                 return second.outcome
@@ -141,7 +147,7 @@ public struct ApplyRunner: Sendable {
 
     // MARK: Masters
 
-    private func applyMaster(_ file: PlaylistFile, wanted: [SessionKeyValue]) -> PlaylistOutcome {
+    private func applyMaster(_ file: PlaylistFile, wanted: [SessionKeyValue], secrets: Set<String>) -> PlaylistOutcome {
         let applier = MasterPlaylistApplier(options: options)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             let version = FileVersion(of: file.path)
@@ -152,7 +158,9 @@ public struct ApplyRunner: Sendable {
                 break
             case .diff:
                 guard survey.outcome.changed else { break }
-                var emitter = DiffEmitter(sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath, redaction: options.redaction)
+                var emitter = DiffEmitter(
+                    sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath,
+                    redaction: options.redaction.adding(secrets))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.finish()
             case .standardOutput, .inPlace, .directory:

@@ -12,8 +12,13 @@ import SKDTemplate
 /// pass with that ``Plan`` does.
 public struct MediaPlaylistApplier: Sendable {
     public let options: ApplyOptions
+    /// The template's secret variables, whose values each playlist notes for redaction.
+    private let secretNames: [String]
 
-    public init(options: ApplyOptions) { self.options = options }
+    public init(options: ApplyOptions) {
+        self.options = options
+        self.secretNames = options.template.secretNames.sorted()
+    }
 
     /// What a pass is told in advance.
     public struct Plan: Sendable, Equatable {
@@ -52,10 +57,11 @@ public struct MediaPlaylistApplier: Sendable {
     // MARK: Keys
 
     /// The URI for a key (`key` is the existing FairPlay key, `nil` for an inserted one), or `nil` after
-    /// reporting why it cannot be rendered.
+    /// reporting why it cannot be rendered. The values of secret variables go into `secrets`, whatever
+    /// their source (a catalogue row, a --match group), so that nothing shown of the playlist holds them.
     func render(
         _ key: KeyLine?, index: Int, kid: String?, line: Int, values playlistValues: [String: TemplateValue],
-        report: (DiagnosticKind, String, Int) -> Void
+        secrets: inout Set<String>, report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
         var groups: [String: String] = [:]
@@ -70,6 +76,9 @@ public struct MediaPlaylistApplier: Sendable {
         }
         let lookup = options.variables.keyLookup(
             playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
+        for name in secretNames {
+            if let value = lookup(name)?.value ?? options.template.variables[name]?.defaultValue { secrets.insert(value) }
+        }
         do {
             return try options.template.renderer.render(lookup)
         } catch {
@@ -216,7 +225,7 @@ private struct MediaWalk {
         let number = line.raw.number
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
-            if let uri = applier.render(nil, index: 0, kid: nil, line: number, values: playlistValues, report: report) {
+            if let uri = applier.render(nil, index: 0, kid: nil, line: number, values: playlistValues, secrets: &outcome.secretValues, report: report) {
                 try emitter.insert(applier.insertedContent(uri: uri), terminator: lastTerminator, afterUnterminated: false)
             }
         }
@@ -288,7 +297,7 @@ private struct MediaWalk {
                     "key period \(index) is encrypted with METHOD=\(key.method) (KEYFORMAT \(key.keyFormat), "
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
-            } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, report: report) {
+            } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, secrets: &outcome.secretValues, report: report) {
                 insertion = applier.insertedContent(uri: uri)
                 use(collectsSessionKeys ? applier.insertedSessionKey(uri: uri) : nil)
                 record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: insertion)
@@ -301,7 +310,7 @@ private struct MediaWalk {
             case .key(let key, let content, let terminator, let line):
                 var written = content
                 if key.isFairPlay, key.methodIsFairPlayCompatible,
-                    let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, report: report)
+                    let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, secrets: &outcome.secretValues, report: report)
                 {
                     written = applier.rewrittenContent(key, uri: uri)
                     use(collectsSessionKeys ? applier.sessionKey(key, uri: uri) : nil)
@@ -350,7 +359,7 @@ private struct MediaWalk {
         var versionDigitOffset: Int?
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
-                if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, report: report) {
+                if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, secrets: &outcome.secretValues, report: report) {
                     use(collectsSessionKeys ? applier.insertedSessionKey(uri: uri) : nil)
                     record(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: applier.insertedContent(uri: uri))
                     if plan.clearInsertionLine == nil {
@@ -391,6 +400,9 @@ private struct MediaWalk {
         outcome.kind = reader.kind
         outcome.changes = outcome.changes.sorted { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
         outcome.diagnostics = box.diagnostics.sorted { $0.location.line < $1.location.line }
+        // Messages and changes hid the command line's secrets as they were made; the playlist's own (a
+        // catalogue row, a --match group) are known now.
+        if !outcome.secretValues.isEmpty { outcome.redact(redaction.adding(outcome.secretValues)) }
         outcome.fairPlayKeys = keys
         return MediaPlaylistApplier.PassResult(
             outcome: outcome, followUp: needsFollowUp ? followUp : nil, versionDigitOffset: needsFollowUp ? nil : versionDigitOffset)

@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDTemplate
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag
 /// values) and those of every enabled rule of ``RuleRegistry``, in line order.
@@ -39,7 +40,15 @@ public enum PlaylistValidator {
         if options.warningsAsErrors {
             for index in findings.indices where findings[index].severity == .warning { findings[index].severity = .error }
         }
-        return PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
+        // The secrets pinned with --var and those found in the playlist's own keys (a token where the
+        // template has its secret variable) are hidden in every message.
+        let redaction = options.redaction.adding(context.secretValues)
+        if !redaction.isEmpty {
+            for index in findings.indices { findings[index].message = redaction.redact(findings[index].message) }
+        }
+        var validation = PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
+        validation.redaction = redaction
+        return validation
     }
 
     /// The tag of `line` with its `{$name}` references replaced, so that rules judge the values players
@@ -81,6 +90,9 @@ public struct PlaylistValidation: Sendable {
     public var diagnostics: [Diagnostic]
     /// The keys, for the package rules.
     public var keys: KeyFacts
+    /// The secrets to hide in whatever is shown of this playlist beyond the messages (which are already
+    /// redacted): the lines quoted under findings.
+    public var redaction = Redaction(secrets: [])
 
     public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic], keys: KeyFacts = KeyFacts()) {
         self.path = path

@@ -78,6 +78,20 @@ public final class TemplateMatcher: @unchecked Sendable {
                 : "with \(pins) the template \(definition.name)\(rendering), not this URI")
     }
 
+    /// What stands where the template's secret variables are, in a URI of the template's form: the text as
+    /// written and decoded. Empty when the template has no secret or the URI another form.
+    public func secretValues(in uri: String) -> [String] {
+        let secrets = definition.secretNames
+        guard !secrets.isEmpty, let match = try? shape.wholeMatch(in: uri) else { return [] }
+        var values: [String] = []
+        for (index, placeholder) in placeholders.enumerated() where secrets.contains(placeholder.name) {
+            guard let captured = match.output[index + 1].substring.map(String.init), !captured.isEmpty else { continue }
+            values.append(captured)
+            if let decoded = Self.percentDecoded(captured), decoded != captured { values.append(decoded) }
+        }
+        return values
+    }
+
     /// The values that may have rendered as `captured`: with percent-escapes undone and as it is, and for
     /// `strip_scheme` the https URL the scheme was stripped from as well as the text itself.
     private static func values(behind captured: String, _ placeholder: Template.Placeholder) -> [String] {

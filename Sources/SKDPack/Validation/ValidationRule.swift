@@ -41,6 +41,8 @@ final class RuleContext {
 
     /// The template FairPlay keys must come from, if one was given.
     let templateMatcher: TemplateMatcher?
+    /// Values of the template's secret variables found in the playlist's keys, to hide in what is shown.
+    var secretValues: Set<String> = []
     /// Hosts license URLs may point at; empty when not checked.
     let allowHosts: [String]
 

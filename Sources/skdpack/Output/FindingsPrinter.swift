@@ -17,7 +17,8 @@ struct FindingsPrinter {
         playlists += 1
         guard !result.diagnostics.isEmpty else { return }
         let excerpts = SourceExcerpts(
-            path: result.path == "-" ? spooled ?? "-" : result.path, lines: Set(result.diagnostics.map(\.location.line)))
+            path: result.path == "-" ? spooled ?? "-" : result.path, lines: Set(result.diagnostics.map(\.location.line)),
+            redaction: result.redaction)
         for diagnostic in result.diagnostics {
             counts[diagnostic.severity, default: 0] += 1
             var text = "\(diagnostic.location): \(diagnostic.severity.label(colour: colour)) "

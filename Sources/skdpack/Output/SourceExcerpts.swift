@@ -1,4 +1,5 @@
 import HLS
+import SKDTemplate
 
 /// The lines that findings point at, read back from the playlist for the human output (the validator
 /// streams and keeps no lines). Shown text is safe for a terminal: control characters and invalid UTF-8
@@ -9,14 +10,16 @@ struct SourceExcerpts {
 
     private var lines: [Int: [UInt8]] = [:]
 
-    /// Reads the lines `numbers` of `path`; an unreadable file gives no excerpts.
-    init(path: String, lines numbers: Set<Int>) {
+    /// Reads the lines `numbers` of `path`, with `redaction`'s secrets masked; an unreadable file gives no
+    /// excerpts.
+    init(path: String, lines numbers: Set<Int>, redaction: Redaction = Redaction(secrets: [])) {
         guard !numbers.isEmpty, let source = try? FileDescriptorSource.open(path: path) else { return }
         var reader = LineReader(source: source)
         let last = numbers.max() ?? 0
         while let line = try? reader.next(), line.number <= last {
             guard numbers.contains(line.number), line.part == .whole || line.part == .overlongHead else { continue }
-            lines[line.number] = Array(line.content.prefix(64 << 10))
+            let bytes = Array(line.content)
+            lines[line.number] = Array((redaction.isEmpty ? bytes : redaction.mask(bytes)).prefix(64 << 10))
         }
     }
 

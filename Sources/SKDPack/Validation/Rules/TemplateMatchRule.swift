@@ -12,6 +12,7 @@ struct TemplateMatchRule: ValidationRule {
         guard let matcher = context.templateMatcher, let key = KeyTag(tag), FairPlay.isFairPlayKey(key),
             let uri = key.uri, let attribute = tag.attributes?["URI"]
         else { return }
+        context.secretValues.formUnion(matcher.secretValues(in: uri))
         if case .mismatch(let reason) = matcher.check(uri) {
             context.report(Self.kind, reason, line: line, column: attribute.valueColumn + 1)
         }

@@ -1,0 +1,97 @@
+import Foundation
+import SKDTestSupport
+import Testing
+
+/// A `secret` variable's value reaches the playlists it is for and nothing else: not a message, a diff, a
+/// report of any format, or a line quoted under a finding — whether it came from `--var`, a catalogue row
+/// or a `--match` group, and even when it is in the playlist before skdpack runs.
+@Suite("secrets never leak")
+struct SecretTests {
+    static let token = "CatalogTok3n-abcdefghijklmnop"
+    static let oldToken = "OldTok3n-qrstuvwxyz0123456789"
+
+    /// Every report format of one apply run, as text.
+    static func reports(_ scratch: Scratch, _ arguments: [String]) throws -> (SKDPackRunner.Result, [String]) {
+        let names = ["r.json", "r.xml", "r.junit.xml", "r.sarif"]
+        let run = try SKDPackRunner.run(arguments + names.flatMap { ["--report", scratch.path($0)] })
+        return (run, try names.map { try scratch.text($0) })
+    }
+
+    @Test("a secret from a catalogue row: in the playlist, nowhere in diffs, reports or messages (the master's session key too)")
+    func fromCatalog() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("titles.csv", "title_dir,token\nlegacy-title,\(Self.token)\n")
+        let base = ["apply", "--template", "expressplay-token", "--catalog", scratch.path("titles.csv"), "--no-progress"]
+
+        let diff = try SKDPackRunner.run(base + ["--diff", scratch.path("library/legacy-title")])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdoutText.contains("ExpressPlayToken=REDACTED"))
+        #expect(diff.stdoutText.contains("+#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI=\"skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\""))
+        #expect(!diff.stdoutText.contains(Self.token) && !diff.stderr.contains(Self.token))
+
+        let (run, reports) = try Self.reports(scratch, base + ["--in-place", scratch.path("library/legacy-title")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains(Self.token))
+        for report in reports {
+            #expect(!report.contains(Self.token), "\(report.prefix(200))")
+        }
+        #expect(reports[0].contains("ExpressPlayToken=REDACTED"), "the report does list the change")
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains("ExpressPlayToken=\(Self.token)"))
+        #expect(try scratch.text("library/legacy-title/master.m3u8").contains("ExpressPlayToken=\(Self.token)"))
+    }
+
+    @Test("a secret taken from the old URI with --match: hidden in the diff's context and the report's before, even when it breaks its pattern")
+    func fromMatch() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let playlist = scratch.path("library/legacy-title/video-360p.m3u8")
+        let original = try scratch.text("library/legacy-title/video-360p.m3u8")
+        try scratch.write(
+            "library/legacy-title/video-360p.m3u8",
+            original.replacingOccurrences(of: "skd://legacy-0042", with: "skd://old.example.com/fp?t=\(Self.oldToken)"))
+        let base = ["apply", "--template", "expressplay-token", "--match", "[?&]t=(?<token>[^&]+)", "--no-progress"]
+
+        let diff = try SKDPackRunner.run(base + ["--diff", playlist])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdoutText.contains("-#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://old.example.com/fp?t=REDACTED\""))
+        #expect(!diff.stdoutText.contains(Self.oldToken))
+
+        let (run, reports) = try Self.reports(scratch, base + ["--check", playlist])
+        #expect(run.status == 1)
+        for report in reports { #expect(!report.contains(Self.oldToken)) }
+
+        // A token too short for the template's pattern: the error says so without showing it.
+        try scratch.write(
+            "library/legacy-title/video-360p.m3u8",
+            original.replacingOccurrences(of: "skd://legacy-0042", with: "skd://old.example.com/fp?t=short-secret"))
+        let refused = try SKDPackRunner.run(base + ["--check", playlist])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("[TPL-render]"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("short-secret"), "\(refused.stderr)")
+    }
+
+    @Test("validate --template: a token already in a playlist is hidden in messages, quoted lines and reports")
+    func inThePlaylist() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let original = try scratch.text("library/legacy-title/video-360p.m3u8")
+        // The version too low, so that a finding quotes the key line itself.
+        try scratch.write(
+            "library/legacy-title/video-360p.m3u8",
+            original.replacingOccurrences(of: "skd://legacy-0042", with: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(Self.oldToken)")
+                .replacingOccurrences(of: "#EXT-X-VERSION:5", with: "#EXT-X-VERSION:3"))
+        let playlist = scratch.path("library/legacy-title/video-360p.m3u8")
+        let pinned = ["--var", "token=\(Self.token)"]
+        for format in ["human", "json", "xml", "junit", "sarif"] {
+            let run = try SKDPackRunner.run(["validate", "--template", "expressplay-token", "--format", format, playlist] + pinned)
+            #expect(run.status == 1, "\(format): \(run.stderr)")
+            #expect(!run.stdoutText.contains(Self.oldToken) && !run.stderr.contains(Self.oldToken), "\(format)")
+            #expect(!run.stdoutText.contains(Self.token), "\(format)")
+        }
+        let human = try SKDPackRunner.run(["validate", "--template", "expressplay-token", playlist] + pinned)
+        #expect(human.stdoutText.contains("[TPL-key-mismatch]"))
+        // The quoted line keeps its length, so the caret still points at the column.
+        #expect(human.stdoutText.contains("ExpressPlayToken=" + String(repeating: "*", count: Self.oldToken.count)))
+    }
+}
