@@ -191,8 +191,7 @@ public struct ApplyRunner: Sendable {
             // In place through a symbolic link (--follow-symlinks) means in the file it points at: renaming
             // over the link itself would replace the link with a copy. (Only the last component matters:
             // a file renamed inside a linked directory stays in it.)
-            var info = stat()
-            guard lstat(file.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK else { return file.path }
+            guard file.isLink else { return file.path }
             guard let resolved = realpath(file.path, nil) else { return file.path }
             defer { free(resolved) }
             return String(cString: resolved)
@@ -216,6 +215,7 @@ public struct ApplyRunner: Sendable {
             guard stat(output.target, &original) == 0 else {
                 throw IOError(path: file.path, operation: "read the permissions of", errno: errno)
             }
+            let now = FileVersion(original)
             // Replacing a file needs only a writable directory, so a read-only playlist would be replaced
             // (as sed -i does); someone made it read-only to keep it as it is. The mode bits decide, not
             // access(2), which says yes to root.
@@ -228,7 +228,7 @@ public struct ApplyRunner: Sendable {
             }
             // Checked just before the rename: a change after this instant is not seen (rename(2) cannot
             // compare and swap), but the window is the rename's, not the whole rewrite's.
-            guard let version, FileVersion(of: output.target) == version else {
+            guard let version, now == version else {
                 output.discard()
                 throw IOError(
                     path: file.path, operation: "rewrite", errno: EAGAIN,

@@ -12,6 +12,8 @@ public final class AtomicFile {
     /// The prefix of temporary files, so that a later run can recognise the leftovers of a run that was
     /// killed and remove them, and never read them as playlists (directory walks skip hidden files).
     public static let temporaryPrefix = ".skdpack-"
+    /// Only root can give a file to its original owner; asked once.
+    private static let isRoot = getuid() == 0
 
     public let target: String
     public let fd: Int32
@@ -53,7 +55,7 @@ public final class AtomicFile {
     public func commit(replacing original: stat? = nil, durable: Bool = false) throws(IOError) {
         let mode = original.map { $0.st_mode & 0o7777 } ?? 0o644
         guard fchmod(fd, mode) == 0 else { throw IOError(path: target, operation: "set the permissions of", errno: errno) }
-        if let original, getuid() == 0 { _ = fchown(fd, original.st_uid, original.st_gid) }
+        if let original, Self.isRoot { _ = fchown(fd, original.st_uid, original.st_gid) }
         if durable, fsync(fd) != 0 { throw IOError(path: target, operation: "flush to disk", errno: errno) }
         guard rename(temporary, target) == 0 else { throw IOError(path: target, operation: "replace", errno: errno) }
         finished = true

@@ -14,6 +14,10 @@ struct FileVersion: Equatable {
     init?(of path: String) {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init(_ info: stat) {
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
         size = Int64(info.st_size)

@@ -9,10 +9,14 @@ public struct PlaylistFile: Hashable, Sendable, Comparable {
     public var path: String
     /// The path relative to the input it came from, used under `--output DIR`.
     public var relativePath: String
+    /// Reached through a symbolic link (`--follow-symlinks`): rewriting it in place means the file the
+    /// link points at.
+    public var isLink: Bool
 
-    public init(path: String, relativePath: String) {
+    public init(path: String, relativePath: String, isLink: Bool = false) {
         self.path = path
         self.relativePath = relativePath
+        self.isLink = isLink
     }
 
     public static func < (lhs: PlaylistFile, rhs: PlaylistFile) -> Bool { lhs.path < rhs.path }
@@ -60,7 +64,8 @@ public struct PlaylistDiscovery: Sendable {
                 problems.append(IOError(path: input, operation: "read", errno: errno))
                 continue
             }
-            if isLink(info) {
+            let wasLink = isLink(info)
+            if wasLink {
                 guard followSymlinks, stat(input, &info) == 0 else {
                     problems.append(
                         IOError(
@@ -73,7 +78,9 @@ public struct PlaylistDiscovery: Sendable {
                 var visited: Set<[UInt64]> = []
                 walk(input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, visited: &visited)
             } else {
-                files.append(PlaylistFile(path: input, relativePath: input.split(separator: "/").last.map(String.init) ?? input))
+                files.append(
+                    PlaylistFile(
+                        path: input, relativePath: input.split(separator: "/").last.map(String.init) ?? input, isLink: wasLink))
                 givenFiles.append(input)
             }
         }
@@ -117,7 +124,7 @@ public struct PlaylistDiscovery: Sendable {
             problems.append(IOError(path: directory, operation: "read the directory", errno: errno))
             return
         }
-        var names: [String] = []
+        var entries: [(name: String, type: UInt8)] = []
         while let entry = readdir(handle) {
             let name = entry.name
             if name.hasPrefix(".") {
@@ -126,24 +133,34 @@ public struct PlaylistDiscovery: Sendable {
                 }
                 continue
             }
-            names.append(name)
+            entries.append((name, entry.pointee.d_type))
         }
         closedir(handle)
-        for name in names.sorted() {
+        for (name, type) in entries.sorted(by: { $0.name < $1.name }) {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            var entryInfo = stat()
-            guard lstat(path, &entryInfo) == 0 else {
-                problems.append(IOError(path: path, operation: "read", errno: errno))
-                continue
+            // The directory entry's type spares an lstat per file; a file system that does not fill it in
+            // (DT_UNKNOWN) gets one.
+            var kind = type
+            if kind == UInt8(DT_UNKNOWN) {
+                var entryInfo = stat()
+                guard lstat(path, &entryInfo) == 0 else {
+                    problems.append(IOError(path: path, operation: "read", errno: errno))
+                    continue
+                }
+                kind = Self.directoryEntryType(entryInfo)
             }
-            if isLink(entryInfo) {
-                guard followSymlinks, stat(path, &entryInfo) == 0 else { continue }
+            var viaLink = false
+            if kind == UInt8(DT_LNK) {
+                var target = stat()
+                guard followSymlinks, stat(path, &target) == 0 else { continue }
+                kind = Self.directoryEntryType(target)
+                viaLink = true
             }
-            if isDirectory(entryInfo) {
+            if kind == UInt8(DT_DIR) {
                 walk(path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, visited: &visited)
-            } else if name.hasSuffix(".m3u8"), (entryInfo.st_mode & S_IFMT) == S_IFREG {
-                files.append(PlaylistFile(path: path, relativePath: relativePath))
+            } else if kind == UInt8(DT_REG), name.hasSuffix(".m3u8") {
+                files.append(PlaylistFile(path: path, relativePath: relativePath, isLink: viaLink))
             }
         }
     }
@@ -202,8 +219,10 @@ public struct PlaylistDiscovery: Sendable {
                     claimed.insert(resolved)
                 } else if access(resolved, F_OK) == 0 {
                     let relative = AtomicFile.directory(of: master.relativePath)
+                    var info = stat()
                     let file = PlaylistFile(
-                        path: resolved, relativePath: normalize((relative == "." ? "" : relative + "/") + reference.path))
+                        path: resolved, relativePath: normalize((relative == "." ? "" : relative + "/") + reference.path),
+                        isLink: lstat(resolved, &info) == 0 && isLink(info))
                     if !media.contains(file) { media.append(file) }
                     claimed.insert(resolved)
                 } else {
@@ -246,6 +265,16 @@ public struct PlaylistDiscovery: Sendable {
     }
 
     private func isLink(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFLNK }
+
+    /// The `d_type` readdir(3) would give for a file with `info`.
+    private static func directoryEntryType(_ info: stat) -> UInt8 {
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: UInt8(DT_DIR)
+        case S_IFREG: UInt8(DT_REG)
+        case S_IFLNK: UInt8(DT_LNK)
+        default: UInt8(DT_UNKNOWN)
+        }
+    }
     private func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
 }
 
@@ -296,14 +325,24 @@ struct MasterReferences {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var prefix = [UInt8](repeating: 0, count: 64 << 10)
-        let count = prefix.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        let tag = Array("#EXTINF".utf8)
-        var start = 0
-        while start + tag.count <= count {
-            if prefix[start..<(start + tag.count)].elementsEqual(tag) { return true }
-            guard let newline = prefix[start..<count].firstIndex(of: 0x0A) else { return false }
+        // A media playlist's first EXTINF comes within a few hundred bytes: 4 KiB nearly always settles it,
+        // and a library's worth of 64 KiB reads would copy the whole library once more.
+        for size in [4 << 10, 64 << 10] {
+            var prefix = [UInt8](repeating: 0, count: size)
+            let count = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            guard count > 0 else { return false }
+            if startsALine(with: "#EXTINF", in: prefix[..<count]) { return true }
+            if count < size { return false }
+        }
+        return false
+    }
+
+    private static func startsALine(with tag: String, in bytes: ArraySlice<UInt8>) -> Bool {
+        let tag = Array(tag.utf8)
+        var start = bytes.startIndex
+        while start + tag.count <= bytes.endIndex {
+            if bytes[start..<(start + tag.count)].elementsEqual(tag) { return true }
+            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return false }
             start = newline + 1
         }
         return false

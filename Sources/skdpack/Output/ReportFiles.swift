@@ -13,6 +13,10 @@ final class ReportFiles {
     }
 
     private var files: [(file: AtomicFile, writer: Writer)] = []
+    /// Bytes of each streaming file not yet written: one write per 256 KiB, not one per playlist (a
+    /// library's worth of small writes costs more than the report).
+    private var pending: [[UInt8]] = []
+    private static let writeSize = 256 << 10
     private let tool: Report.Tool
     private var summary = Report.Summary()
     /// Kept only for the formats written whole.
@@ -31,6 +35,7 @@ final class ReportFiles {
                 case .junit, .sarif: .whole(format)
                 }
             files.append((file, writer))
+            pending.append([])
             if case .streaming(let stream) = writer { try Self.write(try stream.start(), to: file) }
         }
     }
@@ -39,17 +44,22 @@ final class ReportFiles {
     func add(_ playlist: Report.Playlist) throws {
         summary.add(playlist)
         if keepsPlaylists { playlists.append(playlist) }
-        for (file, writer) in files {
-            if case .streaming(let stream) = writer { try Self.write(try stream.add(playlist), to: file) }
+        for (index, (file, writer)) in files.enumerated() {
+            guard case .streaming(let stream) = writer else { continue }
+            pending[index] += try stream.add(playlist)
+            if pending[index].count >= Self.writeSize {
+                try Self.write(pending[index], to: file)
+                pending[index].removeAll(keepingCapacity: true)
+            }
         }
     }
 
     /// Ends every file and puts it in place.
     func finish(run: Report.Run) throws {
         let whole = keepsPlaylists ? Report(tool: tool, run: run, playlists: playlists) : nil
-        for (file, writer) in files {
+        for (index, (file, writer)) in files.enumerated() {
             switch writer {
-            case .streaming(let stream): try Self.write(try stream.finish(run: run, summary: summary), to: file)
+            case .streaming(let stream): try Self.write(pending[index] + (try stream.finish(run: run, summary: summary)), to: file)
             case .whole(let format): try Self.write(try format.encode(whole!), to: file)
             }
             try file.commit()
