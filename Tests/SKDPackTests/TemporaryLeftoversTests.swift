@@ -69,7 +69,7 @@ struct TemporaryLeftoversTests {
         #expect(walked.leftovers == [folder + "/title/.skdpack-other.m3u8.Ab12Cd", folder + "/title/.skdpack-v.m3u8.Ab12Cd"].sorted())
         #expect(walked.packages.flatMap(\.media).map(\.path) == [folder + "/title/v.m3u8"])
 
-        let given = PlaylistDiscovery().discover([folder + "/title/v.m3u8"])
+        let given = PlaylistDiscovery(findsLeftoversBesideFiles: true).discover([folder + "/title/v.m3u8"])
         #expect(given.leftovers == [folder + "/title/.skdpack-v.m3u8.Ab12Cd"], "only the given file's own")
     }
 }

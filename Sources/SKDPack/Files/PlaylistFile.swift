@@ -41,8 +41,14 @@ public struct PlaylistPackage: Sendable {
 /// skipped, symbolic links not followed unless asked), masters with the media they reference.
 public struct PlaylistDiscovery: Sendable {
     public var followSymlinks: Bool
+    /// Also look beside each file given for the temporary files a killed run left for it (a directory
+    /// read each); those in the directories walked are noted anyway, at no cost.
+    public var findsLeftoversBesideFiles: Bool
 
-    public init(followSymlinks: Bool = false) { self.followSymlinks = followSymlinks }
+    public init(followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false) {
+        self.followSymlinks = followSymlinks
+        self.findsLeftoversBesideFiles = findsLeftoversBesideFiles
+    }
 
     public struct Result: Sendable {
         public var packages: [PlaylistPackage]
@@ -84,7 +90,7 @@ public struct PlaylistDiscovery: Sendable {
                 givenFiles.append(input)
             }
         }
-        leftovers += Self.leftovers(besides: givenFiles)
+        if findsLeftoversBesideFiles { leftovers += Self.leftovers(besides: givenFiles) }
         return Result(packages: group(files.sorted()), problems: problems, leftovers: leftovers.sorted())
     }
 

@@ -94,7 +94,9 @@ struct ApplyCommand: ParsableCommand {
             }
             defer { if let spooled { unlink(spooled) } }
 
-            let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
+            let discovery = PlaylistDiscovery(
+                followSymlinks: followSymlinks, findsLeftoversBesideFiles: destination == .inPlace
+            ).discover(inputs)
             for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
             Self.removeLeftovers(of: destination, found: discovery.leftovers, printer: printer)
             if destination == .standardOutput {
