@@ -89,4 +89,15 @@ struct ReaderLimitTests {
         #expect(bySize.ids() == ["HLS-playlist-too-large"])
         #expect(bySize.output.count <= 300)
     }
+
+    @Test("findings held back before the limit are still counted at the stop")
+    func suppressedBeforeLimit() throws {
+        var options = Self.options(segments: 3)
+        options.maximumDiagnosticsPerKind = 1
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n" + (0..<5).map { "#EXTINF:6,\ns\t\($0).ts\n" }.joined()
+        let result = try readItems(Array(text.utf8), options: options)
+        #expect(result.diagnostics.map(\.id.rawValue) == ["HLS-tab-character", "HLS-too-many-segments", "HLS-tab-character"])
+        // Segments 2, 3 and 4 (whose URI line is read before it is found one too many).
+        #expect(result.diagnostics.last?.message.hasPrefix("3 more findings of HLS-tab-character") == true)
+    }
 }

@@ -150,21 +150,27 @@ private struct PlaylistReaderCore: ~Copyable {
         }
         if raw.offset + raw.bytes.count > options.maximumPlaylistSize {
             stopAtSizeLimit(raw)
-            return nil
         }
+        let line: PlaylistLine?
         switch raw.part {
+        case _ where stoppedAtLimit:
+            line = nil
         case .whole:
             lineCount = raw.number
-            let line = read(raw)
-            return stoppedAtLimit ? nil : line
+            line = read(raw)
         case .overlongHead:
             lineCount = raw.number
             overlongLineOffset = raw.offset
-            let line = readOverlongHead(raw)
-            return stoppedAtLimit ? nil : line
+            line = readOverlongHead(raw)
         case .overlongMiddle, .overlongTail:
-            return PlaylistLine(raw: raw, kind: overlongKind)
+            line = PlaylistLine(raw: raw, kind: overlongKind)
         }
+        // A limit met on this line (its size, or a segment too many) ends the reading here.
+        guard !stoppedAtLimit else {
+            finish()
+            return nil
+        }
+        return line
     }
 
     /// Ends the reading at `raw`, the line (or part of one) that takes the input past the size limit.
