@@ -2,7 +2,9 @@ import Glibc
 
 /// Which version of a file was read: its identity, size and modification time. A file rewritten in place
 /// is replaced only if it is still the version that was read, so a writer that changed it meanwhile (a
-/// packager still appending segments, an editor) never loses its change to skdpack's rename.
+/// packager still appending segments, an editor) never loses its change to skdpack's rename. (A rewrite
+/// that keeps the size and lands within the file system's timestamp granularity, a few milliseconds on
+/// ext4, is not seen: nothing cheaper than reading the file again would see it.)
 struct FileVersion: Equatable {
     private var device: UInt64
     private var inode: UInt64

@@ -8,7 +8,9 @@ import HLS
 /// A run still writing a temporary file holds an exclusive `flock` on it from just after its creation to
 /// its rename (``AtomicFile``), so a leftover that can be locked belongs to a run that is gone, on this
 /// machine or another one sharing the volume. Files younger than ``minimumAge`` are left alone: they may
-/// be in the instant between a writer's creating and locking them.
+/// be in the instant between a writer's creating and locking them. (On a file system without `flock`, a
+/// writer busy on one file for longer than that could lose its temporary file to a concurrent sweep: its
+/// rename then fails and the playlist is reported and left as it was, never torn.)
 public enum TemporaryLeftovers {
     /// Seconds a temporary file must have been left unchanged before it is taken for a leftover.
     public static let minimumAge = 5
