@@ -99,6 +99,24 @@ struct LibraryRunTests {
         #expect(try Self.content(merged.stdout) == Self.content(Data(contentsOf: URL(fileURLWithPath: whole))))
         let xml = try SKDPackRunner.run(["report", "merge", "--format", "xml"] + shards)
         #expect(try ValidateCommandTests.xsd().problems(in: [UInt8](xml.stdout)) == [])
+
+        // Shards that wrote XML merge to the same report (here back to JSON), and XML and JSON shards mix.
+        var xmlShards: [String] = []
+        for index in 0..<4 {
+            let file = reports.appendingPathComponent("shard-\(index).xml").path
+            #expect(try SKDPackRunner.run(Self.migrate + ["--check", "--shard", "\(index)/4", "--report", file, library.path()]).status == 1)
+            xmlShards.append(file)
+        }
+        let fromXML = try SKDPackRunner.run(["report", "merge"] + xmlShards)
+        #expect(fromXML.status == 0, "\(fromXML.stderr)")
+        #expect(try Self.content(fromXML.stdout) == Self.content(merged.stdout))
+        let mixed = try SKDPackRunner.run(["report", "merge", xmlShards[0], shards[1], xmlShards[2], shards[3]])
+        #expect(try Self.content(mixed.stdout) == Self.content(merged.stdout))
+        let broken = reports.appendingPathComponent("broken.xml").path
+        try Data("<report xmlns=\"urn:skdpack:report:1\"".utf8).write(to: URL(fileURLWithPath: broken))
+        let refused = try SKDPackRunner.run(["report", "merge", broken])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("broken.xml is not an skdpack XML report: line 1: not well-formed XML"), "\(refused.stderr)")
     }
 
     @Test("a migration run in shards, in place, ends where one run ends")

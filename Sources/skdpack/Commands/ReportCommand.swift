@@ -42,31 +42,32 @@ struct ReportSchemaCommand: ParsableCommand {
 struct ReportMergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
-        abstract: "Join the JSON reports of shards (--shard I/N) into the report one run would have written.",
+        abstract: "Join the JSON or XML reports of shards (--shard I/N) into the report one run would have written.",
         discussion: """
             Examples:
               skdpack report merge shard-*.json > report.json
-              skdpack report merge --format xml shard-*.json > report.xml
+              skdpack report merge --format xml shard-*.xml > report.xml
             """)
 
     @Option(help: "Output format: json, xml, junit or sarif.")
     var format: ReportFormat = .json
 
-    @Argument(help: "The JSON reports of the shards.")
+    @Argument(help: "The reports of the shards, JSON or XML (told apart by their first character), in any mix.")
     var reports: [String] = []
 
     func run() throws {
         try reportingUsage {
-            guard !reports.isEmpty else { throw UsageFailure("give the JSON reports of the shards to merge") }
+            guard !reports.isEmpty else { throw UsageFailure("give the reports of the shards to merge") }
             let printer = DiagnosticPrinter()
             do {
                 var loaded: [Report] = []
                 for path in reports {
                     let bytes = Array(try TextFile.read(path).utf8)
+                    let isXML = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
                     do {
-                        loaded.append(try ReportJSON.decode(bytes))
+                        loaded.append(isXML ? try ReportXMLReader.decode(bytes) : try ReportJSON.decode(bytes))
                     } catch {
-                        throw UsageFailure("\(path) is not an skdpack JSON report: \(error)")
+                        throw UsageFailure("\(path) is not an skdpack \(isXML ? "XML" : "JSON") report: \(error)")
                     }
                 }
                 let merged = try Report.merging(loaded)

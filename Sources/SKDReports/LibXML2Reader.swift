@@ -1,0 +1,75 @@
+import Glibc
+
+/// The libxml2 functions ``ReportXMLReader`` uses: the `xmlTextReader` pull parser over a buffer, looked up
+/// in `libxml2.so.2` the first time an XML report is read (for the reason ``LibXML2Writer`` gives). Every
+/// function takes and returns opaque pointers, C strings and `int`s, so no libxml2 type is needed.
+struct LibXML2Reader {
+    typealias Pointer = OpaquePointer
+    typealias Text = UnsafePointer<UInt8>?
+
+    let readerForMemory: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Pointer?
+    let freeReader: @convention(c) (Pointer?) -> Void
+    let read: @convention(c) (Pointer?) -> Int32
+    let nodeType: @convention(c) (Pointer?) -> Int32
+    let isEmptyElement: @convention(c) (Pointer?) -> Int32
+    let localName: @convention(c) (Pointer?) -> Text
+    let namespaceURI: @convention(c) (Pointer?) -> Text
+    let value: @convention(c) (Pointer?) -> Text
+    let moveToNextAttribute: @convention(c) (Pointer?) -> Int32
+    let moveToElement: @convention(c) (Pointer?) -> Int32
+    /// Where the parser is: for an error.
+    let lineNumber: @convention(c) (Pointer?) -> Int32
+    let currentNode: @convention(c) (Pointer?) -> Pointer?
+    /// Where a node starts.
+    let nodeLine: @convention(c) (Pointer?) -> Int
+
+    /// `xmlParserOption`s: no network, no error printed on standard error (the reader reports them).
+    static let options: Int32 = 1 << 11 | 1 << 5 | 1 << 6
+
+    /// The node types the report reader meets (`xmlReaderTypes`).
+    enum NodeType: Int32 {
+        case element = 1
+        case text = 3
+        case cdata = 4
+        case significantWhitespace = 14
+        case endElement = 15
+    }
+
+    static func load() throws(LibXML2Writer.Unavailable) -> LibXML2Reader {
+        switch loaded {
+        case .success(let functions): return functions
+        case .failure(let error): throw error
+        }
+    }
+
+    private static let loaded = Result { () throws(LibXML2Writer.Unavailable) in
+        try LibXML2Reader(library: "libxml2.so.2")
+    }
+
+    private init(library: String) throws(LibXML2Writer.Unavailable) {
+        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "not found"
+            throw LibXML2Writer.Unavailable(
+                description: "XML reports need libxml2, which could not be loaded (\(reason)); install libxml2")
+        }
+        func function<T>(_ name: String) throws(LibXML2Writer.Unavailable) -> T {
+            guard let address = dlsym(handle, name) else {
+                throw LibXML2Writer.Unavailable(description: "\(library) has no \(name)")
+            }
+            return unsafeBitCast(address, to: T.self)
+        }
+        readerForMemory = try function("xmlReaderForMemory")
+        freeReader = try function("xmlFreeTextReader")
+        read = try function("xmlTextReaderRead")
+        nodeType = try function("xmlTextReaderNodeType")
+        isEmptyElement = try function("xmlTextReaderIsEmptyElement")
+        localName = try function("xmlTextReaderConstLocalName")
+        namespaceURI = try function("xmlTextReaderConstNamespaceUri")
+        value = try function("xmlTextReaderConstValue")
+        moveToNextAttribute = try function("xmlTextReaderMoveToNextAttribute")
+        moveToElement = try function("xmlTextReaderMoveToElement")
+        lineNumber = try function("xmlTextReaderGetParserLineNumber")
+        currentNode = try function("xmlTextReaderCurrentNode")
+        nodeLine = try function("xmlGetLineNo")
+    }
+}
