@@ -18,8 +18,10 @@ struct SourceExcerpts {
         let last = numbers.max() ?? 0
         while let line = try? reader.next(), line.number <= last {
             guard numbers.contains(line.number), line.part == .whole || line.part == .overlongHead else { continue }
-            let bytes = Array(line.content)
-            lines[line.number] = Array((redaction.isEmpty ? bytes : redaction.mask(bytes)).prefix(64 << 10))
+            // Masked whole, before the cut: a secret astride the cut would otherwise show its first half.
+            lines[line.number] =
+                redaction.isEmpty
+                ? Array(line.content.prefix(64 << 10)) : Array(redaction.mask(Array(line.content)).prefix(64 << 10))
         }
     }
 
