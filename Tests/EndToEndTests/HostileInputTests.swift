@@ -217,6 +217,18 @@ struct HostileInputTests {
         #expect(run.stderr.contains("1 playlist read"), "a temporary file is never read as a playlist")
         let remaining = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(remaining == [held.lastPathComponent, recent.lastPathComponent, "a.m3u8"].sorted())
+
+        // --output DIR: the leftovers of an earlier run into DIR, anywhere under it.
+        let output = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: output) }
+        let nested = output.appendingPathComponent("title/.skdpack-v.m3u8.Mn78Op")
+        try FileManager.default.createDirectory(at: nested.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("#EXTM3U\n".utf8).write(to: nested)
+        try FileManager.default.setAttributes([.modificationDate: anHourAgo], ofItemAtPath: nested.path)
+        let mirrored = try SKDPackRunner.run(Self.rewrite + ["--output", output.path, folder.appendingPathComponent("a.m3u8").path])
+        #expect(mirrored.status == 0, "\(mirrored.stderr)")
+        #expect(mirrored.stderr.contains("removed 1 temporary file left by an interrupted run (\(nested.path))"), "\(mirrored.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: nested.path))
     }
 }
 
