@@ -24,6 +24,16 @@ struct PlaylistValidatorTests {
         #expect(versions.message.contains("\"2\""))
     }
 
+    @Test("an EXTINF too long for any integer is a finding, not a trap (found by the apply fuzz target)", arguments: [
+        "5200000000000000000000", "18446744073709551616", "1" + String(repeating: "0", count: 400),
+    ])
+    func hugeDuration(_ duration: String) throws {
+        let text = "#EXTM3U\n#EXT-X-TARGETDURATION:9\n#EXTINF:\(duration),\na.ts\n#EXT-X-ENDLIST\n"
+        let finding = try #require(try findings(text).first { $0.id == "HLS-extinf-over-target" })
+        #expect(finding.location.line == 3)
+        #expect(finding.message.contains("no EXT-X-TARGETDURATION can be that long"))
+    }
+
     @Test("findings come in line order, reader and rules together")
     func lineOrder() throws {
         let text = "#EXTM3U\n#EXT-X-KEY:METHOD=NONE,IV=0x12\n#EXTINF:10,\na.ts\n"

@@ -27,11 +27,17 @@ struct ExtInfOverTargetRule: ValidationRule {
     }
 
     private func check(_ duration: Double, at location: SourceLocation, in context: RuleContext) {
-        guard let target, duration.rounded() > Double(target.seconds) else { return }
+        let rounded = duration.rounded()
+        guard let target, rounded > Double(target.seconds) else { return }
+        // A duration no decimal-integer could hold (the grammar allows any number of digits) is a typo, not
+        // a target to raise to; converting it to an integer would trap.
+        let advice =
+            rounded < Double(UInt64.max) ? "raise EXT-X-TARGETDURATION to \(UInt64(rounded))"
+            : "no EXT-X-TARGETDURATION can be that long: check the duration"
         context.report(
             Self.kind,
             "this segment lasts \(duration) s, over the target duration of \(target.seconds) s (line \(target.line)); "
-                + "raise EXT-X-TARGETDURATION to \(Int(duration.rounded()))",
+                + advice,
             at: location)
     }
 }
