@@ -21,5 +21,21 @@ public func fuzzReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     while let item = try? runs.nextItem() {
         if case .line = item { _ = runs.currentTag }
     }
+    // Again under limits taken from the input: nothing past the size limit is ever delivered, and no more
+    // segments than the segment limit.
+    var limited = ReaderOptions()
+    limited.maximumLineLength = 64
+    limited.maximumPlaylistSize = size - size / 3
+    limited.maximumSegmentCount = size % 7
+    let bounded = PlaylistReader(source: MemorySource(bytes, maximumRead: 1 + size % 13), path: "fuzz", options: limited)
+    var delivered = 0
+    while let item = try? bounded.nextItem() {
+        switch item {
+        case .run(let run): delivered = run.offset + run.bytes.count
+        case .line(let line): delivered = line.raw.offset + line.raw.bytes.count
+        }
+        precondition(delivered <= limited.maximumPlaylistSize, "a byte past the size limit was delivered")
+    }
+    precondition(bounded.segmentCount <= limited.maximumSegmentCount, "a segment past the limit was counted")
     return 0
 }
