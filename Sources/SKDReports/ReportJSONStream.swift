@@ -30,18 +30,11 @@ public final class ReportJSONStream: ReportStream {
     }
 
     public func add(_ playlist: Report.Playlist) throws -> [UInt8] {
-        // The entry alone, indented to its depth in the document (two levels of two spaces).
-        let entry = Array(try encoder.encode(playlist))
-        var bytes: [UInt8] = count == 0 ? [] : Array(",\n".utf8)
-        bytes.reserveCapacity(entry.count + entry.count / 8)
-        bytes += [0x20, 0x20, 0x20, 0x20]
-        for (index, byte) in entry.enumerated() {
-            bytes.append(byte)
-            // Lines left empty stay empty, as the encoder leaves them (inside an empty array).
-            if byte == 0x0A, index + 1 < entry.count, entry[index + 1] != 0x0A { bytes += [0x20, 0x20, 0x20, 0x20] }
-        }
+        // The entry at its depth in the document: in `playlists`, in the top-level object.
+        var writer = JSONEntryWriter()
+        writer.playlist(playlist, depth: 2)
         count += 1
-        return bytes
+        return (count == 1 ? Array("    ".utf8) : Array(",\n    ".utf8)) + writer.bytes
     }
 
     public func finish(run: Report.Run, summary: Report.Summary) throws -> [UInt8] {

@@ -94,6 +94,26 @@ struct ReportFormatTests {
         #expect(Self.xsd.problems(in: xmlBytes) == [])
     }
 
+    @Test("the streamed JSON is JSONEncoder's to the byte for every character a string can hold")
+    func jsonEscapes() throws {
+        var text = String(String.UnicodeScalarView((0..<0x80).compactMap(Unicode.Scalar.init)))
+        text += "\u{80}\u{9F}é€😀\u{2028}\u{2029}\u{FFFD}/\\\""
+        let entries = [
+            Report.Playlist(
+                path: text, package: "p", kind: .mixed, status: .failed,
+                changes: [ApplyChange(line: 1, tag: text, action: .removed, before: text, after: nil)],
+                diagnostics: [Report.Finding(rule: "R", severity: .warning, line: Int.max, column: 0, message: text)]),
+            Report.Playlist(path: "", package: "", kind: .unknown, status: .passed, changes: [], diagnostics: []),
+        ]
+        let report = Report(tool: ReportFixture.report.tool, run: ReportFixture.run, playlists: entries)
+        let stream = ReportJSONStream(tool: report.tool)
+        var bytes = try stream.start()
+        for playlist in report.playlists { bytes += try stream.add(playlist) }
+        bytes += try stream.finish(run: report.run, summary: report.summary)
+        #expect(bytes == (try ReportJSON.encode(report)))
+        #expect(try ReportJSON.decode(bytes) == report)
+    }
+
     @Test("outside run, reports of the same input are equal whatever the time")
     func volatileOnlyInRun() throws {
         var later = ReportFixture.report

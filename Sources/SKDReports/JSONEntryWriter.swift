@@ -1,0 +1,112 @@
+import HLS
+import SKDPack
+
+/// Writes a report's playlist entries as JSON bytes directly, exactly as `JSONEncoder` does with
+/// `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes` (the tests hold the two byte-equal), without
+/// going through `Codable`: a library's report is thousands of entries and megabytes of text, and the
+/// encoder's generic path made it the largest part of a library run after the file system.
+struct JSONEntryWriter {
+    private(set) var bytes: [UInt8] = []
+
+    /// `playlist` as an object whose braces stand at `depth` (two spaces a level); the caller has put the
+    /// opening brace's indentation.
+    mutating func playlist(_ playlist: Report.Playlist, depth: Int) {
+        bytes += "{\n".utf8
+        array("changes", playlist.changes, depth: depth + 1) { writer, change, depth in writer.change(change, depth: depth) }
+        bytes += ",\n".utf8
+        array("diagnostics", playlist.diagnostics, depth: depth + 1) { writer, finding, depth in
+            writer.finding(finding, depth: depth)
+        }
+        bytes += ",\n".utf8
+        member("kind", string: playlist.kind.rawValue, depth: depth + 1, last: false)
+        member("package", string: playlist.package, depth: depth + 1, last: false)
+        member("path", string: playlist.path, depth: depth + 1, last: false)
+        member("status", string: playlist.status.rawValue, depth: depth + 1, last: true)
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func change(_ change: ApplyChange, depth: Int) {
+        bytes += "{\n".utf8
+        member("action", string: change.action.rawValue, depth: depth + 1, last: false)
+        if let after = change.after { member("after", string: after, depth: depth + 1, last: false) }
+        if let before = change.before { member("before", string: before, depth: depth + 1, last: false) }
+        member("line", number: change.line, depth: depth + 1, last: false)
+        member("tag", string: change.tag, depth: depth + 1, last: true)
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func finding(_ finding: Report.Finding, depth: Int) {
+        bytes += "{\n".utf8
+        member("column", number: finding.column, depth: depth + 1, last: false)
+        member("line", number: finding.line, depth: depth + 1, last: false)
+        member("message", string: finding.message, depth: depth + 1, last: false)
+        member("rule", string: finding.rule, depth: depth + 1, last: false)
+        member("severity", string: finding.severity.rawValue, depth: depth + 1, last: true)
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// `"name" : [ … ]` with each element on its own lines; an empty array keeps a blank line inside, as
+    /// the encoder writes it. No separator after it.
+    private mutating func array<Element>(
+        _ name: String, _ elements: [Element], depth: Int, _ write: (inout JSONEntryWriter, Element, Int) -> Void
+    ) {
+        key(name, depth: depth)
+        bytes += "[\n".utf8
+        if elements.isEmpty { bytes.append(0x0A) }
+        for (index, element) in elements.enumerated() {
+            indent(depth + 1)
+            write(&self, element, depth + 1)
+            bytes += (index + 1 < elements.count ? ",\n" : "\n").utf8
+        }
+        indent(depth)
+        bytes.append(UInt8(ascii: "]"))
+    }
+
+    private mutating func member(_ name: String, string value: String, depth: Int, last: Bool) {
+        key(name, depth: depth)
+        string(value)
+        bytes += (last ? "\n" : ",\n").utf8
+    }
+
+    private mutating func member(_ name: String, number value: Int, depth: Int, last: Bool) {
+        key(name, depth: depth)
+        bytes += String(value).utf8
+        bytes += (last ? "\n" : ",\n").utf8
+    }
+
+    private mutating func key(_ name: String, depth: Int) {
+        indent(depth)
+        string(name)
+        bytes += " : ".utf8
+    }
+
+    private mutating func indent(_ depth: Int) {
+        bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
+    }
+
+    private static let hex = Array("0123456789abcdef".utf8)
+
+    /// A JSON string as the encoder writes it: `"` and `\` escaped, the short escapes `\b \t \n \f \r`,
+    /// other C0 controls as `\u00xx`, everything else (`/`, DEL, C1, U+2028) as its UTF-8 bytes.
+    private mutating func string(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [0x5C, 0x22]
+            case UInt8(ascii: "\\"): bytes += [0x5C, 0x5C]
+            case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
+            case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+            case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+            case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
+            case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+            case ..<0x20:
+                bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
