@@ -90,23 +90,33 @@ struct JSONEntryWriter {
     private static let hex = Array("0123456789abcdef".utf8)
 
     /// A JSON string as the encoder writes it: `"` and `\` escaped, the short escapes `\b \t \n \f \r`,
-    /// other C0 controls as `\u00xx`, everything else (`/`, DEL, C1, U+2028) as its UTF-8 bytes.
+    /// other C0 controls as `\u00xx`, everything else (`/`, DEL, C1, U+2028) as its UTF-8 bytes. The bytes
+    /// between two escapes go in as one span: a report is mostly such spans.
     private mutating func string(_ text: String) {
+        var text = text
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [0x5C, 0x22]
-            case UInt8(ascii: "\\"): bytes += [0x5C, 0x5C]
-            case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
-            case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
-            case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-            case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
-            case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-            case ..<0x20:
-                bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
-            default: bytes.append(byte)
+        text.withUTF8 { utf8 in
+            var spanStart = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[spanStart..<index]))
+                escape(byte)
+                spanStart = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[spanStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes += [0x5C, 0x22]
+        case UInt8(ascii: "\\"): bytes += [0x5C, 0x5C]
+        case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
+        case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+        case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+        case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
+        case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+        default: bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
+        }
     }
 }
