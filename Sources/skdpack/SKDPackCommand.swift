@@ -20,10 +20,17 @@ struct SKDPackCommand: ParsableCommand {
 
 extension SKDPackCommand {
     /// As ArgumentParser's, except that a usage error exits 2 (DESIGN: 2 and above, the tool could not do
-    /// its job), not 64, so that 1 always means findings.
+    /// its job), not 64, so that 1 always means findings; and that a plain `apply` command line is parsed by
+    /// ``ApplyFastPath``.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            // A plain `apply` command line skips ArgumentParser's parse, the largest part of a small run.
+            var command: any ParsableCommand
+            if let apply = ApplyFastPath.command(Array(CommandLine.arguments.dropFirst())) {
+                command = apply
+            } else {
+                command = try parseAsRoot()
+            }
             try command.run()
         } catch {
             let code = exitCode(for: error)
