@@ -18,6 +18,7 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
     }
 
     public let path: String
+    public var readsAhead: Bool { true }
     private let source: FileDescriptorSource
     private let buffers: [UnsafeMutableRawBufferPointer]
     private var states: [State] = [.empty, .empty]
@@ -143,10 +144,11 @@ extension FileDescriptorSource {
 
     /// Whether `source` is large enough to be read ahead: the same playlist is then worth writing on a
     /// thread of its own too (``OutputSink``'s `background`).
-    public static func isLarge(_ source: any ByteSource) -> Bool { source is ReadAheadSource }
+    public static func isLarge(_ source: any ByteSource) -> Bool { source.readsAhead }
 
     /// Releases what ``openForStreaming(path:)`` set up.
     public static func finish(_ source: any ByteSource) {
+        guard source.readsAhead else { return }
         (source as? ReadAheadSource)?.close()
     }
 }
