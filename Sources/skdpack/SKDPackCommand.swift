@@ -25,12 +25,11 @@ extension SKDPackCommand {
     static func main() {
         do {
             // A plain `apply` command line skips ArgumentParser's parse, the largest part of a small run.
-            var command: any ParsableCommand
-            if let apply = ApplyFastPath.command(Array(CommandLine.arguments.dropFirst())) {
-                command = apply
-            } else {
-                command = try parseAsRoot()
+            if let settings = ApplyFastPath.settings(Array(CommandLine.arguments.dropFirst())) {
+                try settings.run()
+                return
             }
+            var command = try parseAsRoot()
             try command.run()
         } catch {
             let code = exitCode(for: error)

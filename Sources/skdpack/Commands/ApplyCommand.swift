@@ -61,10 +61,15 @@ struct ApplyCommand: ParsableCommand {
             valueName: "FILE"))
     var report: [String] = []
 
+    func run() throws { try ApplySettings(self).run() }
+}
+
+extension ApplySettings {
+    /// Applies the template to the playlists, as the settings say; exit status as DESIGN.md.
     func run() throws {
         let clock = RunClock()
         try reportingUsage {
-            let reportFormats = try report.map { file throws -> (String, ReportFormat) in
+            let reportFormats = try reports.map { file throws -> (String, ReportFormat) in
                 guard let format = ReportFormat(fileName: file) else {
                     throw UsageFailure("--report \(file): name it .json, .xml, .junit.xml or .sarif to choose its format")
                 }
@@ -74,9 +79,12 @@ struct ApplyCommand: ParsableCommand {
             defer { printer.flush() }
             let destination = try self.destination()
             var options = ApplyOptions(
-                template: try templateOptions.definition(), variables: try templateOptions.sources(),
+                template: try TemplateOptions.definition(of: template),
+                variables: try TemplateOptions.sources(
+                    variables: variables, catalog: catalog, pathPattern: pathPattern, match: match),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
-            options.readerOptions = try limits.applied(to: options.readerOptions)
+            options.readerOptions = try ReaderLimitOptions.applied(
+                to: options.readerOptions, lineLength: maxLineLength, playlistSize: maxPlaylistSize, segments: maxSegments)
             options.readerOptions.parsesEveryTag = false
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             options.keepsChangeDetails = !reportFormats.isEmpty
@@ -110,12 +118,12 @@ struct ApplyCommand: ParsableCommand {
             var summary = ApplySummary()
             let reports = try Self.openReports(reportFormats, printer: printer)
             // Diffs and standard output are one stream: written by one job, in order.
-            let jobs = destination == .diff || destination == .standardOutput ? 1 : try library.jobCount()
-            let packages = try library.packages(of: discovery.packages)
+            let jobs = destination == .diff || destination == .standardOutput ? 1 : try LibraryOptions.jobCount(jobs)
+            let packages = try LibraryOptions.packages(of: discovery.packages, shard: shard)
             let total = packages.reduce(0) { $0 + $1.playlistCount }
             let progress = ProgressBar(
                 total: total,
-                enabled: !library.noProgress && destination != .diff && destination != .standardOutput, printer: printer)
+                enabled: !noProgress && destination != .diff && destination != .standardOutput, printer: printer)
             StopSignal.install()
             do {
                 try OrderedParallel.run(packages, jobs: jobs, stop: { StopSignal.requested != nil }) { package in
@@ -145,7 +153,7 @@ struct ApplyCommand: ParsableCommand {
                 try reports?.finish(
                     run: clock.run(
                         command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
-                        template: templateOptions.template))
+                        template: template))
             } catch {
                 reports?.discard()
                 progress.finish()
@@ -171,8 +179,6 @@ struct ApplyCommand: ParsableCommand {
         return .standardOutput
     }
 
-    /// The report files asked for, opened before any playlist is touched: a report that cannot be written
-    /// stops the run before it changes anything.
     /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
     /// rewritten in place, or in the output directory.
     private static func removeLeftovers(of destination: ApplyDestination, found: [String], printer: DiagnosticPrinter) {
@@ -190,6 +196,8 @@ struct ApplyCommand: ParsableCommand {
         printer.print(message: "skdpack: removed \(removed.count) \(files) left by an interrupted run (\(first)\(removed.count > 1 ? ", …" : ""))")
     }
 
+    /// The report files asked for, opened before any playlist is touched: a report that cannot be written
+    /// stops the run before it changes anything.
     private static func openReports(_ requested: [(String, ReportFormat)], printer: DiagnosticPrinter) throws -> ReportFiles? {
         guard !requested.isEmpty else { return nil }
         do {

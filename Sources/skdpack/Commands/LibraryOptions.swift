@@ -17,25 +17,25 @@ struct LibraryOptions: ParsableArguments {
     var noProgress = false
 
     /// The number of jobs, checked.
-    func jobCount() throws -> Int {
+    func jobCount() throws -> Int { try Self.jobCount(jobs) }
+
+    /// `packages` in the order of their keys (the order of reports), or the share of them the shard takes.
+    func packages(of packages: [PlaylistPackage]) throws -> [PlaylistPackage] { try Self.packages(of: packages, shard: shard) }
+
+    /// `--jobs`, checked; the number of cores when not given.
+    static func jobCount(_ jobs: Int?) throws -> Int {
         guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
         guard jobs >= 1 else { throw UsageFailure("--jobs must be at least 1") }
         return jobs
     }
 
-    /// The shard asked for, checked; `nil` for all packages.
-    func chosenShard() throws -> Shard? {
-        guard let shard else { return nil }
-        guard let parsed = Shard(shard) else {
+    /// `packages` in report order, or the share of them `--shard` takes (checked).
+    static func packages(of packages: [PlaylistPackage], shard: String?) throws -> [PlaylistPackage] {
+        let ordered = packages.sorted { $0.key < $1.key }
+        guard let shard else { return ordered }
+        guard let chosen = Shard(shard) else {
             throw UsageFailure("--shard \(shard): write I/N with 0 <= I < N, such as 0/4 (the first of four shares)")
         }
-        return parsed
-    }
-
-    /// `packages` in the order of their keys (the order of reports), or the share of them the shard takes.
-    func packages(of packages: [PlaylistPackage]) throws -> [PlaylistPackage] {
-        let ordered = packages.sorted { $0.key < $1.key }
-        guard let shard = try chosenShard() else { return ordered }
-        return ordered.filter(shard.contains)
+        return ordered.filter(chosen.contains)
     }
 }

@@ -24,11 +24,16 @@ struct ReaderLimitOptions: ParsableArguments {
 
     /// `options` with these limits.
     func applied(to options: ReaderOptions) throws -> ReaderOptions {
-        guard maxSegments >= 0 else { throw UsageFailure("--max-segments must be 0 or more") }
+        try Self.applied(to: options, lineLength: maxLineLength.bytes, playlistSize: maxPlaylistSize.bytes, segments: maxSegments)
+    }
+
+    /// `options` with the limits given, checked.
+    static func applied(to options: ReaderOptions, lineLength: Int, playlistSize: Int, segments: Int) throws -> ReaderOptions {
+        guard segments >= 0 else { throw UsageFailure("--max-segments must be 0 or more") }
         var options = options
-        options.maximumLineLength = maxLineLength.bytes
-        options.maximumPlaylistSize = maxPlaylistSize.bytes
-        options.maximumSegmentCount = maxSegments
+        options.maximumLineLength = lineLength
+        options.maximumPlaylistSize = playlistSize
+        options.maximumSegmentCount = segments
         return options
     }
 }

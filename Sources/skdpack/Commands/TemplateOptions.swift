@@ -31,7 +31,10 @@ struct TemplateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Named groups of this regular expression, matched on each existing FairPlay key URI, become variables (migrations).", valueName: "REGEX"))
     var match: String?
 
-    func definition() throws -> TemplateDefinition {
+    func definition() throws -> TemplateDefinition { try Self.definition(of: template) }
+
+    /// The template `--template` names, checked.
+    static func definition(of template: String) throws -> TemplateDefinition {
         do {
             return try TemplateLibrary.fromProcessEnvironment().resolve(template)
         } catch {
@@ -52,6 +55,11 @@ struct TemplateOptions: ParsableArguments {
     }
 
     func sources() throws -> VariableSources {
+        try Self.sources(variables: variables, catalog: catalog, pathPattern: pathPattern, match: match)
+    }
+
+    /// The variable sources of `--var`, `--catalog`, `--path-pattern` and `--match`, checked and loaded.
+    static func sources(variables: [String], catalog: String?, pathPattern: String?, match: String?) throws -> VariableSources {
         let commandLine = try variables.map(Self.variable)
         let loadedCatalog: Catalog?
         do {
@@ -79,14 +87,12 @@ struct UsageFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension ParsableCommand {
-    /// Runs `body`, turning a ``UsageFailure`` into a message and exit status 2.
-    func reportingUsage(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let failure as UsageFailure {
-            FileHandleStandardError.write("skdpack: \(failure.description)\n")
-            throw ExitStatus.failure
-        }
+/// Runs `body`, turning a ``UsageFailure`` into a message and exit status 2.
+func reportingUsage(_ body: () throws -> Void) throws {
+    do {
+        try body()
+    } catch let failure as UsageFailure {
+        FileHandleStandardError.write("skdpack: \(failure.description)\n")
+        throw ExitStatus.failure
     }
 }
