@@ -15,11 +15,15 @@ class Measurement:
     peak_rss_kib: int
 
 
-def measure(argv, stdout_path=None, stdin_path=None, runs=5, env=None) -> Measurement:
-    """Best wall time and largest peak RSS over `runs` runs of argv (a list) or a shell string."""
+def measure(argv, stdout_path=None, stdin_path=None, runs=5, env=None, budget=0.0) -> Measurement:
+    """Best wall time and largest peak RSS over `runs` runs of argv (a list) or a shell string; with a
+    `budget` in seconds, more runs if they fit in it (at most 200), so that a command of a few milliseconds,
+    whose single runs a busy machine spreads by as much again, is timed as closely as one of a second."""
     best = float("inf")
     peak = 0
-    for _ in range(runs):
+    done = 0
+    while done < runs:
+        done += 1
         stdout = open(stdout_path or os.devnull, "wb")
         stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
         shell = isinstance(argv, str)
@@ -35,4 +39,6 @@ def measure(argv, stdout_path=None, stdin_path=None, runs=5, env=None) -> Measur
             raise SystemExit(f"{argv} failed with exit status {process.returncode}")
         best = min(best, elapsed)
         peak = max(peak, usage.ru_maxrss)
+        if done == 1 and budget > 0:
+            runs = max(runs, min(200, int(budget / max(elapsed, 1e-4))))
     return Measurement(best, peak)
