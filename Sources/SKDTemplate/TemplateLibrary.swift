@@ -45,7 +45,11 @@ public struct TemplateLibrary: Sendable {
 
     /// The definition `argument` stands for.
     public func resolve(_ argument: String) throws(LookupError) -> TemplateDefinition {
-        if argument.contains("://") || argument.hasPrefix("skd:") {
+        // A byte search: String.contains(String) brings in the string-processing library's generic
+        // machinery, whose first use costs more than this whole lookup (it runs once per `apply`).
+        let utf8 = argument.utf8
+        let hasScheme = utf8.indices.contains { utf8[$0...].starts(with: "://".utf8) }
+        if hasScheme || argument.hasPrefix("skd:") {
             do {
                 return try TemplateDefinition(inline: argument)
             } catch {
