@@ -8,7 +8,9 @@ public struct Redaction: Sendable {
     private let secrets: [String]
 
     public init(secrets: some Sequence<String>) {
-        self.secrets = Set(secrets.filter { !$0.isEmpty }).sorted { $0.count > $1.count }
+        let given = secrets.filter { !$0.isEmpty }
+        // Most runs have no secret: no set is built for them (a run's first Set<String> costs a type lookup).
+        self.secrets = given.isEmpty ? [] : Set(given).sorted { $0.count > $1.count }
     }
 
     public var isEmpty: Bool { secrets.isEmpty }
