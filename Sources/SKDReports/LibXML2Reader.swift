@@ -1,8 +1,5 @@
-import Glibc
-
 /// The libxml2 functions ``ReportXMLReader`` uses: the `xmlTextReader` pull parser over a buffer, looked up
-/// in `libxml2.so.2` the first time an XML report is read (for the reason ``LibXML2Writer`` gives). Every
-/// function takes and returns opaque pointers, C strings and `int`s, so no libxml2 type is needed.
+/// in ``LibXML2Library`` the first time an XML report is read.
 struct LibXML2Reader {
     typealias Pointer = OpaquePointer
     typealias Text = UnsafePointer<UInt8>?
@@ -35,29 +32,19 @@ struct LibXML2Reader {
         case endElement = 15
     }
 
-    static func load() throws(LibXML2Writer.Unavailable) -> LibXML2Reader {
+    static func load() throws(LibXML2Library.Unavailable) -> LibXML2Reader {
         switch loaded {
         case .success(let functions): return functions
         case .failure(let error): throw error
         }
     }
 
-    private static let loaded = Result { () throws(LibXML2Writer.Unavailable) in
-        try LibXML2Reader(library: "libxml2.so.2")
+    private static let loaded = Result { () throws(LibXML2Library.Unavailable) in
+        try LibXML2Reader(library: LibXML2Library.open())
     }
 
-    private init(library: String) throws(LibXML2Writer.Unavailable) {
-        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw LibXML2Writer.Unavailable(
-                description: "XML reports need libxml2, which could not be loaded (\(reason)); install libxml2")
-        }
-        func function<T>(_ name: String) throws(LibXML2Writer.Unavailable) -> T {
-            guard let address = dlsym(handle, name) else {
-                throw LibXML2Writer.Unavailable(description: "\(library) has no \(name)")
-            }
-            return unsafeBitCast(address, to: T.self)
-        }
+    private init(library: LibXML2Library) throws(LibXML2Library.Unavailable) {
+        func function<T>(_ name: String) throws(LibXML2Library.Unavailable) -> T { try library.function(name) }
         readerForMemory = try function("xmlReaderForMemory")
         freeReader = try function("xmlFreeTextReader")
         read = try function("xmlTextReaderRead")

@@ -1,19 +1,6 @@
-import Glibc
-
 /// The libxml2 functions the XML writers use (`xmlTextWriter` over an `xmlBuffer`), looked up in
-/// `libxml2.so.2` the first time a report is written as XML.
-///
-/// Why not linked: libxml2 brings ICU with it, and loading both at start-up cost every `skdpack` run
-/// about 0.8 ms (a quarter of a small run, and the margin of the 2x-sed target) even when no XML is
-/// written. Every function here takes and returns opaque pointers and `int`s, so no libxml2 type is
-/// needed; the XSD validator, which reads libxml2's structures, links it through the `CLibXML2`
-/// system-library target (module `SKDReportCheck`).
+/// ``LibXML2Library`` the first time a report is written as XML.
 struct LibXML2Writer {
-    /// libxml2 could not be opened, or lacks a function.
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
-    }
-
     typealias Pointer = OpaquePointer
     typealias Text = UnsafePointer<UInt8>?
 
@@ -35,7 +22,7 @@ struct LibXML2Writer {
     let flush: @convention(c) (Pointer?) -> Int32
 
     /// The functions, looked up once; the same error every time if they cannot be.
-    static func load() throws(Unavailable) -> LibXML2Writer {
+    static func load() throws(LibXML2Library.Unavailable) -> LibXML2Writer {
         switch loaded {
         case .success(let functions): return functions
         case .failure(let error): throw error
@@ -43,19 +30,12 @@ struct LibXML2Writer {
     }
 
     // Set once, here, and only called afterwards (libxml2 initialises itself on first use of the writer).
-    private static let loaded = Result { () throws(Unavailable) in
-        try LibXML2Writer(library: "libxml2.so.2")
+    private static let loaded = Result { () throws(LibXML2Library.Unavailable) in
+        try LibXML2Writer(library: LibXML2Library.open())
     }
 
-    private init(library: String) throws(Unavailable) {
-        guard let handle = dlopen(library, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw Unavailable(description: "XML reports need libxml2, which could not be loaded (\(reason)); install libxml2")
-        }
-        func function<T>(_ name: String) throws(Unavailable) -> T {
-            guard let address = dlsym(handle, name) else { throw Unavailable(description: "\(library) has no \(name)") }
-            return unsafeBitCast(address, to: T.self)
-        }
+    private init(library: LibXML2Library) throws(LibXML2Library.Unavailable) {
+        func function<T>(_ name: String) throws(LibXML2Library.Unavailable) -> T { try library.function(name) }
         bufferCreate = try function("xmlBufferCreate")
         bufferFree = try function("xmlBufferFree")
         bufferContent = try function("xmlBufferContent")

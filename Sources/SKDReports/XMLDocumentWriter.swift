@@ -6,7 +6,7 @@ final class XMLDocumentWriter {
         var description: String
 
         init(operation: String) { description = "libxml2 could not \(operation)" }
-        init(_ unavailable: LibXML2Writer.Unavailable) { description = unavailable.description }
+        init(_ unavailable: LibXML2Library.Unavailable) { description = unavailable.description }
     }
 
     private let xml: LibXML2Writer
