@@ -6,3 +6,8 @@ extension UnsafeMutablePointer<dirent> {
         withUnsafeBytes(of: pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
     }
 }
+
+/// The path of `name` in `directory`, without a doubled slash (`/` and `dir/` as given).
+func entryPath(_ name: String, in directory: String) -> String {
+    directory.hasSuffix("/") ? directory + name : directory + "/" + name
+}

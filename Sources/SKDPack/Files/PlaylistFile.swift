@@ -90,29 +90,8 @@ public struct PlaylistDiscovery: Sendable {
                 givenFiles.append(input)
             }
         }
-        if findsLeftoversBesideFiles { leftovers += Self.leftovers(besides: givenFiles) }
+        if findsLeftoversBesideFiles { leftovers += TemporaryLeftovers.find(besides: givenFiles) }
         return Result(packages: group(files.sorted()), problems: problems, leftovers: leftovers.sorted())
-    }
-
-    /// The temporary files made for the files given: `.skdpack-NAME.XXXXXX` beside `NAME`.
-    private static func leftovers(besides files: [String]) -> [String] {
-        var namesByDirectory: [String: Set<String>] = [:]
-        for file in files {
-            let name = file.split(separator: "/").last.map(String.init) ?? file
-            namesByDirectory[AtomicFile.directory(of: file), default: []].insert(name)
-        }
-        var found: [String] = []
-        for (directory, names) in namesByDirectory {
-            guard let handle = opendir(directory) else { continue }
-            while let entry = readdir(handle) {
-                let name = entry.name
-                guard TemporaryLeftovers.isTemporaryName(name) else { continue }
-                let original = String(name.dropFirst(AtomicFile.temporaryPrefix.count).dropLast(7))
-                if names.contains(original) { found.append(directory == "/" ? "/" + name : directory + "/" + name) }
-            }
-            closedir(handle)
-        }
-        return found.sorted()
     }
 
     private func walk(
@@ -135,7 +114,7 @@ public struct PlaylistDiscovery: Sendable {
             let name = entry.name
             if name.hasPrefix(".") {
                 if TemporaryLeftovers.isTemporaryName(name) {
-                    leftovers.append(directory.hasSuffix("/") ? directory + name : directory + "/" + name)
+                    leftovers.append(entryPath(name, in: directory))
                 }
                 continue
             }
@@ -143,7 +122,7 @@ public struct PlaylistDiscovery: Sendable {
         }
         closedir(handle)
         for (name, type) in entries.sorted(by: { $0.name < $1.name }) {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let path = entryPath(name, in: directory)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             // The directory entry's type spares an lstat per file; a file system that does not fill it in
             // (DT_UNKNOWN) gets one.

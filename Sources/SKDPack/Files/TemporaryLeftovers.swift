@@ -32,6 +32,28 @@ public enum TemporaryLeftovers {
         return found.sorted()
     }
 
+    /// The temporary files made for `files`: `.skdpack-NAME.XXXXXX` beside each `NAME` (a directory read
+    /// for each directory the files are in).
+    public static func find(besides files: [String]) -> [String] {
+        var namesByDirectory: [String: Set<String>] = [:]
+        for file in files {
+            let name = file.split(separator: "/").last.map(String.init) ?? file
+            namesByDirectory[AtomicFile.directory(of: file), default: []].insert(name)
+        }
+        var found: [String] = []
+        for (directory, names) in namesByDirectory {
+            guard let handle = opendir(directory) else { continue }
+            while let entry = readdir(handle) {
+                let name = entry.name
+                guard isTemporaryName(name), names.contains(String(name.dropFirst(AtomicFile.temporaryPrefix.count).dropLast(7)))
+                else { continue }
+                found.append(entryPath(name, in: directory))
+            }
+            closedir(handle)
+        }
+        return found.sorted()
+    }
+
     /// Removes those of `paths` that no running skdpack holds. Returns what was removed, and why any other
     /// could not be (a file still held, or too recent, is skipped without a word).
     public static func remove(_ paths: [String], now: time_t = time(nil)) -> (removed: [String], problems: [IOError]) {
@@ -65,7 +87,7 @@ public enum TemporaryLeftovers {
         while let entry = readdir(handle) {
             let name = entry.name
             guard name != ".", name != ".." else { continue }
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let path = entryPath(name, in: directory)
             if isTemporaryName(name) {
                 found.append(path)
             } else if !name.hasPrefix("."), entry.pointee.d_type == UInt8(DT_DIR) {
