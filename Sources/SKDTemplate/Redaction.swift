@@ -4,13 +4,23 @@ public struct Redaction: Sendable {
     /// What a secret is shown as.
     public static let placeholder = "REDACTED"
 
-    /// The secret values, longest first, so that one secret inside another is not half-replaced.
+    /// The secret values.
     private let secrets: [String]
+    /// Every form a secret is shown in (as written, percent-encoded for a path or a query value), worked out
+    /// once, longest first, so that one secret inside another is not half-replaced.
+    private let forms: [String]
 
     public init(secrets: some Sequence<String>) {
         let given = secrets.filter { !$0.isEmpty }
         // Most runs have no secret: no set is built for them (a run's first Set<String> costs a type lookup).
-        self.secrets = given.isEmpty ? [] : Set(given).sorted { $0.count > $1.count }
+        guard !given.isEmpty else {
+            self.secrets = []
+            self.forms = []
+            return
+        }
+        self.secrets = Array(Set(given))
+        let forms = self.secrets.flatMap { [$0, URIEscaping.encode($0, .pathOrQuery), URIEscaping.encode($0, .queryValue)] }
+        self.forms = Set(forms).sorted { $0.count > $1.count }
     }
 
     public var isEmpty: Bool { secrets.isEmpty }
@@ -21,11 +31,7 @@ public struct Redaction: Sendable {
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
     public func redact(_ text: String) -> String {
         var text = text
-        for secret in secrets {
-            for form in Set([secret, URIEscaping.encode(secret, .pathOrQuery), URIEscaping.encode(secret, .queryValue)]) {
-                text = text.replacing(form, with: Self.placeholder)
-            }
-        }
+        for form in forms { text = text.replacing(form, with: Self.placeholder) }
         return text
     }
 
@@ -33,18 +39,15 @@ public struct Redaction: Sendable {
     /// line under which a caret must still point at the right column.
     public func mask(_ bytes: [UInt8]) -> [UInt8] {
         var bytes = bytes
-        for secret in secrets {
-            for form in Set([secret, URIEscaping.encode(secret, .pathOrQuery), URIEscaping.encode(secret, .queryValue)]) {
-                let needle = Array(form.utf8)
-                guard !needle.isEmpty, needle.count <= bytes.count else { continue }
-                var start = 0
-                while start + needle.count <= bytes.count {
-                    if bytes[start..<start + needle.count].elementsEqual(needle) {
-                        bytes.replaceSubrange(start..<start + needle.count, with: repeatElement(UInt8(ascii: "*"), count: needle.count))
-                        start += needle.count
-                    } else {
-                        start += 1
-                    }
+        for form in forms {
+            let needle = Array(form.utf8)
+            var start = 0
+            while start + needle.count <= bytes.count {
+                if bytes[start..<start + needle.count].elementsEqual(needle) {
+                    bytes.replaceSubrange(start..<start + needle.count, with: repeatElement(UInt8(ascii: "*"), count: needle.count))
+                    start += needle.count
+                } else {
+                    start += 1
                 }
             }
         }
