@@ -14,6 +14,8 @@ public final class TemplateMatcher: @unchecked Sendable {
     public let pinned: [String: String]
     private let shape: Regex<AnyRegexOutput>
     private let placeholders: [Template.Placeholder]
+    /// Which placeholders hold a secret variable: worked out once, as every FairPlay key is asked.
+    private let secretPlaceholders: [Int]
 
     public enum Verdict: Equatable, Sendable {
         case matches
@@ -40,6 +42,8 @@ public final class TemplateMatcher: @unchecked Sendable {
         }
         self.shape = try Regex(pattern).matchingSemantics(.unicodeScalar)
         self.placeholders = placeholders
+        let secrets = definition.secretNames
+        self.secretPlaceholders = placeholders.indices.filter { secrets.contains(placeholders[$0].name) }
     }
 
     public func check(_ uri: String) -> Verdict {
@@ -81,10 +85,9 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// What stands where the template's secret variables are, in a URI of the template's form: the text as
     /// written and decoded. Empty when the template has no secret or the URI another form.
     public func secretValues(in uri: String) -> [String] {
-        let secrets = definition.secretNames
-        guard !secrets.isEmpty, let match = try? shape.wholeMatch(in: uri) else { return [] }
+        guard !secretPlaceholders.isEmpty, let match = try? shape.wholeMatch(in: uri) else { return [] }
         var values: [String] = []
-        for (index, placeholder) in placeholders.enumerated() where secrets.contains(placeholder.name) {
+        for index in secretPlaceholders {
             guard let captured = match.output[index + 1].substring.map(String.init), !captured.isEmpty else { continue }
             values.append(captured)
             if let decoded = Self.percentDecoded(captured), decoded != captured { values.append(decoded) }
