@@ -1,5 +1,3 @@
-import HLS
-
 /// `apply` parsed without swift-argument-parser, for the plain command lines a packaging pipeline runs once
 /// per rendition. ArgumentParser builds its view of every command by reflection, and that costs about
 /// 1.5 ms a run, a quarter of an `apply` of a 20,000-segment playlist. This parser knows `apply`'s options
@@ -14,9 +12,7 @@ enum ApplyFastPath {
     static func settings(_ arguments: [String]) -> ApplySettings? {
         guard arguments.first == "apply" else { return nil }
         var words = Words(arguments.dropFirst())
-        var settings = ApplySettings(
-            template: "", maxLineLength: LineReader.defaultMaximumLineLength,
-            maxPlaylistSize: ReaderOptions.defaultMaximumPlaylistSize, maxSegments: ReaderOptions.defaultMaximumSegmentCount)
+        var settings = ApplySettings(template: "")
         // An array, not a set: a handful of words, and the first Set<String> of a run costs a type lookup
         // (about 0.1 ms) that this parser is here to avoid.
         var given: [String] = []

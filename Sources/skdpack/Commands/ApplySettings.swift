@@ -1,3 +1,5 @@
+import HLS
+
 /// What an `apply` run is asked to do, as plain values: made from ArgumentParser's `ApplyCommand`, or
 /// directly by ``ApplyFastPath``, and run the same way either way.
 struct ApplySettings: Equatable {
@@ -17,9 +19,9 @@ struct ApplySettings: Equatable {
     var jobs: Int?
     var shard: String?
     var noProgress = false
-    var maxLineLength: Int
-    var maxPlaylistSize: Int
-    var maxSegments: Int
+    var maxLineLength = LineReader.defaultMaximumLineLength
+    var maxPlaylistSize = ReaderOptions.defaultMaximumPlaylistSize
+    var maxSegments = ReaderOptions.defaultMaximumSegmentCount
     var reports: [String] = []
 }
 
