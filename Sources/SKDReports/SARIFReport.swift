@@ -77,9 +77,8 @@ public enum SARIFReport {
         init(_ kind: DiagnosticKind) {
             id = kind.id.rawValue
             shortDescription = Message(text: kind.summary)
-            let section = kind.specSection.hasPrefix("bis ")
-                ? "rfc8216bis section " + kind.specSection.dropFirst(4) : "RFC 8216 section " + kind.specSection
-            help = Message(text: "\(kind.summary) See \(section).")
+            let reference = kind.specReference
+            help = Message(text: "\(kind.summary) See \(reference.document) section \(reference.section).")
             defaultConfiguration = Configuration(level: SARIFReport.level(kind.severity))
             properties = Properties(specSection: kind.specSection, family: String(kind.id.family))
         }

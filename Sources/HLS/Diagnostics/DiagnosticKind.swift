@@ -16,6 +16,12 @@ public struct DiagnosticKind: Hashable, Sendable {
         self.specSection = specSection
     }
 
+    /// The document ``specSection`` is in and the section's number: `("RFC 8216", "4.3.2.4")`, or
+    /// `("rfc8216bis", "4.4.2.3")` for a section written `bis 4.4.2.3`.
+    public var specReference: (document: String, section: String) {
+        specSection.hasPrefix("bis ") ? ("rfc8216bis", String(specSection.dropFirst(4))) : ("RFC 8216", specSection)
+    }
+
     /// A diagnostic of this kind at `location`.
     public func callAsFunction(_ message: String, at location: SourceLocation) -> Diagnostic {
         Diagnostic(id: id, severity: severity, message: message, location: location)

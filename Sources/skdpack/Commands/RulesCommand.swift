@@ -47,9 +47,8 @@ struct RulesCommand: ParsableCommand {
             for kind in kinds {
                 let id = kind.id.rawValue.padding(to: width)
                 let severity = kind.severity.rawValue.padding(to: 8)
-                let section = kind.specSection.hasPrefix("bis ")
-                    ? "rfc8216bis " + kind.specSection.dropFirst(4) : "RFC 8216 " + kind.specSection
-                try output.write("\(id)  \(severity)  \(kind.summary) (\(section))\n")
+                let reference = kind.specReference
+                try output.write("\(id)  \(severity)  \(kind.summary) (\(reference.document) \(reference.section))\n")
             }
         }
         try output.flush()
