@@ -19,7 +19,7 @@ struct SKDPackCommand: ParsableCommand {
 }
 
 extension SKDPackCommand {
-    /// As ArgumentParser's, except that a usage error exits 2 (DESIGN: 2 and above, the tool could not do
+    /// As ArgumentParser's, except that a usage error exits 2 (README, exit status: 2 and above, the tool could not do
     /// its job), not 64, so that 1 always means findings; and that a plain `apply` command line is parsed by
     /// ``ApplyFastPath``.
     static func main() {
@@ -44,7 +44,7 @@ enum SKDPackVersion {
     static let current = "0.1.0"
 }
 
-/// Exit statuses (DESIGN.md): 0 clean, 1 findings of error severity, 2 the tool could not do its job.
+/// Exit statuses (README): 0 clean, 1 findings of error severity, 2 the tool could not do its job.
 enum ExitStatus {
     static let findings = ExitCode(1)
     static let failure = ExitCode(2)

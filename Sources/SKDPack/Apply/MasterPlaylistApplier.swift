@@ -2,7 +2,7 @@ import HLS
 import SKDTemplate
 
 /// Keeps a master playlist's FairPlay `EXT-X-SESSION-KEY`s equal to the FairPlay keys its media
-/// playlists use (DESIGN rule 6): stale ones go, missing ones are added when the template or
+/// playlists use (README "What apply does", rule 6): stale ones go, missing ones are added when the template or
 /// `--session-keys` asks, and where one replaces one it is rewritten in place. Other systems' session
 /// keys, and every other byte, stay as they were.
 public struct MasterPlaylistApplier: Sendable {

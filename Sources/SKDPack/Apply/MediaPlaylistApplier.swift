@@ -1,7 +1,7 @@
 import HLS
 import SKDTemplate
 
-/// Applies a template to one media playlist (DESIGN "What apply does", rules 1 to 5).
+/// Applies a template to one media playlist (README "What apply does", rules 1 to 5).
 ///
 /// One streaming pass reads the playlist and writes the result, so memory never depends on the number of
 /// segments: untouched bytes go straight through; the lines of a key period, from its first key to its
@@ -121,7 +121,7 @@ public struct MediaPlaylistApplier: Sendable {
         return editor.hasChanges ? editor.render() : key.attributes.line
     }
 
-    /// A new FairPlay key, exactly as DESIGN states: METHOD, URI, (IV), KEYFORMAT, KEYFORMATVERSIONS.
+    /// A new FairPlay key, in the order the README's "What apply does" gives: METHOD, URI, (IV), KEYFORMAT, KEYFORMATVERSIONS.
     func insertedContent(uri: String) -> [UInt8] {
         let template = options.template
         var text = "#EXT-X-KEY:METHOD=\(template.method ?? FairPlay.method),URI=\"\(uri)\""

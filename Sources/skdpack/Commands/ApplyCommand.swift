@@ -65,7 +65,7 @@ struct ApplyCommand: ParsableCommand {
 }
 
 extension ApplySettings {
-    /// Applies the template to the playlists, as the settings say; exit status as DESIGN.md.
+    /// Applies the template to the playlists, as the settings say; exit status as the README says.
     func run() throws {
         let clock = RunClock()
         try reportingUsage {
