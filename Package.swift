@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 "HLS",
                 "SKDPack",
+                "SKDTemplate",
                 "SKDReports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -51,7 +52,7 @@ let package = Package(
         .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"]),
-        .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTestSupport"]),
+        .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
             name: "SKDReportsTests", dependencies: ["SKDReports", "SKDReportCheck", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDReportCheck", "SKDTestSupport"]),

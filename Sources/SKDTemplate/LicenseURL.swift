@@ -36,4 +36,16 @@ public enum LicenseURL {
             return host == allowed
         }
     }
+
+    /// Whether `text` can stand in an allow list: a host name (letters, digits, `-`, `.`), optionally
+    /// `*.` before it for its subdomains, or an IPv6 address in brackets.
+    public static func isHostPattern(_ text: String) -> Bool {
+        var name = Substring(text)
+        if name.hasPrefix("*.") { name = name.dropFirst(2) }
+        if name.hasPrefix("["), name.hasSuffix("]") {
+            return name.count > 2 && name.dropFirst().dropLast().allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        }
+        return !name.isEmpty && !name.hasPrefix(".") && !name.hasSuffix(".")
+            && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+    }
 }

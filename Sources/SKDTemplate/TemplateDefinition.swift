@@ -1,4 +1,6 @@
-/// A named template: the key URI and what goes with it in an `EXT-X-KEY` tag, as a template file says.
+/// A named template: the key URI, its variables and the hosts its license URL may point at, as a template
+/// file says. Fields of the file that are not the template language's own (a program's settings for what it
+/// writes with the URI) are kept in ``fields`` for that program to read and check.
 ///
 /// ```yaml
 /// name: entitlement
@@ -11,44 +13,29 @@
 ///   allow_hosts: [lic.example.com]
 /// ```
 public struct TemplateDefinition: Sendable {
-    public static let fairPlayKeyFormat = "com.apple.streamingkeydelivery"
-
     public var name: String
     public var description: String?
     public var uri: Template
-    /// METHOD to write. `nil` when the file does not set it: inserted keys get `SAMPLE-AES`, rewritten
-    /// keys keep theirs.
-    public var method: String?
-    public var keyFormat: String
-    /// KEYFORMATVERSIONS to write; `nil` when not set: inserted keys get `"1"`, rewritten keys keep theirs.
-    public var keyFormatVersions: String?
-    /// An IV to write after URI (`0x` and 32 hex digits), rarely wanted with FairPlay.
-    public var iv: String?
-    /// Write `EXT-X-SESSION-KEY`s in master playlists for the FairPlay keys their media playlists use.
-    public var sessionKeys: Bool
     public var variables: [String: VariableSpec]
     /// Hosts the derived https license URL may point at; empty allows any.
     public var allowHosts: [String]
     /// The file the template was read from, `nil` for an inline template.
     public var path: String?
+    /// The fields of the file that its reader was told to accept besides the template language's own
+    /// (``TemplateFile/parse(_:path:fields:)``), as written and where: checking them is the reader's job.
+    public var fields: [String: YAMLNode]
 
     public init(
-        name: String, description: String? = nil, uri: Template, method: String? = nil,
-        keyFormat: String = TemplateDefinition.fairPlayKeyFormat, keyFormatVersions: String? = nil,
-        iv: String? = nil, sessionKeys: Bool = false, variables: [String: VariableSpec] = [:],
-        allowHosts: [String] = [], path: String? = nil
+        name: String, description: String? = nil, uri: Template, variables: [String: VariableSpec] = [:],
+        allowHosts: [String] = [], path: String? = nil, fields: [String: YAMLNode] = [:]
     ) {
         self.name = name
         self.description = description
         self.uri = uri
-        self.method = method
-        self.keyFormat = keyFormat
-        self.keyFormatVersions = keyFormatVersions
-        self.iv = iv
-        self.sessionKeys = sessionKeys
         self.variables = variables
         self.allowHosts = allowHosts
         self.path = path
+        self.fields = fields
     }
 
     /// A template given as a URI on the command line (`--template 'skd://{content_id}'`).

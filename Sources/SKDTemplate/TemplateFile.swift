@@ -5,6 +5,13 @@ public struct TemplateFileError: Error, Hashable, Sendable, CustomStringConverti
     public var column: Int
     public var message: String
 
+    public init(path: String, line: Int, column: Int, message: String) {
+        self.path = path
+        self.line = line
+        self.column = column
+        self.message = message
+    }
+
     public var description: String { "\(path):\(line):\(column): error: \(message)" }
 }
 
@@ -12,31 +19,29 @@ public struct TemplateFileError: Error, Hashable, Sendable, CustomStringConverti
 /// exactly where a file is wrong: unknown keys (a typo would otherwise be ignored), wrong types, a URI
 /// that does not parse, a pattern that is not a regular expression.
 public enum TemplateFile {
-    static let keys: Set<String> = [
-        "name", "description", "uri", "method", "keyformat", "keyformatversions", "iv", "session_keys",
-        "variables", "license",
-    ]
+    /// The template language's own fields.
+    static let keys: Set<String> = ["name", "description", "uri", "variables", "license"]
     static let variableKeys: Set<String> = ["pattern", "required", "default", "secret", "description"]
 
     /// Parses the text of a template file; `path` is used in errors and recorded in the definition.
-    public static func parse(_ text: String, path: String) throws(TemplateFileError) -> TemplateDefinition {
-        let root: YAMLNode
-        do throws(YAMLError) {
-            guard let node = try YAMLReader.read(text) else {
-                throw YAMLError(message: "the file is empty", mark: YAMLMark(line: 1, column: 1))
-            }
-            root = node
+    /// `fields` names the fields a program accepts besides the template language's own: they are kept,
+    /// unchecked, in ``TemplateDefinition/fields``; any other field is an error.
+    public static func parse(_ text: String, path: String, fields: Set<String> = []) throws(TemplateFileError) -> TemplateDefinition {
+        let node: YAMLNode?
+        do {
+            node = try YAMLReader.read(text)
         } catch {
-            let message = error.message == "the file is empty" ? error.message : "not YAML: \(error.message)"
-            throw TemplateFileError(path: path, line: error.mark.line, column: error.mark.column, message: message)
+            throw TemplateFileError(path: path, line: error.mark.line, column: error.mark.column, message: "not YAML: \(error.message)")
         }
-        var reader = Reader(path: path)
+        guard let root = node else { throw TemplateFileError(path: path, line: 1, column: 1, message: "the file is empty") }
+        var reader = Reader(path: path, allowed: keys.union(fields))
         return try reader.definition(from: root)
     }
 
     /// Walks the YAML tree, checking each field where it stands.
     private struct Reader {
         let path: String
+        let allowed: Set<String>
 
         func error(_ message: String, at node: YAMLNode) -> TemplateFileError {
             TemplateFileError(path: path, line: node.mark.line, column: node.mark.column, message: message)
@@ -69,32 +74,22 @@ public enum TemplateFile {
             var name: String?
             var uriText: (String, YAMLNode)?
             var definition = TemplateDefinition(name: "", uri: try! Template("skd://"), path: path)
-            for (key, keyNode, value) in try mapping(root, "a template file", allowed: TemplateFile.keys) {
+            for (key, keyNode, value) in try mapping(root, "a template file", allowed: allowed) {
                 switch key {
-                case "name": name = try string(value, "name")
-                case "description": definition.description = try string(value, "description")
+                case "name":
+                    let text = try string(value, "name")
+                    // A name is shown in messages and reports, and names a file in templates/.
+                    guard TemplateParser.isTemplateName(text) else {
+                        throw error("name '\(text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())' is not a template name (letters, digits, '.', '_' and '-')", at: value)
+                    }
+                    name = text
+                case "description":
+                    let text = try string(value, "description")
+                    if let scalar = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
+                        throw error("description holds the control character \(scalar.escaped(asASCII: true))", at: value)
+                    }
+                    definition.description = text
                 case "uri": uriText = (try string(value, "uri"), value)
-                case "method":
-                    let method = try string(value, "method")
-                    guard ["SAMPLE-AES", "AES-128", "SAMPLE-AES-CTR", "NONE"].contains(method) else {
-                        throw error("method '\(method)' is not an HLS METHOD; FairPlay uses SAMPLE-AES", at: value)
-                    }
-                    definition.method = method
-                case "keyformat": definition.keyFormat = try string(value, "keyformat")
-                case "keyformatversions":
-                    let versions = try string(value, "keyformatversions")
-                    let valid = !versions.isEmpty && versions.split(separator: "/", omittingEmptySubsequences: false)
-                        .allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isNumber) }
-                    guard valid else { throw error("keyformatversions must look like \"1\" or \"1/2\"", at: value) }
-                    definition.keyFormatVersions = versions
-                case "iv":
-                    let iv = try string(value, "iv")
-                    let digits = iv.dropFirst(2)
-                    guard iv.lowercased().hasPrefix("0x"), digits.count == 32, digits.allSatisfy(\.isHexDigit) else {
-                        throw error("iv must be 0x followed by 32 hex digits", at: value)
-                    }
-                    definition.iv = iv
-                case "session_keys": definition.sessionKeys = try bool(value, "session_keys")
                 case "variables": definition.variables = try variables(value)
                 case "license":
                     for (licenseKey, _, licenseValue) in try mapping(value, "license", allowed: ["allow_hosts"]) {
@@ -102,11 +97,16 @@ public enum TemplateFile {
                             throw error("license.allow_hosts must be a list of host names", at: licenseValue)
                         }
                         definition.allowHosts = try hosts.map { (host) throws(TemplateFileError) in
-                            try string(host, "a host in allow_hosts")
+                            let text = try string(host, "a host in allow_hosts")
+                            guard LicenseURL.isHostPattern(text) else {
+                                throw error("'\(text)' in allow_hosts is not a host name (lic.example.com, or *.example.com for its subdomains)", at: host)
+                            }
+                            return text
                         }
                     }
                 default:
-                    throw error("unknown key '\(key)'", at: keyNode)
+                    guard allowed.contains(key) else { throw error("unknown key '\(key)'", at: keyNode) }
+                    definition.fields[key] = value
                 }
             }
             guard let name, !name.isEmpty else { throw error("a template file needs a name", at: root) }
@@ -141,7 +141,12 @@ public enum TemplateFile {
                     switch field {
                     case "pattern": pattern = try string(fieldValue, "pattern")
                     case "required": required = try bool(fieldValue, "required")
-                    case "default": defaultValue = try string(fieldValue, "default")
+                    case "default":
+                        let text = try string(fieldValue, "default")
+                        if let scalar = TemplateValue.forbiddenScalar(in: text) {
+                            throw self.error("the default of \(name) holds \(scalar.escaped(asASCII: true)), which no key URI may carry", at: fieldValue)
+                        }
+                        defaultValue = text
                     case "secret": secret = try bool(fieldValue, "secret")
                     default: description = try string(fieldValue, "description")
                     }

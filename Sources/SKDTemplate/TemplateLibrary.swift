@@ -11,13 +11,19 @@ import Glibc
 public struct TemplateLibrary: Sendable {
     /// Directories searched for `NAME.yaml` (then `.yml`, `.json`) before the shipped templates.
     public var searchPaths: [String]
+    /// The fields template files may have besides the template language's own (see
+    /// ``TemplateFile/parse(_:path:fields:)``).
+    public var fields: Set<String>
 
-    public init(searchPaths: [String] = []) { self.searchPaths = searchPaths }
+    public init(searchPaths: [String] = [], fields: Set<String> = []) {
+        self.searchPaths = searchPaths
+        self.fields = fields
+    }
 
     /// The library with the directories of `SKDPACK_TEMPLATE_PATH` (colon-separated) in the search path.
-    public static func fromProcessEnvironment() -> TemplateLibrary {
+    public static func fromProcessEnvironment(fields: Set<String> = []) -> TemplateLibrary {
         let value = getenv("SKDPACK_TEMPLATE_PATH").map { String(cString: $0) }
-        return TemplateLibrary(searchPaths: value?.split(separator: ":").map(String.init) ?? [])
+        return TemplateLibrary(searchPaths: value?.split(separator: ":").map(String.init) ?? [], fields: fields)
     }
 
     /// The names of the shipped templates.
@@ -66,7 +72,7 @@ public struct TemplateLibrary: Sendable {
         }
         if let text = ShippedTemplates.files[argument] {
             do {
-                return try TemplateFile.parse(text, path: "templates/\(argument).yaml")
+                return try TemplateFile.parse(text, path: "templates/\(argument).yaml", fields: fields)
             } catch {
                 throw .file(error)
             }
@@ -83,7 +89,7 @@ public struct TemplateLibrary: Sendable {
             throw .unreadable(path, error.reason)
         }
         do {
-            return try TemplateFile.parse(text, path: path)
+            return try TemplateFile.parse(text, path: path, fields: fields)
         } catch {
             throw .file(error)
         }

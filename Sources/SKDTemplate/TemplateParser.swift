@@ -39,7 +39,7 @@ enum TemplateParser {
             default:
                 guard URIEscaping.isURICharacter(scalar) else {
                     throw TemplateSyntaxError(
-                        message: "U+\(String(scalar.value, radix: 16, uppercase: true)) may not stand in a URI; "
+                        message: "U+\(hex4(scalar)) may not stand in a URI; "
                             + "write it percent-encoded",
                         column: column(index))
                 }
@@ -78,5 +78,19 @@ enum TemplateParser {
         guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
         else { return false }
         return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+    }
+
+    /// Whether `name` can name a template: ASCII letters, digits, `.`, `_` and `-` (it names a file too).
+    static func isTemplateName(_ name: String) -> Bool {
+        !name.isEmpty
+            && name.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-")
+            }
+    }
+
+    /// A scalar's code as Unicode writes it, at least four hex digits: `000A`.
+    private static func hex4(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

@@ -49,6 +49,12 @@ public struct TemplateRenderer: Sendable {
                 message: "{\(name)} has no value: give --var \(name)=…, a catalog column, a --path-pattern or "
                     + "--match group named \(name), or a default in the template")
         }
+        if let scalar = TemplateValue.forbiddenScalar(in: given.value) {
+            throw RenderError(
+                variable: name,
+                message: "the value \(shown(given.value, of: name)) of \(name) (from \(given.source)) holds "
+                    + "\(scalar.escaped(asASCII: true)): a key URI never carries '\"' or a control character")
+        }
         if let pattern = spec?.pattern, !pattern.matches(given.value) {
             throw RenderError(
                 variable: name,

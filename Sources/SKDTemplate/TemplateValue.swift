@@ -9,6 +9,17 @@ public struct TemplateValue: Hashable, Sendable {
         self.value = value
         self.source = source
     }
+
+    /// The first character of `text` that no value may hold, whatever its variable: `"` and the control
+    /// characters (C0 with CR and LF, DEL, C1). Percent-encoding would keep them out of the playlist's
+    /// structure, but such a value is a mistake upstream (a CSV cell quoted twice, a line break pasted
+    /// into a content id) that a key URI should not silently carry.
+    public static func forbiddenScalar(in text: String) -> Unicode.Scalar? {
+        // Decided on bytes for the common case; a C1 control (U+0080–U+009F) is 0xC2 then a byte below 0xA0.
+        let suspicious = text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+        guard suspicious else { return nil }
+        return text.unicodeScalars.first { $0 == "\"" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
 }
 
 /// The rules a template file sets for one variable.

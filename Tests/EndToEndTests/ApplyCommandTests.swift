@@ -142,22 +142,25 @@ struct ApplyCommandTests {
         #expect(result.stderr.contains("-:2:1: error: key period 0 is encrypted with METHOD=AES-128"))
     }
 
-    @Test("hostile --var values never reach the playlist unencoded; with a pattern they are refused and the file stays")
+    @Test("hostile --var values: a quote or a control character refused before anything is read (exit 2); the rest percent-encoded")
     func hostileVar() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let target = "library/legacy-title/video-360p.m3u8"
         let before = try scratch.text(target)
-        let refused = try SKDPackRunner.run(
-            ["apply", "--template", "content-id", "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place", scratch.path(target)])
-        #expect(refused.status == 1)
-        #expect(try scratch.text(target) == before)
+        for template in ["content-id", "skd://{content_id}"] {
+            let refused = try SKDPackRunner.run(
+                ["apply", "--template", template, "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place", scratch.path(target)])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("--var content_id: the value holds \\\""))
+            #expect(try scratch.text(target) == before)
+        }
         let encoded = try SKDPackRunner.run(
-            ["apply", "--template", "skd://{content_id}", "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place", scratch.path(target)])
+            ["apply", "--template", "skd://{content_id}", "--var", "content_id=x,URI=skd://evil #EXT-X-ENDLIST", "--in-place", scratch.path(target)])
         #expect(encoded.status == 0)
         let after = try scratch.text(target)
         #expect(after.split(separator: "\n").count == before.split(separator: "\n").count)
-        #expect(after.contains(#"URI="skd://x%22,URI=%22skd://evil%0A%23EXT-X-ENDLIST""#))
+        #expect(after.contains(#"URI="skd://x,URI=skd://evil%20%23EXT-X-ENDLIST""#))
     }
 
     @Test("secrets are REDACTED in messages and diffs")

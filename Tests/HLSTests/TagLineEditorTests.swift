@@ -13,7 +13,7 @@ struct TagLineEditorTests {
     @Test("replacing one value keeps every other byte")
     func replaceKeepsTheRest() throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMATVERSIONS="1",URI="skd://old",X-CUSTOM=0x0A,KEYFORMAT="com.apple.streamingkeydelivery""#)
-        try editor.setQuotedString("URI", "skd://new-id")
+        try editor.set("URI", .quotedString("skd://new-id"))
         #expect(text(editor) == #"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMATVERSIONS="1",URI="skd://new-id",X-CUSTOM=0x0A,KEYFORMAT="com.apple.streamingkeydelivery""#)
     }
 
@@ -29,8 +29,8 @@ struct TagLineEditorTests {
     func appendAndRemove() throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,IV=0x00000000000000000000000000000001,URI="skd://a""#)
         editor.remove("IV")
-        try editor.setQuotedString("KEYFORMAT", "com.apple.streamingkeydelivery")
-        try editor.setUnquoted("METHOD", "SAMPLE-AES")
+        try editor.set("KEYFORMAT", .quotedString("com.apple.streamingkeydelivery"))
+        try editor.set("METHOD", .enumeratedString("SAMPLE-AES"))
         #expect(text(editor) == #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#)
         var last = try self.editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)
         last.remove("URI")
@@ -42,13 +42,77 @@ struct TagLineEditorTests {
     ])
     func hostileQuoted(value: String) throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)
-        #expect(throws: UnwritableAttributeValue.self) { try editor.setQuotedString("URI", value) }
+        #expect(throws: UnwritableAttributeValue.self) { try editor.set("URI", .quotedString(value)) }
         #expect(!editor.hasChanges)
     }
 
     @Test("unquoted values may not hold separators", arguments: ["A,B", "A B", "", "A\"", "A\n"])
     func hostileUnquoted(value: String) throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)
-        #expect(throws: UnwritableAttributeValue.self) { try editor.setUnquoted("METHOD", value) }
+        #expect(throws: UnwritableAttributeValue.self) { try editor.set("METHOD", .enumeratedString(value)) }
+        #expect(!editor.hasChanges)
+    }
+
+    @Test("hexadecimal-sequences and names are checked too")
+    func hexadecimalAndNames() throws {
+        var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)
+        #expect(throws: UnwritableAttributeValue.self) { try editor.set("IV", .hexadecimalSequence("0x12,URI=\"x\"")) }
+        #expect(throws: UnwritableAttributeValue.self) { try editor.set("IV", .hexadecimalSequence("12")) }
+        #expect(throws: UnwritableAttributeValue.self) { try editor.set("X=1,Y", .quotedString("a")) }
+        #expect(throws: UnwritableAttributeValue.self) { try editor.set("uri", .quotedString("a")) }
+        #expect(!editor.hasChanges)
+        try editor.set("IV", .hexadecimalSequence("0x0123456789abcdef0123456789ABCDEF"))
+        #expect(text(editor) == #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",IV=0x0123456789abcdef0123456789ABCDEF"#)
+    }
+}
+
+@Suite("Writing tag lines")
+struct TagLineWriterTests {
+    @Test("a key line is written in the order given, each value as its type")
+    func keyLine() throws {
+        var writer = TagLineWriter(tag: "EXT-X-KEY")
+        try writer.append("METHOD", .enumeratedString("SAMPLE-AES"))
+        try writer.append("URI", .quotedString("skd://lic.example.com/fps?cid=title%201"))
+        try writer.append("IV", .hexadecimalSequence("0x00000000000000000000000000000001"))
+        try writer.append("KEYFORMAT", .quotedString("com.apple.streamingkeydelivery"))
+        let line = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(line == #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=title%201",IV=0x00000000000000000000000000000001,KEYFORMAT="com.apple.streamingkeydelivery""#)
+        // What a reader makes of it: one tag, the same four attributes.
+        let attributes = try #require(parseTag(line).tag.attributes)
+        #expect(attributes.count == 4)
+        #expect(attributes["URI"]?.text == "skd://lic.example.com/fps?cid=title%201")
+        #expect(String(decoding: TagLineWriter.line(tag: "EXT-X-VERSION", decimalInteger: 5), as: UTF8.self) == "#EXT-X-VERSION:5")
+    }
+
+    /// Every value a hostile template or catalogue could hold that would end the quoted-string, the
+    /// attribute or the line.
+    static let hostile = [
+        "com.apple.streamingkeydelivery\",X=\"1\n#EXT-X-ENDLIST", "a\"b", "a\nb", "a\rb", "a\r\n#EXT-X-KEY:METHOD=NONE",
+        "a\u{0}b", "a\u{7F}b", "a\u{85}b", "a\u{9F}b", "\u{1B}[31m", "tab\there",
+    ]
+
+    @Test("a value that would break the line is refused, and the line stays as it was", arguments: hostile)
+    func refused(value: String) throws {
+        var writer = TagLineWriter(tag: "EXT-X-SESSION-KEY")
+        try writer.append("METHOD", .enumeratedString("SAMPLE-AES"))
+        let before = writer.bytes
+        #expect(throws: UnwritableAttributeValue.self) { try writer.append("KEYFORMAT", .quotedString(value)) }
+        #expect(throws: UnwritableAttributeValue.self) { try writer.append("METHOD", .enumeratedString(value)) }
+        #expect(writer.bytes == before)
+    }
+
+    @Test("the refusal says which attribute, which type and which character")
+    func message() {
+        var writer = TagLineWriter(tag: "EXT-X-KEY")
+        #expect {
+            try writer.append("KEYFORMAT", .quotedString("a\nb"))
+        } throws: { error in
+            (error as? UnwritableAttributeValue)?.description == "cannot write KEYFORMAT: a quoted-string cannot hold U+000A"
+        }
+        #expect {
+            try writer.append("METHOD", .enumeratedString("SAMPLE-AES,X"))
+        } throws: { error in
+            (error as? UnwritableAttributeValue)?.description == "cannot write METHOD: an enumerated-string cannot hold U+002C"
+        }
     }
 }

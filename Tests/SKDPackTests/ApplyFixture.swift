@@ -26,7 +26,7 @@ struct ApplyFixture {
         template: String, vars: [String: String] = [:], match: String? = nil, pathPattern: String? = nil,
         catalog: Catalog? = nil, assumeEncrypted: Bool = false, sessionKeys: Bool = false
     ) throws -> [PlaylistOutcome] {
-        let definition = try TemplateLibrary().resolve(template)
+        let definition = try KeyTemplate.resolve(template, in: TemplateLibrary())
         let sources = VariableSources(
             commandLine: vars.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalog: catalog,
             pathPattern: try pathPattern.map(NamedPattern.init), match: try match.map(NamedPattern.init))

@@ -47,7 +47,7 @@ struct CorpusApplyTests {
     func migration() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-corpus-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let template = try TemplateDefinition(inline: "skd://new-license.example.com/fps/{title_dir}/{playlist_stem}/{key_index}")
+        let template = KeyTemplate(try TemplateDefinition(inline: "skd://new-license.example.com/fps/{title_dir}/{playlist_stem}/{key_index}"))
         let options = ApplyOptions(template: template, assumeEncrypted: true, sessionKeys: true)
         let runner = ApplyRunner(options: options, destination: .directory(output.path))
         let discovery = PlaylistDiscovery().discover([Corpus.directory!.path])
@@ -81,7 +81,7 @@ struct CorpusApplyTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-corpus-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         // Not title_dir: the second run reads the first run's output directory.
-        let template = try TemplateDefinition(inline: "skd://new-license.example.com/fps/{playlist_stem}/{key_index}")
+        let template = KeyTemplate(try TemplateDefinition(inline: "skd://new-license.example.com/fps/{playlist_stem}/{key_index}"))
         let options = ApplyOptions(template: template, assumeEncrypted: true, sessionKeys: true)
         let first = root.appendingPathComponent("1")
         let second = root.appendingPathComponent("2")

@@ -1,5 +1,6 @@
 import Foundation
 import SKDPack
+import SKDTemplate
 import Testing
 
 @Suite("apply: variables")
@@ -80,15 +81,21 @@ struct VariableTests {
     static let hostileValues: [String: String] = [
         "quote": "a\"b", "attribute": "x\",URI=\"skd://evil", "newline": "line\nbreak",
         "CRLF and tag": "a\r\n#EXT-X-KEY:METHOD=NONE", "tag": "#EXT-X-ENDLIST", "NUL": "nul\u{0}byte",
-        "variable reference": "{$x}", "10,000 characters": String(repeating: "\",", count: 5000),
+        "variable reference": "{$x}", "10,000 characters": String(repeating: "#,", count: 5000),
     ]
 
-    @Test("hostile values: percent-encoded, never injected", arguments: hostileValues.keys.sorted())
+    @Test("hostile values: refused (a quote, a control character) or percent-encoded, never injected", arguments: hostileValues.keys.sorted())
     func hostile(label: String) throws {
         let value = Self.hostileValues[label]!
         var fixture = try ApplyFixture(["t/v.m3u8": Self.playlist])
         defer { fixture.remove() }
         try fixture.apply(template: "skd://lic.example.com/{content_id}", vars: ["content_id": value])
+        if TemplateValue.forbiddenScalar(in: value) != nil {
+            #expect(fixture.result("t/v.m3u8") == nil, "nothing written")
+            let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
+            #expect(finding.id == "TPL-render" && finding.message.contains("content_id (from --var) holds"))
+            return
+        }
         let output = try #require(fixture.result("t/v.m3u8"))
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == Self.playlist.split(separator: "\n", omittingEmptySubsequences: false).count)
@@ -106,7 +113,7 @@ struct VariableTests {
         #expect(fixture.result("t/v.m3u8") == nil)
         let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
         #expect(finding.id == "TPL-render")
-        #expect(finding.message.contains("content_id (from --var) does not match its pattern"))
+        #expect(finding.message.contains("content_id (from --var) holds \\\""))
     }
 
     @Test("secrets are REDACTED in changes and messages")

@@ -25,12 +25,13 @@ struct TemplateFileTests {
               token: {secret: true, required: false}
             license:
               allow_hosts: [lic.example.com, "*.cdn.example.com"]
-            """, path: "studio.yaml")
+            """, path: "studio.yaml", fields: ["method", "keyformatversions", "session_keys"])
         #expect(definition.name == "studio")
-        #expect(definition.method == "SAMPLE-AES")
-        #expect(definition.keyFormat == "com.apple.streamingkeydelivery")
-        #expect(definition.keyFormatVersions == "1")
-        #expect(definition.sessionKeys)
+        // The fields the caller asked for are kept as written, with their place, for the caller to check.
+        #expect(definition.fields["method"]?.string == "SAMPLE-AES")
+        #expect(definition.fields["method"]?.mark == YAMLMark(line: 4, column: 9))
+        #expect(definition.fields["keyformatversions"]?.string == "1")
+        #expect(definition.fields["session_keys"]?.bool == true)
         #expect(definition.allowHosts == ["lic.example.com", "*.cdn.example.com"])
         #expect(definition.secretNames == ["token"])
         #expect(definition.variables["content_id"]?.defaultValue == "unknown-title")
@@ -51,10 +52,15 @@ struct TemplateFileTests {
         ("name: x\nuri: \"skd://{id}\"\nsesion_keys: true\n", 3, 1, "unknown key 'sesion_keys'"),
         ("uri: \"skd://{id}\"\n", 1, 1, "needs a name"),
         ("name: x\n", 1, 1, "needs a uri"),
-        ("name: x\nuri: \"skd://{id}\"\nsession_keys: maybe\n", 3, 15, "true or false"),
-        ("name: x\nuri: \"skd://{id}\"\nmethod: AES-256\n", 3, 9, "not an HLS METHOD"),
-        ("name: x\nuri: \"skd://{id}\"\niv: 0x12\n", 3, 5, "32 hex digits"),
-        ("name: x\nuri: \"skd://{id}\"\nkeyformatversions: one\n", 3, 20, "keyformatversions"),
+        // Fields the caller did not ask for are unknown keys.
+        ("name: x\nuri: \"skd://{id}\"\nmethod: SAMPLE-AES\n", 3, 1, "unknown key 'method'"),
+        ("name: \"x\\ny\"\nuri: \"skd://{id}\"\n", 1, 7, "not a template name"),
+        ("name: \"x\\\"y\"\nuri: \"skd://{id}\"\n", 1, 7, "not a template name"),
+        ("name: x\ndescription: \"a\\u0007b\"\nuri: \"skd://{id}\"\n", 2, 14, "control character"),
+        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {default: \"a\\nb\"}\n", 4, 17, "no key URI may carry"),
+        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {default: \"a\\\"b\"}\n", 4, 17, "no key URI may carry"),
+        ("name: x\nuri: \"skd://{id}\"\nlicense:\n  allow_hosts: [\"lic.example.com\\\",x\"]\n", 4, 17, "not a host name"),
+        ("name: x\nuri: \"skd://{id}\\n#EXT-X-ENDLIST\"\n", 2, 17, "may not stand in a URI"),
         ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z\"}\n", 4, 7, "not a regular expression"),
         ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {patern: \"x\"}\n", 4, 8, "unknown key 'patern'"),
         ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z]+\", default: \"X1\"}\n", 4, 7, "default of id"),

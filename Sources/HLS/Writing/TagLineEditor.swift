@@ -1,17 +1,10 @@
-/// A value that cannot be written into an attribute list without changing its structure.
-public struct UnwritableAttributeValue: Error, Hashable, Sendable, CustomStringConvertible {
-    public var attribute: String
-    public var reason: String
-
-    public var description: String { "cannot write \(attribute): \(reason)" }
-}
-
 /// Changes attributes of one tag line and keeps every other byte: the tag name as spelled, the order of
-/// attributes, and the spelling of the attributes it does not touch.
+/// attributes, and the spelling of the attributes it does not touch. Values are checked like
+/// ``TagLineWriter``'s: an edit can never split the line or add an attribute nobody set.
 ///
 /// ```swift
 /// var editor = TagLineEditor(line: bytes, attributes: tag.attributes!)
-/// try editor.setQuotedString("URI", "skd://new-id")
+/// try editor.set("URI", .quotedString("skd://new-id"))
 /// let rewritten = editor.render()
 /// ```
 public struct TagLineEditor: Sendable {
@@ -34,36 +27,11 @@ public struct TagLineEditor: Sendable {
     /// Whether any change was made.
     public var hasChanges: Bool { !edits.isEmpty || !appended.isEmpty }
 
-    /// Sets `name` to the quoted-string `value`, in place if present, else appended at the end.
-    ///
-    /// Throws if `value` holds what a quoted-string may not: `"`, CR, LF (RFC 8216 4.2) or any other
-    /// control character, which could end the line or the attribute and inject new ones.
-    public mutating func setQuotedString(_ name: String, _ value: String) throws(UnwritableAttributeValue) {
-        // Printable ASCII (what key URIs are) is decided on bytes; anything else is looked at per scalar.
-        let printableASCII = value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") }
-        if !printableASCII {
-            for scalar in value.unicodeScalars {
-                if scalar == "\"" || scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    throw UnwritableAttributeValue(
-                        attribute: name, reason: "a quoted-string cannot hold U+\(String(scalar.value, radix: 16, uppercase: true))")
-                }
-            }
-        }
-        var raw: [UInt8] = [UInt8(ascii: "\"")]
-        raw.reserveCapacity(value.utf8.count + 2)
-        raw += value.utf8
-        raw.append(UInt8(ascii: "\""))
-        set(name, raw: raw)
-    }
-
-    /// Sets `name` to an unquoted value (enumerated-string, number, hexadecimal-sequence) written as given.
-    public mutating func setUnquoted(_ name: String, _ value: String) throws(UnwritableAttributeValue) {
-        guard !value.isEmpty,
-            value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "\"") })
-        else {
-            throw UnwritableAttributeValue(attribute: name, reason: "an unquoted value must be printable ASCII without ',', '\"' or spaces")
-        }
-        set(name, raw: Array(value.utf8))
+    /// Sets `name` to `value`, in place if present, else appended at the end; throws (and changes nothing)
+    /// when `value` does not fit its type or `name` is not an attribute name.
+    public mutating func set(_ name: String, _ value: AttributeValue) throws(UnwritableAttributeValue) {
+        guard TagLineWriter.isName(name) else { throw UnwritableAttributeValue(attribute: name, type: value.type, problem: .invalidName) }
+        set(name, raw: try value.encoded(as: name))
     }
 
     /// Removes attribute `name` and the comma that separated it.

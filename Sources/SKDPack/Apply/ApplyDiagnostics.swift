@@ -15,6 +15,11 @@ public enum ApplyDiagnostics {
         id: "TPL-render", severity: .error,
         summary: "A key URI could not be rendered from the template: a variable is missing or breaks its pattern.",
         specSection: "4.3.2.4")
+    public static let unwritable = DiagnosticKind(
+        id: "TPL-unwritable", severity: .error,
+        summary: "A value does not fit the attribute it would be written to (a quoted-string holding '\"' or a "
+            + "control character, an enumerated-string holding ',' or a space): the line is not written.",
+        specSection: "4.2")
     public static let matchFailed = DiagnosticKind(
         id: "TPL-match", severity: .error,
         summary: "An existing FairPlay key URI does not match --match, so the migration cannot read it.",
@@ -48,6 +53,7 @@ public enum ApplyDiagnostics {
         specSection: "4.3.4.2")
 
     public static let all: [DiagnosticKind] = [
+        unwritable,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
         unsafeReference, missingReference, mediaFailed, unreadable,
     ].sorted { $0.id < $1.id }

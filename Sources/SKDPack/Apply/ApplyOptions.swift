@@ -3,7 +3,7 @@ import SKDTemplate
 
 /// What `apply` is asked to do.
 public struct ApplyOptions: Sendable {
-    public var template: TemplateDefinition
+    public var template: KeyTemplate
     public var variables: VariableSources
     /// Give a FairPlay key to media playlists without any key (clear media).
     public var assumeEncrypted: Bool
@@ -19,7 +19,7 @@ public struct ApplyOptions: Sendable {
     public var collectsSessionKeys = true
 
     public init(
-        template: TemplateDefinition, variables: VariableSources = VariableSources(), assumeEncrypted: Bool = false,
+        template: KeyTemplate, variables: VariableSources = VariableSources(), assumeEncrypted: Bool = false,
         sessionKeys: Bool = false
     ) {
         self.template = template
@@ -34,7 +34,7 @@ public struct ApplyOptions: Sendable {
 
     /// Secrets of the template, for redacting what apply reports.
     public var redaction: Redaction {
-        let names = template.secretNames
+        let names = template.definition.secretNames
         return Redaction(secrets: variables.commandLine.filter { names.contains($0.name) }.map(\.value))
     }
 }
@@ -51,7 +51,7 @@ public struct PlaylistOutcome: Sendable {
     /// An error kept the playlist as it was.
     public var failed: Bool { diagnostics.contains { $0.severity == .error } }
     /// The FairPlay keys the playlist uses once applied, for its master's session keys.
-    public var fairPlayKeys: [SessionKeyValue] = []
+    public var fairPlayKeys: [KeyAttributes] = []
     /// The values of the template's secret variables met on the way, whatever their source: only ever used
     /// to hide them (``redact(_:)``).
     public var secretValues: Set<String> = []
@@ -111,23 +111,5 @@ public struct ChangeCounts: Hashable, Sendable {
         case .inserted: keysInserted += 1
         case .removed: keysRemoved += 1
         }
-    }
-}
-
-/// The attributes a FairPlay session key copies from the media keys (RFC 8216 4.3.4.5).
-public struct SessionKeyValue: Hashable, Sendable {
-    public var method: String
-    public var uri: String
-    public var keyFormat: String
-    public var keyFormatVersions: String?
-    public var iv: String?
-
-    /// The `EXT-X-SESSION-KEY` line for this key, attributes in the order skdpack writes keys.
-    public var line: String {
-        var text = "#EXT-X-SESSION-KEY:METHOD=\(method),URI=\"\(uri)\""
-        if let iv { text += ",IV=\(iv)" }
-        text += ",KEYFORMAT=\"\(keyFormat)\""
-        if let keyFormatVersions { text += ",KEYFORMATVERSIONS=\"\(keyFormatVersions)\"" }
-        return text
     }
 }

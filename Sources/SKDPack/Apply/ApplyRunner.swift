@@ -45,8 +45,8 @@ public struct ApplyRunner: Sendable {
             outcomes.append(outcome)
             return outcomes
         }
-        var wanted: [SessionKeyValue] = []
-        var seen: Set<SessionKeyValue> = []
+        var wanted: [KeyAttributes] = []
+        var seen: Set<KeyAttributes> = []
         for outcome in outcomes {
             for key in outcome.fairPlayKeys where seen.insert(key).inserted { wanted.append(key) }
         }
@@ -96,7 +96,7 @@ public struct ApplyRunner: Sendable {
                     result = try write(file, identity, plan: followUp, to: output, applier)
                     guard !result.outcome.failed else { return result.outcome }
                 } else if let offset = result.versionDigitOffset {
-                    try output.patch(Array("5".utf8), at: offset)
+                    try output.patch(KeyFormatVersion.digit, at: offset)
                 }
                 try finish(output, file: file, changed: result.outcome.changed, read: version)
                 return result.outcome
@@ -127,7 +127,7 @@ public struct ApplyRunner: Sendable {
                 plan = followUp
                 continue
             }
-            if let offset = result.versionDigitOffset { try output.patch(Array("5".utf8), at: offset) }
+            if let offset = result.versionDigitOffset { try output.patch(KeyFormatVersion.digit, at: offset) }
             return result.outcome
         }
     }
@@ -147,7 +147,7 @@ public struct ApplyRunner: Sendable {
 
     // MARK: Masters
 
-    private func applyMaster(_ file: PlaylistFile, wanted: [SessionKeyValue], secrets: Set<String>) -> PlaylistOutcome {
+    private func applyMaster(_ file: PlaylistFile, wanted: [KeyAttributes], secrets: Set<String>) -> PlaylistOutcome {
         let applier = MasterPlaylistApplier(options: options)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             let version = FileVersion(of: file.path)

@@ -12,11 +12,11 @@ public struct MasterPlaylistApplier: Sendable {
 
     public struct Survey: Sendable {
         public var outcome: PlaylistOutcome
-        /// Session key lines to rewrite, with their new value.
-        var rewrites: [Int: SessionKeyValue] = [:]
+        /// Session key lines to rewrite, with their new content.
+        var rewrites: [Int: [UInt8]] = [:]
         var removals: Set<Int> = []
         /// Session keys to add, after line `insertAfter`, or before line `insertBefore`.
-        var additions: [SessionKeyValue] = []
+        var additions: [[UInt8]] = []
         var insertAfter: Int?
         var insertBefore: Int?
         var versionLine: Int?
@@ -25,12 +25,12 @@ public struct MasterPlaylistApplier: Sendable {
     }
 
     /// `wanted`: the FairPlay keys of the media playlists, in the order they were found.
-    public func survey(_ source: any ByteSource, path: String, wanted: [SessionKeyValue]) throws(IOError) -> Survey {
+    public func survey(_ source: any ByteSource, path: String, wanted: [KeyAttributes]) throws(IOError) -> Survey {
         let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
         var survey = Survey(outcome: PlaylistOutcome(path: path, kind: .unknown))
         var diagnostics: [Diagnostic] = []
         reader.onDiagnostic = { diagnostics.append($0) }
-        var existing: [(line: Int, value: SessionKeyValue, text: String)] = []
+        var existing: [(line: Int, value: KeyAttributes, text: String, attributes: AttributeList?)] = []
         var lastSessionKeyLine: Int?
         var firstVariantLine: Int?
         var versionText: String?
@@ -41,10 +41,10 @@ public struct MasterPlaylistApplier: Sendable {
                 let parsed = TagParser.parse(line.content).tag
                 guard let key = KeyTag(parsed), FairPlay.isFairPlayKey(key) else { continue }
                 let uri = key.uri.map { reader.variables.substitute($0).text } ?? ""
-                let value = SessionKeyValue(
+                let value = KeyAttributes(
                     method: key.method, uri: uri, keyFormat: key.keyFormat, keyFormatVersions: key.keyFormatVersions,
                     iv: parsed.attributes?["IV"]?.text)
-                existing.append((line.raw.number, value, line.text))
+                existing.append((line.raw.number, value, line.text, parsed.attributes))
             case .tag(.version):
                 survey.versionLine = line.raw.number
                 versionText = line.text
@@ -60,11 +60,27 @@ public struct MasterPlaylistApplier: Sendable {
         let stale = existing.filter { !wantedSet.contains($0.value) }
         var missing = wanted.filter { !existingSet.contains($0) }
         let redaction = options.redaction
+        // Every line is made here, through the checked writer, so that a value that cannot be written fails
+        // the master before anything is written.
+        func unwritable(_ error: UnwritableAttributeValue, line: Int) -> Survey {
+            survey.outcome.diagnostics = diagnostics + [
+                ApplyDiagnostics.unwritable(
+                    redaction.redact("\(error); the master is left as it was"),
+                    at: SourceLocation(path: path, line: line, column: 1, offset: 0))
+            ]
+            return survey
+        }
         for (old, new) in zip(stale, missing) {
-            survey.rewrites[old.line] = new
+            let content: [UInt8]
+            do {
+                content = try rewritten(old.attributes, to: new)
+            } catch {
+                return unwritable(error, line: old.line)
+            }
+            survey.rewrites[old.line] = content
             survey.outcome.record(ApplyChange(
                     line: old.line, tag: "EXT-X-SESSION-KEY", action: .rewritten, before: redaction.redact(old.text),
-                    after: redaction.redact(new.line)), keeping: options.keepsChangeDetails)
+                    after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
         }
         for old in stale.dropFirst(min(stale.count, missing.count)) {
             survey.removals.insert(old.line)
@@ -72,7 +88,6 @@ public struct MasterPlaylistApplier: Sendable {
         }
         missing.removeFirst(min(stale.count, missing.count))
         if !missing.isEmpty, options.template.sessionKeys || options.sessionKeys {
-            survey.additions = missing
             if let last = existing.last?.line ?? lastSessionKeyLine {
                 survey.insertAfter = last
             } else if let first = firstVariantLine {
@@ -82,20 +97,27 @@ public struct MasterPlaylistApplier: Sendable {
             }
             let anchor = survey.insertAfter ?? (survey.insertBefore! - 1)
             for value in missing {
-                survey.outcome.record(ApplyChange(line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil, after: redaction.redact(value.line)), keeping: options.keepsChangeDetails)
+                let content: [UInt8]
+                do {
+                    content = try value.line(.sessionKey)
+                } catch {
+                    return unwritable(error, line: anchor)
+                }
+                survey.additions.append(content)
+                survey.outcome.record(ApplyChange(line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil, after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
             }
         }
         let writesKeyFormat = !survey.rewrites.isEmpty || !survey.additions.isEmpty || existing.count > survey.removals.count
         if writesKeyFormat {
             let current = versionText.flatMap { UInt64($0.dropFirst("#EXT-X-VERSION:".count)) }
             if let line = survey.versionLine {
-                if let current, current < 5 {
+                if let current, current < KeyFormatVersion.number {
                     survey.raiseVersion = true
-                    survey.outcome.record(ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: "#EXT-X-VERSION:5"), keeping: options.keepsChangeDetails)
+                    survey.outcome.record(ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: KeyFormatVersion.text), keeping: options.keepsChangeDetails)
                 }
             } else {
                 survey.insertVersion = true
-                survey.outcome.record(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: "#EXT-X-VERSION:5"), keeping: options.keepsChangeDetails)
+                survey.outcome.record(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: KeyFormatVersion.text), keeping: options.keepsChangeDetails)
             }
         }
         survey.outcome.changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
@@ -113,45 +135,37 @@ public struct MasterPlaylistApplier: Sendable {
             let number = line.raw.number
             if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
             if survey.insertBefore == number {
-                for value in survey.additions {
-                    try emitter.insert(Array(value.line.utf8), terminator: lastTerminator, afterUnterminated: false)
+                for content in survey.additions {
+                    try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
                 }
             }
-            if let value = survey.rewrites[number] {
-                try emitter.replace(Array(line.content), with: rewritten(line, to: value), terminator: line.raw.terminator)
+            if let content = survey.rewrites[number] {
+                try emitter.replace(Array(line.content), with: content, terminator: line.raw.terminator)
             } else if survey.removals.contains(number) {
                 try emitter.remove(Array(line.content))
             } else if survey.raiseVersion, survey.versionLine == number {
-                try emitter.replace(Array(line.content), with: Array("#EXT-X-VERSION:5".utf8), terminator: line.raw.terminator)
+                try emitter.replace(Array(line.content), with: KeyFormatVersion.line, terminator: line.raw.terminator)
             } else {
                 try emitter.keep(line.raw.bytes, firstLine: number, lineCount: line.raw.part.endsLine ? 1 : 0)
             }
             guard line.raw.part.endsLine else { continue }
             let unterminated = line.raw.terminator == .none
             if number == 1, survey.insertVersion {
-                try emitter.insert(Array("#EXT-X-VERSION:5".utf8), terminator: lastTerminator, afterUnterminated: unterminated)
+                try emitter.insert(KeyFormatVersion.line, terminator: lastTerminator, afterUnterminated: unterminated)
             }
             if survey.insertAfter == number {
-                for value in survey.additions {
-                    try emitter.insert(Array(value.line.utf8), terminator: lastTerminator, afterUnterminated: unterminated)
+                for content in survey.additions {
+                    try emitter.insert(content, terminator: lastTerminator, afterUnterminated: unterminated)
                 }
             }
         }
     }
 
     /// The session key line with the attributes of `value`, its attribute order and other attributes kept.
-    private func rewritten(_ line: PlaylistLine, to value: SessionKeyValue) -> [UInt8] {
-        let parsed = TagParser.parse(line.content).tag
-        guard let attributes = parsed.attributes else { return Array(value.line.utf8) }
+    private func rewritten(_ attributes: AttributeList?, to value: KeyAttributes) throws(UnwritableAttributeValue) -> [UInt8] {
+        guard let attributes else { return try value.line(.sessionKey) }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
-        do {
-            try editor.setUnquoted("METHOD", value.method)
-            try editor.setQuotedString("URI", value.uri)
-            if let iv = value.iv { try editor.setUnquoted("IV", iv) } else { editor.remove("IV") }
-            if let versions = value.keyFormatVersions { try editor.setQuotedString("KEYFORMATVERSIONS", versions) }
-        } catch {
-            return Array(value.line.utf8)
-        }
+        try value.edit(&editor)
         return editor.render()
     }
 }

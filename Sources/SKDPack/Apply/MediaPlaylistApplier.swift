@@ -17,7 +17,7 @@ public struct MediaPlaylistApplier: Sendable {
 
     public init(options: ApplyOptions) {
         self.options = options
-        self.secretNames = options.template.secretNames.sorted()
+        self.secretNames = options.template.definition.secretNames.sorted()
     }
 
     /// What a pass is told in advance.
@@ -77,10 +77,10 @@ public struct MediaPlaylistApplier: Sendable {
         let lookup = options.variables.keyLookup(
             playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
         for name in secretNames {
-            if let value = lookup(name)?.value ?? options.template.variables[name]?.defaultValue { secrets.insert(value) }
+            if let value = lookup(name)?.value ?? options.template.definition.variables[name]?.defaultValue { secrets.insert(value) }
         }
         do {
-            return try options.template.renderer.render(lookup)
+            return try options.template.definition.renderer.render(lookup)
         } catch {
             report(ApplyDiagnostics.renderFailed, error.message + "; the playlist is left as it was", line)
             return nil
@@ -88,58 +88,38 @@ public struct MediaPlaylistApplier: Sendable {
     }
 
     /// The key line with its URI (and the METHOD and KEYFORMATVERSIONS the template sets) changed, every
-    /// other byte as it was.
-    func rewrittenContent(_ key: KeyLine, uri: String) -> [UInt8] {
+    /// other byte as it was; throws when a value does not fit its attribute.
+    func rewrittenContent(_ key: KeyLine, uri: String) throws(UnwritableAttributeValue) -> [UInt8] {
         let attributes = key.attributes
         let template = options.template
-        // The common case, only the URI to change: splice the new value in, or keep the line if it is
-        // already right. (The renderer makes URI characters only, which a quoted-string may hold.)
-        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted {
-            if current.textBytes.elementsEqual(uri.utf8) { return attributes.line }
-            let line = attributes.line
-            var spliced: [UInt8] = []
-            spliced.reserveCapacity(line.count + uri.utf8.count)
-            spliced += line[..<current.valueRange.lowerBound]
-            spliced.append(UInt8(ascii: "\""))
-            spliced += uri.utf8
-            spliced.append(UInt8(ascii: "\""))
-            spliced += line[current.valueRange.upperBound...]
-            return spliced
+        // The common case, a key already right: kept without building an editor.
+        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted,
+            current.textBytes.elementsEqual(uri.utf8)
+        {
+            return attributes.line
         }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
         let tag = key.tag
-        // The renderer only makes URI characters, so these cannot throw; a refusal keeps the line as it was.
-        do {
-            if tag.uri != uri { try editor.setQuotedString("URI", uri) }
-            if let method = template.method, method != tag.method { try editor.setUnquoted("METHOD", method) }
-            if let versions = template.keyFormatVersions, versions != tag.keyFormatVersions {
-                try editor.setQuotedString("KEYFORMATVERSIONS", versions)
-            }
-        } catch {
-            return key.attributes.line
+        if tag.uri != uri { try editor.set("URI", .quotedString(uri)) }
+        if let method = template.method, method != tag.method { try editor.set("METHOD", .enumeratedString(method)) }
+        if let versions = template.keyFormatVersions, versions != tag.keyFormatVersions {
+            try editor.set("KEYFORMATVERSIONS", .quotedString(versions))
         }
-        return editor.hasChanges ? editor.render() : key.attributes.line
+        return editor.hasChanges ? editor.render() : attributes.line
     }
 
-    /// A new FairPlay key, in the order the README's "What apply does" gives: METHOD, URI, (IV), KEYFORMAT, KEYFORMATVERSIONS.
-    func insertedContent(uri: String) -> [UInt8] {
-        let template = options.template
-        var text = "#EXT-X-KEY:METHOD=\(template.method ?? FairPlay.method),URI=\"\(uri)\""
-        if let iv = template.iv { text += ",IV=\(iv)" }
-        text += ",KEYFORMAT=\"\(template.keyFormat)\",KEYFORMATVERSIONS=\"\(template.keyFormatVersions ?? FairPlay.keyFormatVersions)\""
-        return Array(text.utf8)
-    }
-
-    func sessionKey(_ key: KeyLine, uri: String) -> SessionKeyValue {
+    /// The attributes of an existing FairPlay key once rewritten, for its master's session key.
+    func sessionKey(_ key: KeyLine, uri: String) -> KeyAttributes {
         let tag = key.tag
-        return SessionKeyValue(
+        return KeyAttributes(
             method: options.template.method ?? tag.method, uri: uri, keyFormat: tag.keyFormat,
             keyFormatVersions: options.template.keyFormatVersions ?? tag.keyFormatVersions,
             iv: key.attributes["IV"]?.text)
     }
 
-    func insertedSessionKey(uri: String) -> SessionKeyValue {
-        SessionKeyValue(
+    /// The attributes of a FairPlay key skdpack adds: the template's, or FairPlay's defaults.
+    func insertedKey(uri: String) -> KeyAttributes {
+        KeyAttributes(
             method: options.template.method ?? FairPlay.method, uri: uri, keyFormat: options.template.keyFormat,
             keyFormatVersions: options.template.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: options.template.iv)
     }
@@ -166,8 +146,8 @@ private struct MediaWalk {
     var outcome: PlaylistOutcome
     var periods = KeyPeriods()
     var held: [Held] = []
-    var keys: [SessionKeyValue] = []
-    var seenKeys: Set<SessionKeyValue> = []
+    var keys: [KeyAttributes] = []
+    var seenKeys: Set<KeyAttributes> = []
     var writesFairPlay = false
     var firstSegmentTag: (line: Int, offset: Int)?
     var version: (line: Int, text: String, digitOffset: Int?)?
@@ -184,7 +164,7 @@ private struct MediaWalk {
         self.plan = plan
         self.playlistValues = applier.options.variables.playlistValues(for: identity)
         self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
-        self.wantsKeyID = applier.options.template.uri.variableNames.contains("kid")
+        self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
     }
@@ -225,8 +205,10 @@ private struct MediaWalk {
         let number = line.raw.number
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
-            if let uri = applier.render(nil, index: 0, kid: nil, line: number, values: playlistValues, secrets: &outcome.secretValues, report: report) {
-                try emitter.insert(applier.insertedContent(uri: uri), terminator: lastTerminator, afterUnterminated: false)
+            if let uri = applier.render(nil, index: 0, kid: nil, line: number, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                let content = written(applier.insertedKey(uri: uri), line: number)
+            {
+                try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
             }
         }
         switch line.kind {
@@ -249,7 +231,7 @@ private struct MediaWalk {
         case .tag(.version) where !periods.inGroup:
             let text = line.text
             if plan.raiseVersion {
-                try emitter.replace(Array(line.content), with: Array("#EXT-X-VERSION:5".utf8), terminator: line.raw.terminator)
+                try emitter.replace(Array(line.content), with: KeyFormatVersion.line, terminator: line.raw.terminator)
                 version = (number, text, nil)
             } else {
                 // A one-digit version below 5 can be patched to 5 once the pass knows it must be.
@@ -267,7 +249,7 @@ private struct MediaWalk {
             try keep(line, into: &emitter)
         }
         if number == 1, plan.insertVersion, line.raw.part.endsLine {
-            try emitter.insert(Array("#EXT-X-VERSION:5".utf8), terminator: lastTerminator, afterUnterminated: line.raw.terminator == .none)
+            try emitter.insert(KeyFormatVersion.line, terminator: lastTerminator, afterUnterminated: line.raw.terminator == .none)
         }
     }
 
@@ -297,10 +279,12 @@ private struct MediaWalk {
                     "key period \(index) is encrypted with METHOD=\(key.method) (KEYFORMAT \(key.keyFormat), "
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
-            } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, secrets: &outcome.secretValues, report: report) {
-                insertion = applier.insertedContent(uri: uri)
-                use(collectsSessionKeys ? applier.insertedSessionKey(uri: uri) : nil)
-                record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: insertion)
+            } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                let content = written(applier.insertedKey(uri: uri), line: periods.lastKeyLine)
+            {
+                insertion = content
+                use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)
+                record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
             }
         }
         for entry in held {
@@ -310,9 +294,10 @@ private struct MediaWalk {
             case .key(let key, let content, let terminator, let line):
                 var written = content
                 if key.isFairPlay, key.methodIsFairPlayCompatible,
-                    let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, secrets: &outcome.secretValues, report: report)
+                    let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                    let rewritten = rewritten(key, uri: uri, line: line)
                 {
-                    written = applier.rewrittenContent(key, uri: uri)
+                    written = rewritten
                     use(collectsSessionKeys ? applier.sessionKey(key, uri: uri) : nil)
                     if written != content {
                         record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
@@ -335,8 +320,29 @@ private struct MediaWalk {
         periods.end()
     }
 
+    /// The line of a key to insert, or `nil` after reporting why it cannot be written (the playlist then
+    /// fails and is left as it was).
+    private func written(_ key: KeyAttributes, line: Int) -> [UInt8]? {
+        do {
+            return try key.line(.key)
+        } catch {
+            report(ApplyDiagnostics.unwritable, "\(error); no key is written and the playlist is left as it was", line: line)
+            return nil
+        }
+    }
+
+    /// An existing key line rewritten, or `nil` after reporting why it cannot be.
+    private func rewritten(_ key: KeyLine, uri: String, line: Int) -> [UInt8]? {
+        do {
+            return try applier.rewrittenContent(key, uri: uri)
+        } catch {
+            report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
+            return nil
+        }
+    }
+
     /// Notes that a FairPlay key is written, and keeps its value (when `key` is given) for the master.
-    private mutating func use(_ key: SessionKeyValue?) {
+    private mutating func use(_ key: KeyAttributes?) {
         writesFairPlay = true
         if let key, seenKeys.insert(key).inserted { keys.append(key) }
     }
@@ -359,9 +365,11 @@ private struct MediaWalk {
         var versionDigitOffset: Int?
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
-                if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, secrets: &outcome.secretValues, report: report) {
-                    use(collectsSessionKeys ? applier.insertedSessionKey(uri: uri) : nil)
-                    record(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: applier.insertedContent(uri: uri))
+                if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                    let content = written(applier.insertedKey(uri: uri), line: first.line)
+                {
+                    use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)
+                    record(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
                     if plan.clearInsertionLine == nil {
                         followUp.clearInsertionLine = first.line
                         needsFollowUp = true
@@ -377,8 +385,8 @@ private struct MediaWalk {
         if writesFairPlay {
             if let version {
                 let value = UInt64(version.text.dropFirst("#EXT-X-VERSION:".count))
-                if let value, value < 5 {
-                    record(line: version.line, tag: "EXT-X-VERSION", .rewritten, before: Array(version.text.utf8), after: Array("#EXT-X-VERSION:5".utf8))
+                if let value, value < KeyFormatVersion.number {
+                    record(line: version.line, tag: "EXT-X-VERSION", .rewritten, before: Array(version.text.utf8), after: KeyFormatVersion.line)
                     if !plan.raiseVersion {
                         if let digit = version.digitOffset {
                             versionDigitOffset = digit
@@ -390,7 +398,7 @@ private struct MediaWalk {
                     }
                 }
             } else {
-                record(line: 1, tag: "EXT-X-VERSION", .inserted, before: nil, after: Array("#EXT-X-VERSION:5".utf8))
+                record(line: 1, tag: "EXT-X-VERSION", .inserted, before: nil, after: KeyFormatVersion.line)
                 if !plan.insertVersion {
                     followUp.insertVersion = true
                     needsFollowUp = true

@@ -7,9 +7,9 @@ public struct KeyFacts: Hashable, Sendable {
     /// The KEYFORMAT of every key that encrypts something (METHOD other than NONE).
     public var protectionSystems: Set<String> = []
     /// The distinct FairPlay `EXT-X-KEY`s, as the attributes a session key copies.
-    public var fairPlayKeys: [SessionKeyValue] = []
+    public var fairPlayKeys: [KeyAttributes] = []
     /// The FairPlay `EXT-X-SESSION-KEY`s, with their lines.
-    public var fairPlaySessionKeys: [(value: SessionKeyValue, line: Int)] = []
+    public var fairPlaySessionKeys: [(value: KeyAttributes, line: Int)] = []
 
     public init() {}
 
@@ -17,7 +17,7 @@ public struct KeyFacts: Hashable, Sendable {
         guard let key = KeyTag(tag), !key.method.isEmpty, !key.isClear else { return }
         if !key.isSessionKey { protectionSystems.insert(key.keyFormat) }
         guard FairPlay.isFairPlayKey(key), let uri = key.uri else { return }
-        let value = SessionKeyValue(
+        let value = KeyAttributes(
             method: key.method, uri: uri, keyFormat: key.keyFormat,
             keyFormatVersions: key.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: key.iv.map { "0x" + $0.lowercased() })
         if key.isSessionKey {

@@ -79,7 +79,7 @@ extension ApplySettings {
             defer { printer.flush() }
             let destination = try self.destination()
             var options = ApplyOptions(
-                template: try TemplateOptions.definition(of: template),
+                template: try TemplateOptions.keyTemplate(of: template),
                 variables: try TemplateOptions.sources(
                     variables: variables, catalog: catalog, pathPattern: pathPattern, match: match),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)

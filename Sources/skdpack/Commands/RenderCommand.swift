@@ -32,7 +32,7 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try reportingUsage {
-            let definition = try templateOptions.definition()
+            let definition = try templateOptions.keyTemplate().definition
             let sources = try templateOptions.sources()
             let identity = PlaylistIdentity(path: playlist)
             if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {

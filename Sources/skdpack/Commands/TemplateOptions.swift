@@ -31,12 +31,12 @@ struct TemplateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Named groups of this regular expression, matched on each existing FairPlay key URI, become variables (migrations).", valueName: "REGEX"))
     var match: String?
 
-    func definition() throws -> TemplateDefinition { try Self.definition(of: template) }
+    func keyTemplate() throws -> KeyTemplate { try Self.keyTemplate(of: template) }
 
-    /// The template `--template` names, checked.
-    static func definition(of template: String) throws -> TemplateDefinition {
+    /// The template `--template` names, every field checked.
+    static func keyTemplate(of template: String) throws -> KeyTemplate {
         do {
-            return try TemplateLibrary.fromProcessEnvironment().resolve(template)
+            return try KeyTemplate.resolve(template, in: TemplateLibrary.fromProcessEnvironment())
         } catch {
             throw UsageFailure("--template: \(error)")
         }
@@ -51,7 +51,13 @@ struct TemplateOptions: ParsableArguments {
         guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
             !name.first!.isNumber
         else { throw UsageFailure("--var \(argument): '\(name)' is not a variable name (letters, digits and _)") }
-        return (name, String(argument[argument.index(after: equals)...]))
+        let value = String(argument[argument.index(after: equals)...])
+        // Refused before any playlist is read, rather than once per key: no key URI carries these. The value
+        // itself is not shown (it may be a secret).
+        if let scalar = TemplateValue.forbiddenScalar(in: value) {
+            throw UsageFailure("--var \(name): the value holds \(scalar.escaped(asASCII: true)); a key URI never carries '\"' or a control character")
+        }
+        return (name, value)
     }
 
     func sources() throws -> VariableSources {

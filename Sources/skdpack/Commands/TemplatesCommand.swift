@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKDPack
 import SKDTemplate
 
 #if canImport(FoundationEssentials)
@@ -33,7 +34,7 @@ struct TemplatesCommand: ParsableCommand {
         func run() throws {
             let library = TemplateLibrary()
             for name in TemplateLibrary.shippedNames {
-                let definition = try library.resolve(name)
+                let definition = try KeyTemplate.resolve(name, in: library).definition
                 print("\(name)\n    \(definition.uri)\n    \(definition.description ?? "")")
             }
         }
@@ -51,7 +52,7 @@ struct TemplatesCommand: ParsableCommand {
         func run() throws {
             let library = TemplateLibrary.fromProcessEnvironment()
             do {
-                let definition = try library.resolve(name)
+                let definition = try KeyTemplate.resolve(name, in: library).definition
                 if let path = definition.path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
                     print(text, terminator: "")
                 } else if let text = TemplateLibrary.shippedText(definition.name) {
@@ -79,7 +80,7 @@ struct TemplatesCommand: ParsableCommand {
             var failed = false
             for file in files {
                 do {
-                    let definition = try TemplateLibrary().load(path: file)
+                    let definition = try KeyTemplate.load(path: file).definition
                     let variables = definition.uri.variableNames.joined(separator: ", ")
                     print("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))")
                 } catch {

@@ -153,7 +153,7 @@ struct ValidateCommand: ParsableCommand {
         if let template {
             let definition: TemplateDefinition
             do {
-                definition = try TemplateLibrary.fromProcessEnvironment().resolve(template)
+                definition = try KeyTemplate.resolve(template, in: TemplateLibrary.fromProcessEnvironment()).definition
             } catch {
                 throw UsageFailure("--template: \(error)")
             }

@@ -27,7 +27,7 @@ enum ProtectionSystemsRule {
     static func describe(_ systems: Set<String>) -> String {
         guard !systems.isEmpty else { return "no key (clear)" }
         let names: [String: String] = [
-            "com.apple.streamingkeydelivery": "FairPlay", "com.microsoft.playready": "PlayReady",
+            FairPlay.keyFormat: "FairPlay", "com.microsoft.playready": "PlayReady",
             "urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed": "Widevine", "identity": "AES-128 (identity)",
         ]
         return systems.map { names[$0.lowercased()] ?? $0 }.sorted().joined(separator: ", ")

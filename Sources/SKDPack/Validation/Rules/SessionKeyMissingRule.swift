@@ -13,7 +13,7 @@ enum SessionKeyMissingRule {
         let sessionKeys = master.keys.fairPlaySessionKeys
         guard let first = sessionKeys.first else { return [] }
         let announced = sessionKeys.map(\.value)
-        var missing: [(key: SessionKeyValue, playlist: String)] = []
+        var missing: [(key: KeyAttributes, playlist: String)] = []
         for playlist in media {
             for key in playlist.keys.fairPlayKeys where !announced.contains(key) && !missing.contains(where: { $0.key == key }) {
                 missing.append((key, playlist.path))
@@ -21,7 +21,7 @@ enum SessionKeyMissingRule {
         }
         return missing.map { key, playlist in
             kind(
-                "the master announces FairPlay session keys but not \(key.uri) (used in \(playlist)); add \(key.line)",
+                "the master announces FairPlay session keys but not \(key.uri) (used in \(playlist)); add \(key.text(.sessionKey))",
                 at: SourceLocation(path: master.path, line: first.line, column: 1, offset: 0))
         }
     }

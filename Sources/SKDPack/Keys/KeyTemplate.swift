@@ -1,0 +1,109 @@
+import HLS
+import SKDTemplate
+
+/// A template with what skdpack writes beside the URI in a FairPlay key line: the fields `method`,
+/// `keyformat`, `keyformatversions`, `iv` and `session_keys` of a template file.
+///
+/// Each field is checked when the file is loaded, as the attribute it becomes (an enumerated-string, a
+/// quoted-string, a hexadecimal-sequence), so a template that could write a broken key line is refused with
+/// its file, line and column before any playlist is read.
+public struct KeyTemplate: Sendable {
+    /// The URI template, its variables and hosts.
+    public var definition: TemplateDefinition
+    /// METHOD to write; `nil` when the file does not set it: inserted keys get `SAMPLE-AES`, rewritten
+    /// keys keep theirs.
+    public var method: String?
+    public var keyFormat: String
+    /// KEYFORMATVERSIONS to write; `nil` when not set: inserted keys get `"1"`, rewritten keys keep theirs.
+    public var keyFormatVersions: String?
+    /// An IV to write after URI (`0x` and 32 hex digits), rarely wanted with FairPlay.
+    public var iv: String?
+    /// Write `EXT-X-SESSION-KEY`s in master playlists for the FairPlay keys their media playlists use.
+    public var sessionKeys: Bool
+
+    /// The fields of a template file this type reads (``TemplateLibrary/fields``).
+    public static let fields: Set<String> = ["method", "keyformat", "keyformatversions", "iv", "session_keys"]
+
+    /// The METHODs a template may set: those of RFC 8216 4.3.2.4 (FairPlay itself uses SAMPLE-AES).
+    static let methods = ["SAMPLE-AES", "AES-128", "SAMPLE-AES-CTR", "NONE"]
+
+    /// A template whose key attributes are skdpack's defaults.
+    public init(
+        _ definition: TemplateDefinition, method: String? = nil, keyFormat: String = FairPlay.keyFormat,
+        keyFormatVersions: String? = nil, iv: String? = nil, sessionKeys: Bool = false
+    ) {
+        self.definition = definition
+        self.method = method
+        self.keyFormat = keyFormat
+        self.keyFormatVersions = keyFormatVersions
+        self.iv = iv
+        self.sessionKeys = sessionKeys
+    }
+
+    /// Reads the key fields of `definition`'s file, each checked as the attribute it becomes.
+    public init(reading definition: TemplateDefinition) throws(TemplateFileError) {
+        self.init(definition)
+        let path = definition.path ?? definition.name
+        func refuse(_ message: String, at node: YAMLNode) -> TemplateFileError {
+            TemplateFileError(path: path, line: node.mark.line, column: node.mark.column, message: message)
+        }
+        /// The field's text and node, checked as the attribute it becomes.
+        func field(_ name: String, as attribute: String, _ type: (String) -> AttributeValue) throws(TemplateFileError) -> (String, YAMLNode)? {
+            guard let node = definition.fields[name] else { return nil }
+            guard let value = node.string else { throw refuse("\(name) must be a string", at: node) }
+            do {
+                _ = try type(value).encoded(as: attribute)
+            } catch {
+                throw refuse("\(name): \(error)", at: node)
+            }
+            return (value, node)
+        }
+        if let (method, node) = try field("method", as: "METHOD", AttributeValue.enumeratedString) {
+            guard Self.methods.contains(method) else {
+                throw refuse("method '\(method)' is not an HLS METHOD (\(Self.methods.joined(separator: ", "))); FairPlay uses SAMPLE-AES", at: node)
+            }
+            self.method = method
+        }
+        if let (keyFormat, node) = try field("keyformat", as: "KEYFORMAT", AttributeValue.quotedString) {
+            guard !keyFormat.isEmpty else { throw refuse("keyformat is empty; FairPlay's is \(FairPlay.keyFormat)", at: node) }
+            self.keyFormat = keyFormat
+        }
+        if let (versions, node) = try field("keyformatversions", as: "KEYFORMATVERSIONS", AttributeValue.quotedString) {
+            let valid = versions.split(separator: "/", omittingEmptySubsequences: false)
+                .allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+            guard valid else { throw refuse("keyformatversions must look like \"1\" or \"1/2\" (RFC 8216 4.3.2.4)", at: node) }
+            self.keyFormatVersions = versions
+        }
+        if let (iv, node) = try field("iv", as: "IV", AttributeValue.hexadecimalSequence) {
+            guard iv.utf8.count == 34 else { throw refuse("iv must be 0x followed by 32 hex digits (a 128-bit IV)", at: node) }
+            self.iv = iv
+        }
+        if let node = definition.fields["session_keys"] {
+            guard let value = node.bool else { throw refuse("session_keys must be true or false", at: node) }
+            self.sessionKeys = value
+        }
+    }
+
+    /// The template file at `path`, every field checked.
+    public static func load(path: String) throws(TemplateLibrary.LookupError) -> KeyTemplate {
+        let definition = try TemplateLibrary(fields: fields).load(path: path)
+        do {
+            return try KeyTemplate(reading: definition)
+        } catch {
+            throw .file(error)
+        }
+    }
+
+    /// The template `argument` names (a shipped name, a file, or an `skd:` URI template), its key fields
+    /// checked.
+    public static func resolve(_ argument: String, in library: TemplateLibrary) throws(TemplateLibrary.LookupError) -> KeyTemplate {
+        var library = library
+        library.fields.formUnion(fields)
+        let definition = try library.resolve(argument)
+        do {
+            return try KeyTemplate(reading: definition)
+        } catch {
+            throw .file(error)
+        }
+    }
+}
