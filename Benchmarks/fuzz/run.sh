@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds skdpack's libFuzzer targets (address sanitizer on) and runs each for SECONDS (default 600),
-# seeded from the shared corpus. A crash leaves its input in Benchmarks/fuzz/crashes/ and stops the run
+# seeded from the shared corpus and from Benchmarks/fuzz/seeds/TARGET (hostile template files). A crash leaves its input in Benchmarks/fuzz/crashes/ and stops the run
 # with libFuzzer's report; add that input to the regression tests.
 #
 #   Benchmarks/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: reader tags template apply (default: all)
@@ -52,7 +52,7 @@ for target in "${targets[@]}"; do
     # and kept for the process) as leaks.
     if ! ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-$target" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
         -rss_limit_mb=4096 -detect_leaks=0 -artifact_prefix=Benchmarks/fuzz/crashes/"$target"- -print_final_stats=1 \
-        "$work" "$corpus" > "$out/$target.log" 2>&1; then
+        "$work" "$corpus" $( [ -d "Benchmarks/fuzz/seeds/$target" ] && echo "Benchmarks/fuzz/seeds/$target" ) > "$out/$target.log" 2>&1; then
         failed+=("$target")
     fi
     tail -8 "$out/$target.log"
