@@ -55,6 +55,8 @@ let package = Package(
         .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
             name: "SKDReportsTests", dependencies: ["SKDReports", "SKDReportCheck", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]),
+        // Holds the function types SKDReports declares for dlsym to libxml2's headers: a mismatch fails the build.
+        .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "CLibXML2"]),
         .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDReportCheck", "SKDTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

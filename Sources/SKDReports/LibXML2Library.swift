@@ -1,7 +1,11 @@
 import Glibc
 
-/// `libxml2.so.2`, opened with `dlopen` the first time an XML report is written or read, for the function
-/// tables ``LibXML2Writer`` and ``LibXML2Reader``.
+/// libxml2, opened with `dlopen` the first time an XML report is written or read, for the function tables
+/// ``LibXML2Writer`` and ``LibXML2Reader``.
+///
+/// libxml2 2.14 changed its soname from `libxml2.so.2` to `libxml2.so.16`; the functions skdpack uses kept
+/// their signatures (the `LibXML2BindingTests` target holds every one to the headers at compile time), so
+/// both are tried, the newer first, and an error names each file tried and why it did not load.
 ///
 /// Why not linked: libxml2 brings ICU with it, and loading both at start-up cost every `skdpack` run
 /// about 0.8 ms (a quarter of a small run, and the margin of the 2x-sed target) even when no XML is
@@ -16,7 +20,10 @@ struct LibXML2Library: @unchecked Sendable {
         var description: String
     }
 
-    static let name = "libxml2.so.2"
+    /// The sonames tried, in order.
+    static let sonames = ["libxml2.so.16", "libxml2.so.2"]
+    /// The soname that loaded.
+    let name: String
     private let handle: UnsafeMutableRawPointer
 
     /// The library, opened once; the same error every time if it cannot be.
@@ -27,17 +34,26 @@ struct LibXML2Library: @unchecked Sendable {
         }
     }
 
-    private static let opened = Result { () throws(Unavailable) -> LibXML2Library in
-        guard let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "not found"
-            throw Unavailable(description: "XML reports need libxml2, which could not be loaded (\(reason)); install libxml2")
+    private static let opened = Result { () throws(Unavailable) in try open(trying: sonames) }
+
+    /// The first of `names` that loads, or an error that names each and why it did not.
+    static func open(trying names: [String]) throws(Unavailable) -> LibXML2Library {
+        var failures: [String] = []
+        for name in names {
+            if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) { return LibXML2Library(name: name, handle: handle) }
+            failures.append(dlerror().map { String(cString: $0) } ?? "\(name): not found")
         }
-        return LibXML2Library(handle: handle)
+        throw Unavailable(
+            description: "XML needs libxml2, and none of \(names.joined(separator: ", ")) could be loaded ("
+                + failures.joined(separator: "; ") + "); install libxml2 (Debian and Ubuntu: apt-get install libxml2)")
     }
 
-    /// The function `name`, as the C function type `T` it is declared with.
-    func function<T>(_ name: String) throws(Unavailable) -> T {
-        guard let address = dlsym(handle, name) else { throw Unavailable(description: "\(Self.name) has no \(name)") }
+    /// The function `symbol`, as the C function type `T` it is declared with.
+    func function<T>(_ symbol: String) throws(Unavailable) -> T {
+        guard let address = dlsym(handle, symbol) else { throw Unavailable(description: "\(name) has no \(symbol)") }
         return unsafeBitCast(address, to: T.self)
     }
+
+    /// The address of `symbol`, for checking that a table holds the library's own functions.
+    func address(of symbol: String) -> UnsafeMutableRawPointer? { dlsym(handle, symbol) }
 }

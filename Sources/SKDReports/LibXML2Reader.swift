@@ -20,8 +20,21 @@ struct LibXML2Reader {
     /// Where a node starts.
     let nodeLine: @convention(c) (Pointer?) -> Int
 
-    /// `xmlParserOption`s: no network, no error printed on standard error (the reader reports them).
-    static let options: Int32 = 1 << 11 | 1 << 5 | 1 << 6
+    /// The `xmlParserOption` bits skdpack sets (values from libxml2's `parser.h`, held to it by
+    /// `LibXML2BindingTests`). Loading a DTD (`XML_PARSE_DTDLOAD`) and substituting entities
+    /// (`XML_PARSE_NOENT`) are left off: a document can make skdpack read nothing but itself.
+    struct ParserOptions: OptionSet {
+        let rawValue: Int32
+        /// `XML_PARSE_NOERROR`: errors are not printed on standard error; the reader reports them.
+        static let noErrors = ParserOptions(rawValue: 1 << 5)
+        /// `XML_PARSE_NOWARNING`.
+        static let noWarnings = ParserOptions(rawValue: 1 << 6)
+        /// `XML_PARSE_NONET`: no network access, whatever the document refers to.
+        static let noNetwork = ParserOptions(rawValue: 1 << 11)
+    }
+
+    /// What every document skdpack reads is parsed with.
+    static let options: ParserOptions = [.noNetwork, .noErrors, .noWarnings]
 
     /// The node types the report reader meets (`xmlReaderTypes`).
     enum NodeType: Int32 {

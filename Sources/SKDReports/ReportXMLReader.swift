@@ -103,12 +103,10 @@ public enum ReportXMLReader {
     enum ElementTree {
         static func parse(_ bytes: [UInt8]) throws -> Element {
             let xml = try LibXML2Reader.load()
-            guard bytes.count < Int(Int32.max), let reader = bytes.withUnsafeBufferPointer({ buffer in
-                buffer.withMemoryRebound(to: CChar.self) {
-                    xml.readerForMemory($0.baseAddress, Int32($0.count), nil, "UTF-8", LibXML2Reader.options)
-                }
-            }) else { throw Malformed(description: "the document could not be opened") }
-            defer { xml.freeReader(reader) }
+            guard let document = XMLTextReader(bytes, encoding: "UTF-8", functions: xml) else {
+                throw Malformed(description: "the document could not be opened")
+            }
+            let reader = document.reader
             var root: Element?
             var open: [Element] = []
             while true {
