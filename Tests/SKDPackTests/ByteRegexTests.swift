@@ -36,6 +36,12 @@ struct ByteRegexTests {
         #expect(compiled.groups(in: "aab word é 123") == compiled.swiftRegexGroups(in: "aab word é 123"))
     }
 
+    /// What inputs are made of: the pattern's own characters, every ASCII line terminator and space
+    /// (which `.`, `\s` and `$` treat specially), and non-ASCII scalars of two, three and four bytes, NEL,
+    /// LS and PS among them (which send the match to Swift's Regex).
+    static let alphabet: [Unicode.Scalar] = Array("ab/.?&=-c1".unicodeScalars)
+        + ["\n", "\r", "\u{0B}", "\u{0C}", "\t", " ", "\u{85}", "\u{2028}", "\u{2029}", "é", "日", "😀"]
+
     @Test("random patterns and inputs")
     func random() throws {
         var generator = SplitMix(seed: 0x5EED)
@@ -63,14 +69,34 @@ struct ByteRegexTests {
             guard (try? Regex(pattern)) != nil, let compiled = try? NamedPattern(pattern), ByteRegex.compile(pattern) != nil
             else { continue }
             for _ in 0..<8 {
-                let text = String((0..<Int.random(in: 0...12, using: &generator)).map { _ in
-                    "ab/.?&=-c1".randomElement(using: &generator)!
-                })
+                var text = ""
+                for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                    text.unicodeScalars.append(Self.alphabet.randomElement(using: &generator)!)
+                }
                 compared += 1
                 #expect(compiled.groups(in: text) == compiled.swiftRegexGroups(in: text), "\(pattern) on \(text)")
             }
         }
         #expect(compared > 3000)
+    }
+
+    @Test("`.` refuses every line terminator Swift's does, and nothing else", arguments: alphabet)
+    func dot(scalar: Unicode.Scalar) throws {
+        let compiled = try NamedPattern("a(?<x>.)b")
+        let text = "a" + String(scalar) + "b"
+        #expect(compiled.groups(in: text) == compiled.swiftRegexGroups(in: text))
+        let terminators: Set<Unicode.Scalar> = ["\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+        #expect((compiled.groups(in: text) == nil) == terminators.contains(scalar))
+    }
+
+    @Test("nested counted repetitions too large to unroll are left to Swift's Regex, at once")
+    func nestedCounts() throws {
+        for pattern in ["((a{1,1000}){1,1000}){1,1000}", "(((a{2,999}){999}){999}){999}", "(a{0,999}b{0,999}){999}"] {
+            #expect(ByteRegex.compile(pattern) == nil)
+            let compiled = try NamedPattern(pattern)
+            #expect(compiled.groups(in: "aab") == compiled.swiftRegexGroups(in: "aab"))
+        }
+        #expect(ByteRegex.compile("(?<x>a{1,50}){1,50}") != nil)
     }
 }
 

@@ -26,11 +26,17 @@ struct ByteRegex: Sendable {
         case match
     }
 
+    /// The longest program compiled: counted repetitions are unrolled, so nested ones multiply
+    /// (`((a{1,1000}){1,1000}){1,1000}` would be 10⁹ instructions); longer ones are left to Swift's `Regex`.
+    static let maximumProgramSize = 10_000
+
     /// The program for `pattern`, or `nil` if it uses syntax this matcher leaves to Swift's `Regex`.
     static func compile(_ pattern: String) -> ByteRegex? {
         guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var parser = Parser(pattern: Array(pattern.utf8))
-        guard let tree = parser.alternation(), parser.position == parser.pattern.count else { return nil }
+        guard let tree = parser.alternation(), parser.position == parser.pattern.count,
+            Compiler.size(of: tree) <= maximumProgramSize
+        else { return nil }
         var compiler = Compiler(classes: parser.classes)
         compiler.emit(.save(0))
         compiler.compile(tree)
@@ -100,7 +106,9 @@ struct ByteRegex: Sendable {
                     position += 1
                     pc += 1
                 case .any:
-                    guard position < text.count, text[position] != 0x0A else { break thread }
+                    // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII text,
+                    // where NEL, LS and PS would be, goes to Swift's Regex).
+                    guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
                     position += 1
                     pc += 1
                 case .split(let preferred, let other):
@@ -378,6 +386,24 @@ struct ByteRegex: Sendable {
         init(classes: [[Bool]]) { self.classes = classes }
 
         mutating func emit(_ instruction: Instruction) { program.append(instruction) }
+
+        /// How many instructions `node` compiles to, worked out without compiling it and saturating at
+        /// `Int.max`, so that a pattern too large to unroll costs nothing to refuse.
+        static func size(of node: Node) -> Int {
+            func add(_ a: Int, _ b: Int) -> Int { a.addingReportingOverflow(b).overflow ? .max : a + b }
+            func times(_ a: Int, _ b: Int) -> Int { a.multipliedReportingOverflow(by: b).overflow ? .max : a * b }
+            switch node {
+            case .byte, .set, .any, .lineStart, .lineEnd: return 1
+            case .concatenation(let items): return items.reduce(0) { add($0, size(of: $1)) }
+            case .group(let inner, let capture): return add(size(of: inner), capture == nil ? 0 : 2)
+            case .alternation(let branches): return branches.reduce(0) { add($0, add(size(of: $1), 2)) }
+            case .repetition(let inner, let min, let max, _):
+                let one = size(of: inner)
+                let required = times(one, min)
+                guard let max else { return add(required, add(one, 2)) }
+                return add(required, times(add(one, 1), max - min))
+            }
+        }
 
         mutating func compile(_ node: Node) {
             switch node {
