@@ -150,4 +150,36 @@ struct YAMLReaderTests {
         let fine = String(repeating: "[", count: 30) + String(repeating: "]", count: 30)
         #expect(try YAMLReader.read("a: " + fine) != nil, "ordinary nesting still reads")
     }
+
+    // Found by the differential test against ruamel.yaml (YAMLDifferentialTests): each read differently before.
+
+    @Test("a CRLF file is read line by line (CR LF is one Character: the whole file was one line)")
+    func crlf() throws {
+        let value = try read("name: a # comment\r\nuri: \"skd://{id}\"\r\nvariables:\r\n  id: {pattern: \"[a-z]+\"}\r\n")
+        #expect(value == ["name": "a", "uri": "skd://{id}", "variables": ["id": ["pattern": "[a-z]+"]]])
+        #expect(throws: YAMLError.self) { try read("name: a\rb\n") }
+    }
+
+    @Test("a block scalar keeps a final line break only if the file has one; spaces past its indentation are text")
+    func blockScalarEnds() throws {
+        #expect(try read("k: |\n  a\n  b") == ["k": "a\nb"])
+        #expect(try read("k: |\n  a\n  b\n") == ["k": "a\nb\n"])
+        #expect(try read("k: |+\n  a\n\n") == ["k": "a\n\n"])
+        #expect(try read("k: |+\n  a\n   \n") == ["k": "a\n \n"])
+        #expect(try read("k: >\n  a\n\n   b\n") == ["k": "a\n\n b\n"])
+        #expect(try read("k: |2\n   a\n") == ["k": " a\n"])
+    }
+
+    @Test("a block scalar in a sequence is a block scalar, not the text '|'")
+    func blockScalarInSequence() throws {
+        #expect(try read("- |\n  a\n- >-\n  b\n  c\n") == ["a\n", "b c"])
+    }
+
+    @Test("what YAML reads as structure is refused, not taken as text", arguments: [
+        "k: | x\n", "- ?\n", "k: -\n", "k: a: b\n", "- |x\n", "[a, , b]\n", "k: a\tb\n", "--- |\n  a\n",
+        "k: >\n   \n  a\n",
+    ])
+    func refusedStructure(text: String) {
+        #expect(throws: YAMLError.self) { try read(text) }
+    }
 }

@@ -13,27 +13,45 @@ public enum YAMLReader {
 
     /// The document in `text`, or `nil` for a text with nothing but comments and blank lines.
     public static func read(_ text: String) throws(YAMLError) -> YAMLNode? {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            Array(line.hasSuffix("\r") ? line.dropLast() : line)
+        // Lines of Unicode scalars, not Characters: CR LF is one Character, and a combining mark after a
+        // quote or a colon would merge with it and hide it.
+        var lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map(Array.init)
+        let endsWithLineBreak = lines.count > 1 && lines.last!.isEmpty
+        if endsWithLineBreak { lines.removeLast() }
+        for (number, line) in lines.enumerated() {
+            if line.last == "\r" { lines[number].removeLast() }
+            // YAML reads a lone CR as a line break of its own; template files have no use for it.
+            if let cr = lines[number].firstIndex(of: "\r") {
+                throw YAMLError(message: "a carriage return that does not end a line (CR LF)", mark: YAMLMark(line: number + 1, column: cr + 1))
+            }
         }
         if let first = lines.first, first.first == "\u{FEFF}" { lines[0].removeFirst() }
-        var parser = BlockParser(lines: lines)
+        var parser = BlockParser(lines: lines, endsWithLineBreak: endsWithLineBreak)
         return try parser.document()
     }
 }
 
 /// The block structure, line by line.
 private struct BlockParser {
-    var lines: [[Character]]
+    var lines: [[Unicode.Scalar]]
+    /// Whether the last line ends with a line break, which a block scalar that ends there keeps.
+    let endsWithLineBreak: Bool
     var index = 0
     var depth = 0
 
-    init(lines: [[Character]]) { self.lines = lines }
+    init(lines: [[Unicode.Scalar]], endsWithLineBreak: Bool) {
+        self.lines = lines
+        self.endsWithLineBreak = endsWithLineBreak
+    }
 
     mutating func document() throws(YAMLError) -> YAMLNode? {
         try skipEmpty()
         guard index < lines.count else { return nil }
-        if lines[index].starts(with: Array("---")) {
+        if lines[index].starts(with: Array("---".unicodeScalars)) {
+            let rest = lines[index].dropFirst(3).drop { $0 == " " }
+            guard rest.isEmpty || rest.first == "#", lines[index].count == 3 || lines[index][3] == " " else {
+                throw YAMLError(message: "write the document's value on the line after ---", mark: mark(index, 0))
+            }
             index += 1
             try skipEmpty()
         }
@@ -41,7 +59,7 @@ private struct BlockParser {
         let node = try block(indent: indentation(lines[index]))
         try skipEmpty()
         if index < lines.count {
-            if lines[index].starts(with: Array("---")) || lines[index].starts(with: Array("...")) {
+            if lines[index].starts(with: Array("---".unicodeScalars)) || lines[index].starts(with: Array("...".unicodeScalars)) {
                 throw YAMLError(message: "only one YAML document per template file", mark: mark(index, 0))
             }
             throw YAMLError(message: "this line is not part of the structure above it (check its indentation)", mark: mark(index, indentation(lines[index])))
@@ -51,14 +69,14 @@ private struct BlockParser {
 
     // MARK: Lines
 
-    func indentation(_ line: [Character]) -> Int { line.prefix { $0 == " " }.count }
+    func indentation(_ line: [Unicode.Scalar]) -> Int { line.prefix { $0 == " " }.count }
 
-    func isDocumentMarker(_ line: [Character]) -> Bool {
-        line.starts(with: Array("---")) || line.starts(with: Array("..."))
+    func isDocumentMarker(_ line: [Unicode.Scalar]) -> Bool {
+        line.starts(with: Array("---".unicodeScalars)) || line.starts(with: Array("...".unicodeScalars))
     }
 
     /// Whether a line holds only spaces and perhaps a comment.
-    func isEmpty(_ line: [Character]) -> Bool {
+    func isEmpty(_ line: [Unicode.Scalar]) -> Bool {
         let rest = line.drop { $0 == " " }
         return rest.isEmpty || rest.first == "#"
     }
@@ -91,6 +109,9 @@ private struct BlockParser {
         let line = lines[index]
         let content = Array(line[indent...])
         if content.first == "-", content.count == 1 || content[1] == " " { return try sequence(indent: indent) }
+        if content.first == "|" || content.first == ">" {
+            throw YAMLError(message: "a block scalar (| or >) goes after a key or a '-'", mark: mark(index, indent))
+        }
         if let refused = refusal(content) { throw YAMLError(message: refused, mark: mark(index, indent)) }
         if content.first == "[" || content.first == "{" {
             return try flow(startingAt: index, column: indent)
@@ -168,6 +189,9 @@ private struct BlockParser {
                     continue
                 }
                 items.append(try block(indent: indentation(lines[index])))
+            } else if trimmed.first == "|" || trimmed.first == ">" {
+                let column = indent + 1 + (rest.count - trimmed.count)
+                items.append(try blockScalar(Array(trimmed), parentIndent: indent, column: column))
             } else {
                 // `- key: value` starts a mapping indented to where its key is: read it as if the dash
                 // were a space.
@@ -179,58 +203,104 @@ private struct BlockParser {
         return .sequence(items, start)
     }
 
-    /// `|` or `>`, with an optional chomping indicator (`-` strip, `+` keep), then the more indented lines.
-    mutating func blockScalar(_ header: [Character], parentIndent: Int, column: Int) throws(YAMLError) -> YAMLNode {
+    /// `|` or `>`, with an optional chomping indicator (`-` strip, `+` keep) and indentation indicator (a
+    /// digit: the text's indentation past its parent's), then the more indented lines.
+    mutating func blockScalar(_ header: [Unicode.Scalar], parentIndent: Int, column: Int) throws(YAMLError) -> YAMLNode {
         let start = mark(index, column)
         let folded = header[0] == ">"
-        var chomping: Character = " "
-        for character in header.dropFirst() {
-            if character == "-" || character == "+" { chomping = character } else if character == " " || character == "#" { break } else {
-                throw YAMLError(message: "only '-' or '+' may follow '\(header[0])' here", mark: start)
+        var chomping: Unicode.Scalar = " "
+        var explicitIndent: Int?
+        var position = 1
+        while position < header.count, header[position] != " " {
+            let character = header[position]
+            if character == "-" || character == "+", chomping == " " {
+                chomping = character
+            } else if ("1"..."9").contains(character), explicitIndent == nil {
+                explicitIndent = parentIndent + Int(character.value - 0x30)
+            } else {
+                throw YAMLError(
+                    message: "'\(header[0])' takes only '-' or '+' and a digit from 1 to 9 (the text's indentation)", mark: start)
             }
+            position += 1
+        }
+        let rest = header[position...].drop { $0 == " " }
+        guard rest.isEmpty || rest.first == "#" else {
+            throw YAMLError(message: "the block's text starts on the next line; only a comment may follow '\(header[0])'", mark: start)
         }
         index += 1
-        var body: [[Character]] = []
-        var indent: Int?
+        // Lines of spaces only are empty lines (as many spaces as the content's indentation, or fewer) or
+        // content lines of spaces (more); the content's indentation is the first other line's.
+        var body: [[Unicode.Scalar]] = []
+        var indent = explicitIndent
+        var leadingSpaces = 0
+        var lastContent: Int?
+        let first = index
         while index < lines.count {
             let line = lines[index]
             if line.allSatisfy({ $0 == " " }) {
-                body.append([])
+                if let indent {
+                    body.append(line.count > indent ? Array(line[indent...]) : [])
+                    if line.count > indent { lastContent = index }
+                } else {
+                    body.append([])
+                    leadingSpaces = max(leadingSpaces, line.count)
+                }
                 index += 1
                 continue
             }
             let lineIndent = indentation(line)
-            if indent == nil { indent = lineIndent }
-            guard lineIndent > parentIndent, lineIndent >= indent! else { break }
+            if indent == nil {
+                guard lineIndent > parentIndent else { break }
+                // YAML 1.2 8.1.1.1: a leading empty line may not be more indented than the first content line.
+                guard leadingSpaces <= parentIndent || leadingSpaces == lineIndent else {
+                    throw YAMLError(message: "an empty line before this block's text has more spaces than its text", mark: mark(first, 0))
+                }
+                indent = lineIndent
+            }
+            guard lineIndent >= indent! else { break }
             body.append(Array(line[indent!...]))
+            lastContent = index
             index += 1
         }
-        var trailing = 0
-        while let last = body.last, last.isEmpty {
-            body.removeLast()
-            trailing += 1
+        // The line breaks after the text: one per line from its last line to the block's end, the file's
+        // last line having one only if the file ends with a line break.
+        var breaks = 0
+        if let lastContent {
+            for line in lastContent..<index where line < lines.count - 1 || endsWithLineBreak { breaks += 1 }
+            body.removeLast(index - 1 - lastContent)
+        } else {
+            for line in first..<index where line < lines.count - 1 || endsWithLineBreak { breaks += 1 }
+            body.removeAll()
         }
+        // Text lines joined: by their line breaks in a literal block; in a folded one a single break between
+        // two lines becomes a space, unless either line starts with white space ("more indented"), and the
+        // breaks of empty lines stay.
         var text = ""
-        for (position, line) in body.enumerated() {
-            if position > 0 {
-                let previous = body[position - 1]
-                if !folded {
-                    text += "\n"
-                } else if line.isEmpty {
-                    // An empty line in folded text is a line break of its own; the break before it goes.
-                    text += previous.isEmpty ? "\n" : ""
-                } else if previous.isEmpty {
-                    text += "\n"
-                } else {
-                    text += line.first == " " || previous.first == " " ? "\n" : " "
-                }
+        var previous: [Unicode.Scalar]?
+        var empties = 0
+        for line in body {
+            if line.isEmpty {
+                empties += 1
+                continue
             }
-            text += String(line)
+            if let previous {
+                let moreIndented = [" ", "\t"].contains(previous.first!) || [" ", "\t"].contains(line.first!)
+                if folded, !moreIndented {
+                    text += empties == 0 ? " " : String(repeating: "\n", count: empties)
+                } else {
+                    text += String(repeating: "\n", count: empties + 1)
+                }
+            } else {
+                text += String(repeating: "\n", count: empties)
+            }
+            text.unicodeScalars += line
+            previous = line
+            empties = 0
         }
         switch chomping {
         case "-": break
-        case "+": text += String(repeating: "\n", count: body.isEmpty ? trailing : trailing + 1)
-        default: if !body.isEmpty { text += "\n" }
+        case "+": text += String(repeating: "\n", count: breaks)
+        default: if !body.isEmpty, breaks > 0 { text += "\n" }
         }
         return .scalar(text, plain: false, start)
     }
@@ -239,7 +309,7 @@ private struct BlockParser {
 
     /// The column just after a mapping key's `:` (a `:` followed by a space or the end of the line,
     /// outside quotes and flow brackets), or `nil`.
-    func keyEnd(_ content: [Character]) -> Int? {
+    func keyEnd(_ content: [Unicode.Scalar]) -> Int? {
         var position = 0
         if let quote = content.first, quote == "\"" || quote == "'" {
             position = 1
@@ -270,19 +340,24 @@ private struct BlockParser {
         return nil
     }
 
-    /// Why `content` is not read (YAML features template files have no use for), or `nil`.
-    func refusal(_ content: [Character]) -> String? {
-        switch content.first {
+    /// Why `content` is not read as a value (YAML features template files have no use for, and what YAML
+    /// reads as structure rather than as a plain value), or `nil`.
+    func refusal(_ content: [Unicode.Scalar]) -> String? {
+        guard let first = content.first else { return nil }
+        let alone = content.count == 1 || content[1] == " "
+        switch first {
         case "&", "*": return "anchors and aliases (& and *) are not used in template files; write the value out"
         case "!": return "YAML tags (!) are not used in template files"
         case "%": return "YAML directives (%) are not used in template files"
-        case "`", "@": return "a plain value cannot start with '\(content.first!)'; quote it"
+        case "`", "@", ",", "]", "}": return "a plain value cannot start with '\(first)'; quote it"
+        case "|", ">": return "'\(first)' starts a block scalar only as '\(first)', '\(first)-' or '\(first)+'; quote the value"
+        case "?", ":", "-" where alone: return "'\(first)' and a space start a YAML structure here, not a value; quote the value"
         default: return nil
         }
     }
 
     /// A scalar on one line: quoted, or plain up to a comment.
-    func scalar(_ content: [Character], line: Int, column: Int) throws(YAMLError) -> YAMLNode {
+    func scalar(_ content: [Unicode.Scalar], line: Int, column: Int) throws(YAMLError) -> YAMLNode {
         let at = mark(line, column)
         guard let first = content.first else { return .scalar("", plain: true, at) }
         if first == "\"" || first == "'" {
@@ -299,7 +374,13 @@ private struct BlockParser {
             end = position
             break
         }
-        let text = String(content[..<end]).trimmingTrailingSpaces()
+        let text = String(scalars: content[..<end]).trimmingTrailingSpaces()
+        if text.unicodeScalars.contains("\t") {
+            throw YAMLError(message: "a tab inside a plain value; quote the value", mark: at)
+        }
+        if text.hasSuffix(":") || text.contains(": ") {
+            throw YAMLError(message: "': ' inside a value starts a mapping, which YAML does not allow here; quote the value", mark: at)
+        }
         return .scalar(text, plain: true, at)
     }
 
@@ -307,7 +388,7 @@ private struct BlockParser {
 
     /// A flow collection starting on line `startingAt`, which may span lines until it closes.
     mutating func flow(startingAt line: Int, column: Int) throws(YAMLError) -> YAMLNode {
-        var text: [Character] = Array(lines[line][column...])
+        var text: [Unicode.Scalar] = Array(lines[line][column...])
         var lineStarts: [(offset: Int, line: Int, column: Int)] = [(0, line, column)]
         var end = line
         while true {
@@ -344,23 +425,23 @@ private struct BlockParser {
 private struct FlowReader {
     static let incomplete = "a [ or { is never closed"
 
-    let text: [Character]
+    let text: [Unicode.Scalar]
     let lineStarts: [(offset: Int, line: Int, column: Int)]
     var position = 0
     var depth = 0
 
-    init(text: [Character], startLine: Int, startColumn: Int) {
+    init(text: [Unicode.Scalar], startLine: Int, startColumn: Int) {
         self.text = text
         self.lineStarts = [(0, startLine, startColumn)]
     }
 
-    init(text: [Character], lineStarts: [(offset: Int, line: Int, column: Int)]) {
+    init(text: [Unicode.Scalar], lineStarts: [(offset: Int, line: Int, column: Int)]) {
         self.text = text
         self.lineStarts = lineStarts
     }
 
     var atEnd: Bool { position >= text.count }
-    var peek: Character? { atEnd ? nil : text[position] }
+    var peek: Unicode.Scalar? { atEnd ? nil : text[position] }
 
     var mark: YAMLMark { mark(at: position) }
 
@@ -412,6 +493,7 @@ private struct FlowReader {
                 position += 1
                 return .mapping(entries, start)
             }
+            if character == "," { throw YAMLError(message: "an empty entry (two commas, or a comma first); remove the comma", mark: mark) }
             let keyMark = mark
             let key = try node()
             skipWhitespace()
@@ -446,6 +528,7 @@ private struct FlowReader {
                 position += 1
                 return .sequence(items, start)
             }
+            if character == "," { throw YAMLError(message: "an empty entry (two commas, or a comma first); remove the comma", mark: mark) }
             items.append(try node())
             skipWhitespace()
             if peek == "," {
@@ -460,17 +543,17 @@ private struct FlowReader {
     /// A plain scalar in flow context: up to `,`, `]`, `}`, `: ` or the end of the line.
     mutating func plain() throws(YAMLError) -> YAMLNode {
         let start = mark
-        if let first = peek, "&*!%@`".contains(first) {
+        if let first = peek, "&*!%@`".unicodeScalars.contains(first) {
             throw YAMLError(message: "'\(first)' cannot start a value here; quote it", mark: start)
         }
-        var value: [Character] = []
+        var value: [Unicode.Scalar] = []
         while let character = peek, character != ",", character != "]", character != "}", character != "\n" {
-            if character == ":", position + 1 >= text.count || " \n,]}".contains(text[position + 1]) { break }
+            if character == ":", position + 1 >= text.count || " \n,]}".unicodeScalars.contains(text[position + 1]) { break }
             if character == "#", value.last == " " { break }
             value.append(character)
             position += 1
         }
-        return .scalar(String(value).trimmingTrailingSpaces(), plain: true, start)
+        return .scalar(String(scalars: value).trimmingTrailingSpaces(), plain: true, start)
     }
 
     /// A single- or double-quoted scalar on one line (double quotes with JSON's and YAML's escapes).
@@ -495,7 +578,7 @@ private struct FlowReader {
             if character == "\\", quote == "\"" {
                 value += try escape()
             } else {
-                value.append(character)
+                value.unicodeScalars.append(character)
             }
         }
     }
@@ -513,16 +596,23 @@ private struct FlowReader {
         case "r": return "\r"
         case "0": return "\u{0}"
         case "b": return "\u{8}"
+        case "a": return "\u{7}"
+        case "v": return "\u{B}"
+        case "\t": return "\t"
+        case "N": return "\u{85}"
+        case "_": return "\u{A0}"
+        case "L": return "\u{2028}"
+        case "P": return "\u{2029}"
         case "f": return "\u{C}"
         case "e": return "\u{1B}"
         case " ": return " "
         case "x", "u", "U":
             let count = character == "x" ? 2 : character == "u" ? 4 : 8
-            guard position + count <= text.count, let value = UInt32(String(text[position..<(position + count)]), radix: 16),
+            guard position + count <= text.count, let value = UInt32(String(scalars: text[position..<(position + count)]), radix: 16),
                 let scalar = Unicode.Scalar(value)
             else { throw YAMLError(message: "\\\(character) needs \(count) hex digits of a Unicode scalar", mark: at) }
             position += count
-            return String(Character(scalar))
+            return String(scalar)
         default:
             throw YAMLError(message: "unknown escape \\\(character)", mark: at)
         }
@@ -530,6 +620,13 @@ private struct FlowReader {
 }
 
 extension String {
+    /// The text of a run of scalars.
+    fileprivate init(scalars: some Sequence<Unicode.Scalar>) {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: scalars)
+        self = text
+    }
+
     fileprivate func trimmingTrailingSpaces() -> String {
         var text = self
         while text.last == " " || text.last == "\t" { text.removeLast() }
