@@ -31,7 +31,7 @@ public struct TemplateRenderer: Sendable {
         }
         let uri = String(decoding: bytes, as: UTF8.self)
         if !template.startsWithKeyScheme, let problem = URIEscaping.problem(withKeyURI: uri) {
-            throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)")
+            throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)", problem: .notKeyURI)
         }
         return uri
     }
@@ -46,20 +46,22 @@ public struct TemplateRenderer: Sendable {
             if spec?.required == false { return }
             throw RenderError(
                 variable: name,
-                message: "{\(name)} has no value: give --var \(name)=…, a catalog column, a --path-pattern or "
-                    + "--match group named \(name), or a default in the template")
+                message: "{\(name)} has no value: no source gives one, and the template has no default for it",
+                problem: .missingValue)
         }
         if let scalar = TemplateValue.forbiddenScalar(in: given.value) {
             throw RenderError(
                 variable: name,
                 message: "the value \(shown(given.value, of: name)) of \(name) (from \(given.source)) holds "
-                    + "\(scalar.escaped(asASCII: true)): a key URI never carries '\"' or a control character")
+                    + "\(scalar.escaped(asASCII: true)): a key URI never carries '\"' or a control character",
+                problem: .forbiddenCharacter)
         }
         if let pattern = spec?.pattern, !pattern.matches(given.value) {
             throw RenderError(
                 variable: name,
                 message: "the value \(shown(given.value, of: name)) of \(name) (from \(given.source)) does not match "
-                    + "its pattern \(pattern.text)")
+                    + "its pattern \(pattern.text)",
+                problem: .patternMismatch)
         }
         var value = given.value
         for filter in placeholder.filters { value = filter.apply(to: value) }

@@ -65,8 +65,26 @@ public final class ValuePattern: @unchecked Sendable {
 /// Why a URI could not be rendered. The message names the variable and where its value came from, and
 /// never shows a secret value.
 public struct RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Problem: Hashable, Sendable {
+        /// No source gave the variable a value (the caller can say which sources there are).
+        case missingValue
+        /// A value holds a quote or a control character.
+        case forbiddenCharacter
+        /// A value breaks its variable's pattern.
+        case patternMismatch
+        /// What the template made is not an `skd:` URI.
+        case notKeyURI
+    }
+
     public var variable: String?
     public var message: String
+    public var problem: Problem
+
+    public init(variable: String?, message: String, problem: Problem) {
+        self.variable = variable
+        self.message = message
+        self.problem = problem
+    }
 
     public var description: String { message }
 }

@@ -197,6 +197,7 @@ struct TemplateCommandTests {
         let missing = try SKDPackRunner.run(["render", "--template", "content-id"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("{content_id} has no value"))
+        #expect(missing.stderr.contains("give --var content_id=…, a catalogue column, or a --path-pattern or --match group named content_id"))
     }
 
     @Test("resolve", arguments: [

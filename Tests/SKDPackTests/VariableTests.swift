@@ -93,7 +93,7 @@ struct VariableTests {
         if TemplateValue.forbiddenScalar(in: value) != nil {
             #expect(fixture.result("t/v.m3u8") == nil, "nothing written")
             let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
-            #expect(finding.id == "TPL-render" && finding.message.contains("content_id (from --var) holds"))
+            #expect(finding.id == "TPL-render" && finding.message.contains("content_id (from a value given for the run) holds"))
             return
         }
         let output = try #require(fixture.result("t/v.m3u8"))
@@ -113,7 +113,7 @@ struct VariableTests {
         #expect(fixture.result("t/v.m3u8") == nil)
         let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
         #expect(finding.id == "TPL-render")
-        #expect(finding.message.contains("content_id (from --var) holds \\\""))
+        #expect(finding.message.contains("content_id (from a value given for the run) holds \\\""))
     }
 
     @Test("secrets are REDACTED in changes and messages")

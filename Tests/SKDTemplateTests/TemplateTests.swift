@@ -104,7 +104,8 @@ struct TemplateTests {
             _ = try render("skd://{content_id}", [:])
         } catch let error as RenderError {
             #expect(error.variable == "content_id")
-            #expect(error.message.contains("--var content_id="))
+            #expect(error.problem == .missingValue)
+            #expect(error.message.contains("{content_id} has no value"))
         }
         let optional = ["suffix": try VariableSpec(required: false)]
         #expect(try render("skd://{id}{suffix}", ["id": "a"], specs: optional) == "skd://a")

@@ -7,7 +7,7 @@ import Glibc
 /// only (a read from a pipe could block the thread forever at teardown); ``FileDescriptorSource/openForStreaming(path:)``
 /// picks it for files large enough to be worth a thread.
 public final class ReadAheadSource: ByteSource, @unchecked Sendable {
-    // @unchecked: the buffer states are read and written under `mutex`; a buffer's bytes belong to the
+    // @unchecked: the buffer states are read and written under `lock`; a buffer's bytes belong to the
     // thread while it is `.filling` and to the caller while it is `.full`.
     private enum State {
         case empty
@@ -22,8 +22,7 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
     private let source: FileDescriptorSource
     private let buffers: [UnsafeMutableRawBufferPointer]
     private var states: [State] = [.empty, .empty]
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private let lock = ConditionLock()
     private var thread = pthread_t()
     private var stopping = false
     /// The buffer the caller reads from, and how far.
@@ -34,8 +33,6 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
         self.source = source
         self.path = source.path
         self.buffers = (0..<2).map { _ in .allocate(byteCount: LineReader.chunkSize, alignment: 16) }
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { context in
             let reader = Unmanaged<ReadAheadSource>.fromOpaque(context!).takeRetainedValue()
@@ -47,26 +44,24 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
     /// Stops the thread (after the read in flight) and frees the buffers. Called by whoever created the
     /// source when done; the thread holds the source alive until then.
     public func close() {
-        pthread_mutex_lock(&mutex)
+        lock.lock()
         stopping = true
-        pthread_cond_broadcast(&condition)
-        pthread_mutex_unlock(&mutex)
+        lock.broadcast()
+        lock.unlock()
         pthread_join(thread, nil)
     }
 
     deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
         for buffer in buffers { buffer.deallocate() }
     }
 
     public func read(into destination: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         while true {
             switch states[current] {
             case .empty, .filling:
-                pthread_cond_wait(&condition, &mutex)
+                lock.wait()
             case .end:
                 return 0
             case .failed(let error):
@@ -79,7 +74,7 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
                     states[current] = .empty
                     current ^= 1
                     offset = 0
-                    pthread_cond_broadcast(&condition)
+                    lock.broadcast()
                 }
                 return take
             }
@@ -88,24 +83,24 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
 
     private func loop() {
         var next = 0
-        pthread_mutex_lock(&mutex)
+        lock.lock()
         while true {
-            while !stopping, case .full = states[next] { pthread_cond_wait(&condition, &mutex) }
+            while !stopping, case .full = states[next] { lock.wait() }
             if stopping { break }
             guard case .empty = states[next] else { break }
             states[next] = .filling
-            pthread_mutex_unlock(&mutex)
+            lock.unlock()
             let result = fill(buffers[next])
-            pthread_mutex_lock(&mutex)
+            lock.lock()
             switch result {
             case .success(0): states[next] = .end
             case .success(let count): states[next] = .full(count)
             case .failure(let error): states[next] = .failed(error)
             }
-            pthread_cond_broadcast(&condition)
+            lock.broadcast()
             if case .full = states[next] { next ^= 1 } else { break }
         }
-        pthread_mutex_unlock(&mutex)
+        lock.unlock()
     }
 
     /// Fills a buffer as far as the file goes.

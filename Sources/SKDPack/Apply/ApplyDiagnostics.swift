@@ -9,7 +9,7 @@ public enum ApplyDiagnostics {
         specSection: "4.3.2.4")
     public static let clearPlaylist = DiagnosticKind(
         id: "FPS-clear-playlist", severity: .warning,
-        summary: "A media playlist has no keys at all: it gets a FairPlay key only with --assume-encrypted.",
+        summary: "A media playlist has no keys at all: it gets a FairPlay key only if the run is told its media is encrypted.",
         specSection: "4.3.2.4")
     public static let renderFailed = DiagnosticKind(
         id: "TPL-render", severity: .error,
@@ -22,7 +22,7 @@ public enum ApplyDiagnostics {
         specSection: "4.2")
     public static let matchFailed = DiagnosticKind(
         id: "TPL-match", severity: .error,
-        summary: "An existing FairPlay key URI does not match --match, so the migration cannot read it.",
+        summary: "An existing FairPlay key URI does not match the migration's match pattern, so it cannot be read.",
         specSection: "4.3.2.4")
     public static let literalAfterDefine = DiagnosticKind(
         id: "HLS-define-literal", severity: .info,

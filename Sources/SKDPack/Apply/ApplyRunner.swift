@@ -1,28 +1,19 @@
 import Glibc
 import HLS
 
-/// Where `apply` puts its results.
-public enum ApplyDestination: Sendable, Equatable {
-    /// The one playlist given, to standard output; nothing at all if it has an error.
-    case standardOutput
-    /// Each changed file replaced atomically; unchanged files not touched.
-    case inPlace
-    /// Every processed playlist written under this directory at its path relative to its input.
-    case directory(String)
-    /// Nothing written: say what would change (exit 1 if anything would).
-    case check
-    /// A unified diff of what would change, to standard output; nothing written.
-    case diff
-}
-
 /// Runs `apply` over packages of playlists: media playlists first, then their master.
 public struct ApplyRunner: Sendable {
     public var options: ApplyOptions
     public var destination: ApplyDestination
+    /// Where a playlist for standard output, and diffs, go.
+    public var stream: StreamOutput?
 
-    public init(options: ApplyOptions, destination: ApplyDestination) {
+    /// `stream` is needed for ``ApplyDestination/standardOutput`` and ``ApplyDestination/diff`` only.
+    public init(options: ApplyOptions, destination: ApplyDestination, stream: StreamOutput? = nil) {
+        precondition(stream != nil || (destination != .standardOutput && destination != .diff), "\(destination) needs a stream")
         self.options = options
         self.destination = destination
+        self.stream = stream
     }
 
     /// Applies to one package and returns an outcome per playlist, in the order processed. I/O problems
@@ -79,13 +70,13 @@ public struct ApplyRunner: Sendable {
                 var plan = first.followUp ?? MediaPlaylistApplier.Plan()
                 if first.versionDigitOffset != nil { plan.raiseVersion = true }
                 var emitter = DiffEmitter(
-                    sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath,
+                    sink: OutputSink(fd: stream!.fd, path: stream!.name), path: file.relativePath,
                     redaction: options.redaction.adding(first.outcome.secretValues))
                 let second = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
                 try emitter.finish()
                 return second.outcome
-            case .standardOutput where StandardOutputFile.current != nil:
-                return try writeToStandardOutputFile(file, identity, applier)
+            case .standardOutput where StreamOutputFile(stream!) != nil:
+                return try writeToStreamOutputFile(file, identity, applier)
             case .standardOutput, .inPlace, .directory:
                 let version = FileVersion(of: file.path)
                 let output = try AtomicFile(target: target(of: file))
@@ -106,16 +97,16 @@ public struct ApplyRunner: Sendable {
 
     /// Standard output redirected to a regular file: written directly, and cut back to where it started if
     /// the playlist turns out to have an error, so a failed run still leaves nothing behind.
-    private func writeToStandardOutputFile(
+    private func writeToStreamOutputFile(
         _ file: PlaylistFile, _ identity: PlaylistIdentity, _ applier: MediaPlaylistApplier
     ) throws(IOError) -> PlaylistOutcome {
-        let output = StandardOutputFile.current!
+        let output = StreamOutputFile(stream!)!
         var plan = MediaPlaylistApplier.Plan()
         while true {
             let source = try FileDescriptorSource.openForStreaming(path: file.path)
             defer { FileDescriptorSource.finish(source) }
             let background = FileDescriptorSource.isLarge(source)
-            var emitter = SinkEmitter(sink: OutputSink(fd: 1, path: "<stdout>", background: background))
+            var emitter = SinkEmitter(sink: OutputSink(fd: stream!.fd, path: stream!.name, background: background))
             let result = try applier.pass(source, identity: identity, plan: plan, into: &emitter)
             try emitter.sink.flush()
             if result.outcome.failed {
@@ -159,7 +150,7 @@ public struct ApplyRunner: Sendable {
             case .diff:
                 guard survey.outcome.changed else { break }
                 var emitter = DiffEmitter(
-                    sink: OutputSink(fd: 1, path: "<stdout>"), path: file.relativePath,
+                    sink: OutputSink(fd: stream!.fd, path: stream!.name), path: file.relativePath,
                     redaction: options.redaction.adding(secrets))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.finish()
@@ -185,8 +176,7 @@ public struct ApplyRunner: Sendable {
             try makeDirectories(AtomicFile.directory(of: target))
             return target
         case .standardOutput:
-            let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-            return directory + "/skdpack-stdout.m3u8"
+            return stream!.temporaryDirectory + "/skdpack-stdout.m3u8"
         default:
             // In place through a symbolic link (--follow-symlinks) means in the file it points at: renaming
             // over the link itself would replace the link with a copy. (Only the last component matters:
@@ -203,7 +193,7 @@ public struct ApplyRunner: Sendable {
     private func finish(_ output: AtomicFile, file: PlaylistFile, changed: Bool, read version: FileVersion?) throws(IOError) {
         switch destination {
         case .standardOutput:
-            try output.copy(to: 1, path: "<stdout>")
+            try output.copy(to: stream!.fd, path: stream!.name)
         case .directory:
             try output.commit()
         case .inPlace:

@@ -69,7 +69,7 @@ public struct MediaPlaylistApplier: Sendable {
             guard let found = match.groups(in: oldURI) else {
                 report(
                     ApplyDiagnostics.matchFailed,
-                    "the key URI \(oldURI) does not match --match \(match.text); the playlist is left as it was", line)
+                    "the key URI \(oldURI) does not match \(options.variables.names.match) \(match.text); the playlist is left as it was", line)
                 return nil
             }
             groups = found
@@ -82,7 +82,11 @@ public struct MediaPlaylistApplier: Sendable {
         do {
             return try options.template.definition.renderer.render(lookup)
         } catch {
-            report(ApplyDiagnostics.renderFailed, error.message + "; the playlist is left as it was", line)
+            var message = error.message
+            if error.problem == .missingValue, let name = error.variable {
+                message += " (\(options.variables.names.whereValuesComeFrom(for: name)))"
+            }
+            report(ApplyDiagnostics.renderFailed, message + "; the playlist is left as it was", line)
             return nil
         }
     }
@@ -378,7 +382,7 @@ private struct MediaWalk {
             } else {
                 report(
                     ApplyDiagnostics.clearPlaylist,
-                    "no segment of this playlist is encrypted; no FairPlay key is added (give --assume-encrypted if they are)",
+                    "no segment of this playlist is encrypted; no FairPlay key is added (give \(applier.options.variables.names.assumeEncrypted) if they are)",
                     line: first.line)
             }
         }

@@ -44,10 +44,13 @@ public struct PlaylistDiscovery: Sendable {
     /// Also look beside each file given for the temporary files a killed run left for it (a directory
     /// read each); those in the directories walked are noted anyway, at no cost.
     public var findsLeftoversBesideFiles: Bool
+    /// How messages name the settings.
+    public var names: SettingNames
 
-    public init(followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false) {
+    public init(followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false, names: SettingNames = SettingNames()) {
         self.followSymlinks = followSymlinks
         self.findsLeftoversBesideFiles = findsLeftoversBesideFiles
+        self.names = names
     }
 
     public struct Result: Sendable {
@@ -76,7 +79,7 @@ public struct PlaylistDiscovery: Sendable {
                     problems.append(
                         IOError(
                             path: input, operation: "read", errno: ELOOP,
-                            reason: "it is a symbolic link, and links are followed only with --follow-symlinks"))
+                            reason: "it is a symbolic link, and links are followed only with \(names.followSymlinks)"))
                     continue
                 }
             }

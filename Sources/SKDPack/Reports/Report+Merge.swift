@@ -5,8 +5,9 @@ extension Report {
     }
 
     /// The report one run over all the shards' packages would have written: their playlists in report order,
-    /// the summary over all of them; for the run, the first report's command, template and arguments
-    /// (without `--shard`), the earliest start and the longest duration (shards run side by side).
+    /// the summary over all of them; for the run, the first report's command, template and arguments (the
+    /// caller removes what names the shard), the earliest start and the longest duration (shards run side
+    /// by side).
     public static func merging(_ reports: [Report]) throws(MergeError) -> Report {
         guard let first = reports.first else { throw MergeError(description: "no reports to merge") }
         var seen: [String: Int] = [:]
@@ -28,25 +29,9 @@ extension Report {
             }
         }
         let run = Run(
-            command: first.run.command, arguments: Self.withoutShard(first.run.arguments), template: first.run.template,
+            command: first.run.command, arguments: first.run.arguments, template: first.run.template,
             startedAt: reports.map(\.run.startedAt).min() ?? first.run.startedAt,
             durationMilliseconds: reports.map(\.run.durationMilliseconds).max() ?? 0)
         return Report(tool: first.tool, run: run, playlists: reports.flatMap(\.playlists))
-    }
-
-    /// `arguments` without `--shard I/N` (or `--shard=I/N`).
-    static func withoutShard(_ arguments: [String]) -> [String] {
-        var kept: [String] = []
-        var skipNext = false
-        for argument in arguments {
-            if skipNext {
-                skipNext = false
-            } else if argument == "--shard" {
-                skipNext = true
-            } else if !argument.hasPrefix("--shard=") {
-                kept.append(argument)
-            }
-        }
-        return kept
     }
 }

@@ -23,9 +23,13 @@ public final class TemplateMatcher: @unchecked Sendable {
         case mismatch(String)
     }
 
-    public init(definition: TemplateDefinition, pinned: [String: String] = [:]) throws {
+    /// How messages name where pinned values come from.
+    public let names: SettingNames
+
+    public init(definition: TemplateDefinition, pinned: [String: String] = [:], names: SettingNames = SettingNames()) throws {
         self.definition = definition
         self.pinned = pinned
+        self.names = names
         var pattern = ""
         var placeholders: [Template.Placeholder] = []
         for segment in definition.uri.segments {
@@ -62,7 +66,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         for candidate in candidates {
             do {
                 let rendered = try renderer.render { name in
-                    candidate[name].map { TemplateValue($0, source: self.pinned[name] == nil ? "the URI" : "--var") }
+                    candidate[name].map { TemplateValue($0, source: self.pinned[name] == nil ? "the URI" : self.names.values) }
                 }
                 if rendered == uri { return .matches }
                 if firstRendering == nil { firstRendering = rendered }

@@ -1,4 +1,5 @@
 import Glibc
+import Synchronization
 import SKDTemplate
 
 /// Where template variables come from, and which wins when several give the same name.
@@ -16,15 +17,18 @@ public struct VariableSources: Sendable {
     public var pathPattern: NamedPattern?
     /// `--match`: named groups taken from each existing FairPlay key URI.
     public var match: NamedPattern?
+    /// How messages name the sources above.
+    public var names: SettingNames
 
     public init(
         commandLine: [(name: String, value: String)] = [], catalog: Catalog? = nil, pathPattern: NamedPattern? = nil,
-        match: NamedPattern? = nil
+        match: NamedPattern? = nil, names: SettingNames = SettingNames()
     ) {
         self.commandLine = commandLine
         self.catalog = catalog
         self.pathPattern = pathPattern
         self.match = match
+        self.names = names
     }
 
     /// The values for one playlist, before any key-specific source (`--match`, `key_index`, `kid`, `old_uri`).
@@ -38,7 +42,7 @@ public struct VariableSources: Sendable {
         }
         if let pathPattern, let groups = pathPattern.groups(in: playlist.path) {
             for (name, value) in groups {
-                values[name] = TemplateValue(value, source: "--path-pattern on \(playlist.path)")
+                values[name] = TemplateValue(value, source: "\(names.pathPattern) on \(playlist.path)")
             }
         }
         return values
@@ -63,10 +67,11 @@ public struct VariableSources: Sendable {
         line: Int
     ) -> (String) -> TemplateValue? {
         let commandLine = commandLine
+        let names = names
         return { name in
-            if let given = commandLine.last(where: { $0.name == name }) { return TemplateValue(given.value, source: "--var") }
+            if let given = commandLine.last(where: { $0.name == name }) { return TemplateValue(given.value, source: names.values) }
             // The key's line is where any finding about the value is reported, so the source need not say it.
-            if let value = matchGroups[name] { return TemplateValue(value, source: "--match") }
+            if let value = matchGroups[name] { return TemplateValue(value, source: names.match) }
             switch name {
             case "key_index": return TemplateValue(String(keyIndex), source: "built-in key_index")
             case "kid" where kid != nil: return TemplateValue(kid!, source: "built-in kid (KEYID of the key period)")
@@ -102,37 +107,34 @@ public struct PlaylistIdentity: Hashable, Sendable {
 ///
 /// Matched by ``ByteRegex`` where it can (ASCII text, the common syntax), by Swift's `Regex` otherwise;
 /// Swift's is compiled only when first needed, as compiling it costs more than a whole small playlist.
-public final class NamedPattern: @unchecked Sendable {
-    // @unchecked: `swift` is written once, under `lock`; everything else is immutable.
+public final class NamedPattern: Sendable {
     public let text: String
     /// The pattern for the byte matcher, when it can run it.
     private let fast: ByteRegex?
-    private var swift: Regex<AnyRegexOutput>?
-    private var lock = pthread_mutex_t()
+    /// Swift's `Regex`, compiled once, when first needed. (A compiled `Regex` is never mutated; the lock is
+    /// for the first use, which concurrent jobs may race to.)
+    private let swift: Mutex<Regex<AnyRegexOutput>?>
     public let groupNames: [String]
 
     public init(_ text: String) throws {
         self.text = text
         self.fast = ByteRegex.compile(text)
-        pthread_mutex_init(&lock, nil)
         if let fast {
             groupNames = fast.groupNames.sorted { $0.key < $1.key }.map(\.value)
+            swift = Mutex(nil)
         } else {
             // Compiled now, so that a pattern Swift's Regex rejects is an error here, with its reason.
-            let regex = try Regex(text).matchingSemantics(.unicodeScalar)
-            swift = regex
+            swift = Mutex(try Regex(text).matchingSemantics(.unicodeScalar))
             groupNames = Self.namedGroups(in: text)
         }
     }
 
-    deinit { pthread_mutex_destroy(&lock) }
-
     /// Swift's `Regex` for the pattern, compiled on first use.
     private func swiftRegex() -> Regex<AnyRegexOutput>? {
-        pthread_mutex_lock(&lock)
-        defer { pthread_mutex_unlock(&lock) }
-        if swift == nil { swift = try? Regex(text).matchingSemantics(.unicodeScalar) }
-        return swift
+        swift.withLock { regex in
+            if regex == nil { regex = try? Regex(text).matchingSemantics(.unicodeScalar) }
+            return regex
+        }
     }
 
     /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.

@@ -51,10 +51,24 @@ public struct YAMLMark: Hashable, Sendable {
 public struct YAMLError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     public var mark: YAMLMark
+    /// What the reader does with the error: a flow collection still open at the end of a line goes on
+    /// on the next one; anything else is final.
+    enum Kind: Hashable, Sendable {
+        case malformed
+        case unclosedFlow
+    }
+    var kind: Kind = .malformed
 
     public init(message: String, mark: YAMLMark) {
         self.message = message
         self.mark = mark
+    }
+
+    /// `[` or `{` not closed by the end of the text read so far.
+    static func unclosedFlow(at mark: YAMLMark) -> YAMLError {
+        var error = YAMLError(message: "a [ or { is never closed", mark: mark)
+        error.kind = .unclosedFlow
+        return error
     }
 
     public var description: String { "\(mark.line):\(mark.column): \(message)" }

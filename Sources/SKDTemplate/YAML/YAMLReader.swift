@@ -409,9 +409,11 @@ private struct BlockParser {
                 if error.mark.line - 1 > line, error.mark.column - 1 == indentation(lines[error.mark.line - 1]),
                     error.mark.column - 1 <= startIndent
                 {
-                    throw YAMLError(message: FlowReader.incomplete, mark: mark(line, column))
+                    var final = YAMLError.unclosedFlow(at: mark(line, column))
+                    final.kind = .malformed  // the text has moved on: reading the next line would not help
+                    throw final
                 }
-                guard error.message == FlowReader.incomplete, end + 1 < lines.count else { throw error }
+                guard error.kind == .unclosedFlow, end + 1 < lines.count else { throw error }
                 end += 1
                 lineStarts.append((text.count + 1, end, 0))
                 text.append("\n")
@@ -423,8 +425,6 @@ private struct BlockParser {
 
 /// Flow collections and quoted scalars, character by character.
 private struct FlowReader {
-    static let incomplete = "a [ or { is never closed"
-
     let text: [Unicode.Scalar]
     let lineStarts: [(offset: Int, line: Int, column: Int)]
     var position = 0
@@ -466,7 +466,7 @@ private struct FlowReader {
 
     mutating func node() throws(YAMLError) -> YAMLNode {
         skipWhitespace()
-        guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: mark) }
+        guard let character = peek else { throw YAMLError.unclosedFlow(at: mark) }
         // Each [ or { is a level of recursion: a bound keeps hostile input from overflowing the stack.
         depth += 1
         defer { depth -= 1 }
@@ -488,7 +488,7 @@ private struct FlowReader {
         var keys: Set<String> = []
         while true {
             skipWhitespace()
-            guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: start) }
+            guard let character = peek else { throw YAMLError.unclosedFlow(at: start) }
             if character == "}" {
                 position += 1
                 return .mapping(entries, start)
@@ -498,7 +498,7 @@ private struct FlowReader {
             let key = try node()
             skipWhitespace()
             guard peek == ":" else {
-                if atEnd { throw YAMLError(message: Self.incomplete, mark: start) }
+                if atEnd { throw YAMLError.unclosedFlow(at: start) }
                 throw YAMLError(message: "expected ':' after a key", mark: mark)
             }
             position += 1
@@ -511,7 +511,7 @@ private struct FlowReader {
             if peek == "," {
                 position += 1
             } else if peek != "}" {
-                if atEnd { throw YAMLError(message: Self.incomplete, mark: start) }
+                if atEnd { throw YAMLError.unclosedFlow(at: start) }
                 throw YAMLError(message: "expected ',' or '}'", mark: mark)
             }
         }
@@ -523,7 +523,7 @@ private struct FlowReader {
         var items: [YAMLNode] = []
         while true {
             skipWhitespace()
-            guard let character = peek else { throw YAMLError(message: Self.incomplete, mark: start) }
+            guard let character = peek else { throw YAMLError.unclosedFlow(at: start) }
             if character == "]" {
                 position += 1
                 return .sequence(items, start)
@@ -534,7 +534,7 @@ private struct FlowReader {
             if peek == "," {
                 position += 1
             } else if peek != "]" {
-                if atEnd { throw YAMLError(message: Self.incomplete, mark: start) }
+                if atEnd { throw YAMLError.unclosedFlow(at: start) }
                 throw YAMLError(message: "expected ',' or ']'", mark: mark)
             }
         }

@@ -90,65 +90,53 @@ extension ApplySettings {
             options.keepsChangeDetails = !reportFormats.isEmpty
             let redaction = options.redaction
 
-            var inputs = paths
-            var spooled: String?
-            if let index = inputs.firstIndex(of: "-") {
-                guard inputs.count == 1 else { throw UsageFailure("- (standard input) cannot be mixed with other inputs") }
+            let run = try LibraryRun(
+                paths: paths,
+                discovery: PlaylistDiscovery(
+                    followSymlinks: followSymlinks, findsLeftoversBesideFiles: destination == .inPlace, names: .commandLine),
+                shard: shard, printer: printer
+            ) {
                 guard destination != .inPlace, !isDirectoryDestination(destination) else {
                     throw UsageFailure("standard input can go to standard output, --check or --diff only")
                 }
-                spooled = try StandardInput.spool()
-                inputs[index] = spooled!
             }
-            defer { if let spooled { unlink(spooled) } }
-
-            let discovery = PlaylistDiscovery(
-                followSymlinks: followSymlinks, findsLeftoversBesideFiles: destination == .inPlace
-            ).discover(inputs)
-            for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
-            Self.removeLeftovers(of: destination, found: discovery.leftovers, printer: printer)
+            defer { run.close() }
+            Self.removeLeftovers(of: destination, found: run.discovery.leftovers, printer: printer)
             if destination == .standardOutput {
-                let count = discovery.packages.reduce(0) { $0 + $1.playlistCount }
+                let count = run.discovery.packages.reduce(0) { $0 + $1.playlistCount }
                 guard count <= 1 else {
                     throw UsageFailure(
                         "\(count) playlists to write: give --in-place, --output DIR, --check or --diff (standard output takes one)")
                 }
             }
-            let runner = ApplyRunner(options: options, destination: destination)
+            let stream = StreamOutput(
+                fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
+            let runner = ApplyRunner(options: options, destination: destination, stream: stream)
             var summary = ApplySummary()
             let reports = try Self.openReports(reportFormats, printer: printer)
             // Diffs and standard output are one stream: written by one job, in order.
-            let jobs = destination == .diff || destination == .standardOutput ? 1 : try LibraryOptions.jobCount(jobs)
-            let packages = try LibraryOptions.packages(of: discovery.packages, shard: shard)
-            let total = packages.reduce(0) { $0 + $1.playlistCount }
-            let progress = ProgressBar(
-                total: total,
-                enabled: !noProgress && destination != .diff && destination != .standardOutput, printer: printer)
-            StopSignal.install()
+            let streams = destination == .diff || destination == .standardOutput
             do {
-                try OrderedParallel.run(packages, jobs: jobs, stop: { StopSignal.requested != nil }) { package in
+                try run.run(jobs: streams ? 1 : try LibraryOptions.jobCount(jobs), progress: !noProgress && !streams) { package in
                     // A package's playlists in path order: the order of the report, written as it goes.
                     (package.key, runner.run(package).sorted { $0.path < $1.path })
                 } consume: { package, outcomes in
-                    defer { progress.advance(by: outcomes.count) }
                     for var outcome in outcomes {
-                        if let spooled, outcome.path == spooled { outcome.path = "-" }
+                        outcome.path = run.shown(outcome.path)
                         for index in outcome.diagnostics.indices {
-                            if outcome.diagnostics[index].location.path == spooled {
-                                outcome.diagnostics[index].location.path = "-"
-                            }
+                            outcome.diagnostics[index].location.path = run.shown(outcome.diagnostics[index].location.path)
                             outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
                             printer.print(outcome.diagnostics[index])
                         }
                         summary.add(outcome)
-                        try reports?.add(Report.Playlist(outcome, package: package == spooled ? "-" : package))
+                        try reports?.add(Report.Playlist(outcome, package: run.shown(package)))
                         if destination == .check, outcome.changed {
                             let count = outcome.counts.total
                             printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
                         }
                     }
+                    return outcomes.count
                 }
-                progress.finish()
                 printer.print(message: summary.line(checking: destination == .check || destination == .diff))
                 try reports?.finish(
                     run: clock.run(
@@ -156,14 +144,13 @@ extension ApplySettings {
                         template: template))
             } catch {
                 reports?.discard()
-                progress.finish()
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }
             printer.flush()
-            StopSignal.exitIfRequested(done: summary.read, of: total, printer: printer)
-            if !discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
+            run.exitIfStopped()
+            if !run.discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
             if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
         }
     }

@@ -42,10 +42,14 @@ struct RenderCommand: ParsableCommand {
                 playlist: sources.playlistValues(for: identity), keyIndex: keyIndex, kid: kid?.lowercased(),
                 oldURI: oldURI, line: 0)
             let uri: String
-            do {
+            do throws(RenderError) {
                 uri = try definition.renderer.render(values)
             } catch {
-                FileHandleStandardError.write("skdpack render: \(error)\n")
+                var message = error.message
+                if error.problem == .missingValue, let name = error.variable {
+                    message += " (\(SettingNames.commandLine.whereValuesComeFrom(for: name)))"
+                }
+                FileHandleStandardError.write("skdpack render: \(message)\n")
                 throw ExitStatus.findings
             }
             print(uri)

@@ -70,7 +70,8 @@ struct ReportMergeCommand: ParsableCommand {
                         throw UsageFailure("\(path) is not an skdpack \(isXML ? "XML" : "JSON") report: \(error)")
                     }
                 }
-                let merged = try Report.merging(loaded)
+                var merged = try Report.merging(loaded)
+                merged.run.arguments = Self.withoutShard(merged.run.arguments)
                 var output = OutputSink(fd: 1, path: "<stdout>")
                 try output.write(format.encode(merged))
                 try output.flush()
@@ -82,5 +83,23 @@ struct ReportMergeCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
         }
+    }
+}
+
+extension ReportMergeCommand {
+    /// A shard's recorded arguments without `--shard I/N` (or `--shard=I/N`): what the whole run's were.
+    static func withoutShard(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var skipNext = false
+        for argument in arguments {
+            if skipNext {
+                skipNext = false
+            } else if argument == "--shard" {
+                skipNext = true
+            } else if !argument.hasPrefix("--shard=") {
+                kept.append(argument)
+            }
+        }
+        return kept
     }
 }

@@ -83,7 +83,7 @@ struct TemplateOptions: ParsableArguments {
         }
         return VariableSources(
             commandLine: commandLine, catalog: loadedCatalog, pathPattern: try pattern(pathPattern, "--path-pattern"),
-            match: try pattern(match, "--match"))
+            match: try pattern(match, "--match"), names: .commandLine)
     }
 }
 

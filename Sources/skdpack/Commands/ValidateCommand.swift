@@ -67,66 +67,46 @@ struct ValidateCommand: ParsableCommand {
         let clock = RunClock()
         try reportingUsage {
             let options = try validationOptions()
-            guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
-            var inputs = paths
-            var spooled: String?
-            if let index = inputs.firstIndex(of: "-") {
-                guard inputs.count == 1 else { throw UsageFailure("- (standard input) cannot be mixed with other inputs") }
-                spooled = try StandardInput.spool()
-                inputs[index] = spooled!
-            }
-            defer { if let spooled { unlink(spooled) } }
-
             let printer = DiagnosticPrinter()
-            let discovery = PlaylistDiscovery(followSymlinks: followSymlinks).discover(inputs)
-            for problem in discovery.problems { printer.print(message: "skdpack: \(problem)") }
+            let run = try LibraryRun(
+                paths: paths, discovery: PlaylistDiscovery(followSymlinks: followSymlinks, names: .commandLine),
+                shard: library.shard, printer: printer)
+            defer { run.close() }
             let output: ValidationOutput
             do {
-                output = try ValidationOutput(format == .human ? .human : .report(ReportFormat(rawValue: format.rawValue)!), spooled: spooled)
+                output = try ValidationOutput(format == .human ? .human : .report(ReportFormat(rawValue: format.rawValue)!), spooled: run.spooled)
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }
+            let runner = ValidationRunner(options: options)
             var unreadable = 0
-            let packages = try library.packages(of: discovery.packages)
-            let total = packages.reduce(0) { $0 + $1.playlistCount }
-            let progress = ProgressBar(
-                total: total, enabled: !library.noProgress, printer: printer)
-            StopSignal.install()
-            var done = 0
             do {
                 // Package by package, each package's playlists by path: the order of reports.
-                try OrderedParallel.run(
-                    packages, jobs: try library.jobCount(), stop: { StopSignal.requested != nil }
-                ) { package in
-                    Self.validate(package, options: options)
-                } consume: { validated in
-                    var playlists = validated.results
-                    for problem in validated.problems {
+                try run.run(jobs: try library.jobCount(), progress: !library.noProgress, work: runner.run) { result in
+                    var playlists = result.playlists
+                    for problem in result.unreadable {
                         printer.print(message: "skdpack: \(problem)")
                         // In the report too, as a playlist that failed, with the reason.
                         playlists.append(.unreadable(problem))
                     }
                     for playlist in playlists.sorted(by: { $0.path < $1.path }) {
-                        try output.add(playlist, package: validated.package)
+                        try output.add(playlist, package: result.package)
                     }
-                    unreadable += validated.problems.count
-                    done += playlists.count
-                    progress.advance(by: playlists.count)
+                    unreadable += result.unreadable.count
+                    return playlists.count
                 }
-                progress.finish()
                 let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
                 try output.finish(run: clock.run(command: "validate", arguments: arguments, template: template))
             } catch {
-                progress.finish()
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }
             printer.flush()
-            StopSignal.exitIfRequested(done: done, of: total, printer: printer)
-            if !discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
+            run.exitIfStopped()
+            if !run.discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
             if output.hasErrors { throw ExitStatus.findings }
         }
     }
@@ -161,7 +141,7 @@ struct ValidateCommand: ParsableCommand {
                 throw UsageFailure("--var \(name): the template \(definition.name) has no variable \(name)")
             }
             do {
-                options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned)
+                options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned, names: .commandLine)
             } catch {
                 throw UsageFailure("--template \(template): \(error)")
             }
@@ -171,38 +151,4 @@ struct ValidateCommand: ParsableCommand {
         }
         return options
     }
-
-    /// Validates the playlists of `package` one by one, then the package rules over them; each finding of
-    /// the package goes to the playlist it is about.
-    private static func validate(
-        _ package: PlaylistPackage, options: ValidationOptions
-    ) -> (package: String, results: [PlaylistValidation], problems: [IOError]) {
-        var master: PlaylistValidation?
-        var media: [PlaylistValidation] = []
-        var problems: [IOError] = []
-        for file in [package.master].compactMap({ $0 }) + package.media {
-            do {
-                let result = try PlaylistValidator.validate(
-                    try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
-                if file.path == package.master?.path { master = result } else { media.append(result) }
-            } catch {
-                problems.append(error)
-            }
-        }
-        let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
-            + PackageValidator.validate(master: master, media: media, options: options)
-        let results = ([master].compactMap { $0 } + media).map { result in
-            var result = result
-            let own = packageFindings.filter { $0.location.path == result.path }
-            if !own.isEmpty { result.diagnostics = merged(result.diagnostics, own) }
-            return result
-        }
-        return (package.key, results, problems)
-    }
-
-    /// A playlist's findings with the package findings about it, in line order.
-    private static func merged(_ findings: [Diagnostic], _ package: [Diagnostic]) -> [Diagnostic] {
-        (findings + package).sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
-    }
-
 }

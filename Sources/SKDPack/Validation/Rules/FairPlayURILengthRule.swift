@@ -5,7 +5,7 @@ import HLS
 struct FairPlayURILengthRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-uri-length", severity: .warning,
-        summary: "A FairPlay key URI is longer than the configured limit (--max-uri-length, 2048 by default).",
+        summary: "A FairPlay key URI is longer than the limit (2048 bytes by default).",
         specSection: "4.3.2.4")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -5,7 +5,7 @@ import HLS
 struct TemplateMatchRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "TPL-key-mismatch", severity: .error,
-        summary: "A FairPlay key URI is not one the --template makes (form, variable patterns, --var values).",
+        summary: "A FairPlay key URI is not one the given template makes (form, variable patterns, values given).",
         specSection: "4.3.2.4")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -18,65 +18,94 @@ struct VersionRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let name = tag.name else { return }
-        func note(_ feature: String, version: UInt64, _ line: PlaylistLine, _ column: Int) {
-            self.note(feature, version: version, line, context.fileColumn(column, on: line))
+        func note(_ feature: Feature, _ line: PlaylistLine, _ column: Int) {
+            self.note(feature, line, context.fileColumn(column, on: line))
         }
         switch name {
         case .version:
             if case .decimalInteger(let version) = tag.value { declared = (version, line.raw.number) }
         case .key, .sessionKey:
             guard name == .key, let list = tag.attributes else { return }
-            if let iv = list["IV"] { note("the IV attribute", version: 2, line, iv.column) }
-            if let format = list["KEYFORMAT"] { note("the KEYFORMAT attribute", version: 5, line, format.column) }
+            if let iv = list["IV"] { note(.iv, line, iv.column) }
+            if let format = list["KEYFORMAT"] { note(.keyFormat, line, format.column) }
             if let versions = list["KEYFORMATVERSIONS"] {
-                note("the KEYFORMATVERSIONS attribute", version: 5, line, versions.column)
+                note(.keyFormatVersions, line, versions.column)
             }
             if let method = list["METHOD"], method.text == "SAMPLE-AES" {
-                note("METHOD=SAMPLE-AES", version: 5, line, method.column)
+                note(.sampleAES, line, method.column)
             }
         case .extInf:
             // Per-segment tags: noted once, then skipped without a look (a playlist has millions).
             guard !sawFractionalDuration, Self.hasFractionalDuration(line.content) else { return }
             sawFractionalDuration = true
-            note("a floating-point EXTINF duration", version: 3, line, 9)
+            note(.fractionalDuration, line, 9)
         case .byteRange:
             guard !sawByteRange else { return }
             sawByteRange = true
-            note("EXT-X-BYTERANGE", version: 4, line, 1)
+            note(.byteRange, line, 1)
         case .iFramesOnly:
             isIFramesOnly = true
-            note("EXT-X-I-FRAMES-ONLY", version: 4, line, 1)
+            note(.iFramesOnly, line, 1)
         case .map:
             if firstMap == nil { firstMap = (line.raw.number, line.raw.offset) }
-            note("EXT-X-MAP", version: 5, line, 1)
+            note(.map, line, 1)
         case .define:
-            note("EXT-X-DEFINE", version: 8, line, 1)
+            note(.define, line, 1)
         default:
             break
         }
     }
 
+    /// What needs a version (RFC 8216 section 7).
+    enum Feature: Hashable {
+        case iv, keyFormat, keyFormatVersions, sampleAES, fractionalDuration, byteRange, iFramesOnly, define
+        /// EXT-X-MAP: version 5 in an I-frame playlist, 6 elsewhere (known once the playlist is read).
+        case map, mapOutsideIFrames
+
+        var name: String {
+            switch self {
+            case .iv: "the IV attribute"
+            case .keyFormat: "the KEYFORMAT attribute"
+            case .keyFormatVersions: "the KEYFORMATVERSIONS attribute"
+            case .sampleAES: "METHOD=SAMPLE-AES"
+            case .fractionalDuration: "a floating-point EXTINF duration"
+            case .byteRange: "EXT-X-BYTERANGE"
+            case .iFramesOnly: "EXT-X-I-FRAMES-ONLY"
+            case .define: "EXT-X-DEFINE"
+            case .map: "EXT-X-MAP"
+            case .mapOutsideIFrames: "EXT-X-MAP outside an I-frame playlist"
+            }
+        }
+
+        var version: UInt64 {
+            switch self {
+            case .iv: 2
+            case .fractionalDuration: 3
+            case .byteRange, .iFramesOnly: 4
+            case .keyFormat, .keyFormatVersions, .sampleAES, .map: 5
+            case .mapOutsideIFrames: 6
+            case .define: 8
+            }
+        }
+    }
+
     private struct Use {
-        var feature: String
-        var version: UInt64
+        var feature: Feature
         var line: Int
         var offset: Int
         var column: Int
     }
 
     mutating func finish(in context: RuleContext) {
-        if let index = uses.firstIndex(where: { $0.feature == "EXT-X-MAP" }), !isIFramesOnly {
-            uses[index].feature = "EXT-X-MAP outside an I-frame playlist"
-            uses[index].version = 6
-        }
+        if let index = uses.firstIndex(where: { $0.feature == .map }), !isIFramesOnly { uses[index].feature = .mapOutsideIFrames }
         let version = declared?.version ?? 1
         let stated = declared.map { "EXT-X-VERSION:\($0.version) (line \($0.line))" } ?? "no EXT-X-VERSION, so version 1"
-        let tooNew = uses.filter { $0.version > version }
+        let tooNew = uses.filter { $0.feature.version > version }
         // One finding per line: a key line that uses KEYFORMAT, KEYFORMATVERSIONS and SAMPLE-AES is one fix.
         for (line, features) in Dictionary(grouping: tooNew, by: \.line).sorted(by: { $0.key < $1.key }) {
             let features = features.sorted { $0.column < $1.column }
-            let names = features.map(\.feature)
-            let needed = features.map(\.version).max() ?? version
+            let names = features.map(\.feature.name)
+            let needed = features.map(\.feature.version).max() ?? version
             let first = features[0]
             let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
             context.report(
@@ -86,9 +115,9 @@ struct VersionRule: ValidationRule {
         }
     }
 
-    private mutating func note(_ feature: String, version: UInt64, _ line: PlaylistLine, _ column: Int) {
+    private mutating func note(_ feature: Feature, _ line: PlaylistLine, _ column: Int) {
         guard !uses.contains(where: { $0.feature == feature }) else { return }
-        uses.append(Use(feature: feature, version: version, line: line.raw.number, offset: line.raw.offset, column: column))
+        uses.append(Use(feature: feature, line: line.raw.number, offset: line.raw.offset, column: column))
     }
 
     /// `#EXTINF:10.0,` has a decimal point in its duration (before the comma).

@@ -7,11 +7,10 @@ import Glibc
 /// caller with two buffers can always fill one while the other is written. Errors are kept and thrown by
 /// the next call.
 final class BackgroundWriter: @unchecked Sendable {
-    // @unchecked: every mutable field is read and written under `mutex`.
+    // @unchecked: every mutable field is read and written under `lock`.
     let fd: Int32
     let path: String
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private let lock = ConditionLock()
     private var thread = pthread_t()
     private var pending: (base: UnsafeRawPointer, count: Int)?
     private var failure: IOError?
@@ -20,8 +19,6 @@ final class BackgroundWriter: @unchecked Sendable {
     init(fd: Int32, path: String) {
         self.fd = fd
         self.path = path
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
         let context = Unmanaged.passRetained(self).toOpaque()
         pthread_create(&thread, nil, { context in
             let writer = Unmanaged<BackgroundWriter>.fromOpaque(context!).takeRetainedValue()
@@ -33,53 +30,48 @@ final class BackgroundWriter: @unchecked Sendable {
     /// Hands `count` bytes at `base` to the thread; the memory must stay untouched until the next call
     /// returns. Waits while the previous buffer is still being written.
     func submit(_ base: UnsafeRawPointer, count: Int) throws(IOError) {
-        pthread_mutex_lock(&mutex)
-        while pending != nil, failure == nil { pthread_cond_wait(&condition, &mutex) }
+        lock.lock()
+        while pending != nil, failure == nil { lock.wait() }
         if let failure {
-            pthread_mutex_unlock(&mutex)
+            lock.unlock()
             throw failure
         }
         pending = (base, count)
-        pthread_cond_broadcast(&condition)
-        pthread_mutex_unlock(&mutex)
+        lock.broadcast()
+        lock.unlock()
     }
 
     /// Waits until everything submitted is written.
     func drain() throws(IOError) {
-        pthread_mutex_lock(&mutex)
-        while pending != nil, failure == nil { pthread_cond_wait(&condition, &mutex) }
+        lock.lock()
+        while pending != nil, failure == nil { lock.wait() }
         let failure = self.failure
-        pthread_mutex_unlock(&mutex)
+        lock.unlock()
         if let failure { throw failure }
     }
 
     /// Stops the thread once everything submitted is written.
     func stop() {
-        pthread_mutex_lock(&mutex)
+        lock.lock()
         stopping = true
-        pthread_cond_broadcast(&condition)
-        pthread_mutex_unlock(&mutex)
+        lock.broadcast()
+        lock.unlock()
         pthread_join(thread, nil)
     }
 
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
-    }
-
     private func loop() {
-        pthread_mutex_lock(&mutex)
+        lock.lock()
         while true {
-            while pending == nil, !stopping { pthread_cond_wait(&condition, &mutex) }
+            while pending == nil, !stopping { lock.wait() }
             guard let (base, count) = pending else { break }
-            pthread_mutex_unlock(&mutex)
+            lock.unlock()
             let error = writeFully(base, count)
-            pthread_mutex_lock(&mutex)
+            lock.lock()
             if let error, failure == nil { failure = error }
             pending = nil
-            pthread_cond_broadcast(&condition)
+            lock.broadcast()
         }
-        pthread_mutex_unlock(&mutex)
+        lock.unlock()
     }
 
     private func writeFully(_ base: UnsafeRawPointer, _ count: Int) -> IOError? {

@@ -1,0 +1,32 @@
+/// How the caller names the settings of a run, for messages that tell a user what to change: the library
+/// names none of a command line's flags itself. The defaults are plain words, for library users; the
+/// `skdpack` command gives its flags (`--var`, `--match`, …).
+public struct SettingNames: Sendable, Hashable {
+    /// Values given for the whole run (`--var`).
+    public var values: String
+    /// The pattern read out of each existing key URI (`--match`).
+    public var match: String
+    /// The pattern read out of each playlist's path (`--path-pattern`).
+    public var pathPattern: String
+    /// The setting that gives clear media a key (`--assume-encrypted`).
+    public var assumeEncrypted: String
+    /// The setting that follows symbolic links (`--follow-symlinks`).
+    public var followSymlinks: String
+
+    public init(
+        values: String = "a value given for the run", match: String = "the match pattern",
+        pathPattern: String = "the path pattern", assumeEncrypted: String = "the setting that assumes clear media encrypted",
+        followSymlinks: String = "the setting that follows symbolic links"
+    ) {
+        self.values = values
+        self.match = match
+        self.pathPattern = pathPattern
+        self.assumeEncrypted = assumeEncrypted
+        self.followSymlinks = followSymlinks
+    }
+
+    /// Where a value for variable `name` can come from, for a message saying it has none.
+    public func whereValuesComeFrom(for name: String) -> String {
+        "give \(values) \(name)=…, a catalogue column, or a \(pathPattern) or \(match) group named \(name)"
+    }
+}

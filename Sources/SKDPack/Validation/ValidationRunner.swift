@@ -1,0 +1,48 @@
+import HLS
+
+/// Runs `validate` over packages of playlists: each playlist in one streaming pass, then the package rules
+/// (`PKG`) over them, each package finding given to the playlist it is about.
+public struct ValidationRunner: Sendable {
+    public var options: ValidationOptions
+
+    public init(options: ValidationOptions) { self.options = options }
+
+    /// What validating one package found.
+    public struct PackageResult: Sendable {
+        /// The package's key (its master's path, or the playlist's).
+        public var package: String
+        /// A result per playlist read, in path order.
+        public var playlists: [PlaylistValidation]
+        /// The playlists that could not be read, with the reason.
+        public var unreadable: [IOError]
+    }
+
+    /// Validates the playlists of `package`; a playlist that cannot be read is noted, never a stop.
+    public func run(_ package: PlaylistPackage) -> PackageResult {
+        var master: PlaylistValidation?
+        var media: [PlaylistValidation] = []
+        var unreadable: [IOError] = []
+        for file in [package.master].compactMap({ $0 }) + package.media {
+            do {
+                let result = try PlaylistValidator.validate(
+                    try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
+                if file.path == package.master?.path { master = result } else { media.append(result) }
+            } catch {
+                unreadable.append(error)
+            }
+        }
+        let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
+            + PackageValidator.validate(master: master, media: media, options: options)
+        let playlists = ([master].compactMap { $0 } + media).map { result in
+            var result = result
+            let own = packageFindings.filter { $0.location.path == result.path }
+            if !own.isEmpty {
+                result.diagnostics = (result.diagnostics + own).sorted {
+                    ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column)
+                }
+            }
+            return result
+        }
+        return PackageResult(package: package.key, playlists: playlists.sorted { $0.path < $1.path }, unreadable: unreadable)
+    }
+}

@@ -1,0 +1,8 @@
+import SKDPack
+
+extension SettingNames {
+    /// The flags of `skdpack`'s command line, for the library's messages.
+    static let commandLine = SettingNames(
+        values: "--var", match: "--match", pathPattern: "--path-pattern", assumeEncrypted: "--assume-encrypted",
+        followSymlinks: "--follow-symlinks")
+}
