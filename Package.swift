@@ -11,7 +11,7 @@ let package = Package(
         .executable(name: "skdpack", targets: ["skdpack"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         // The M3U8 engine. Depends on nothing but the standard library and libc, so that it stays fast to

@@ -79,7 +79,8 @@ public func fuzzApply(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if !result.outcome.failed {
         let input = lines(playlist)
         let output = lines(emitter.bytes)
-        precondition(output.count == input.count + emitter.inserted, "\(output.count) lines out of \(input.count), \(emitter.inserted) inserted")
+        precondition(
+            output.count == input.count + emitter.inserted, "\(output.count) lines out of \(input.count), \(emitter.inserted) inserted")
         let known = Set(input.map { Array($0) })
         for line in output where !known.contains(Array(line)) {
             // Only FairPlay key lines and the version line are ever written; each must read back as one tag.

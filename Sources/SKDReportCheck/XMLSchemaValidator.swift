@@ -91,7 +91,6 @@ private final class MessageCollector {
     }
 }
 
-
 extension String {
     fileprivate var trimmingNewline: String { hasSuffix("\n") ? String(dropLast()) : self }
 }

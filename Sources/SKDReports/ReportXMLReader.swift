@@ -28,7 +28,8 @@ public enum ReportXMLReader {
             startedAt: try runElement.attribute("startedAt"),
             durationMilliseconds: try runElement.number("durationMilliseconds"))
         let playlists = try root.child("playlists").children("playlist").map(playlist)
-        var report = Report(tool: Report.Tool(name: try tool.attribute("name"), version: try tool.attribute("version")), run: run, playlists: playlists)
+        var report = Report(
+            tool: Report.Tool(name: try tool.attribute("name"), version: try tool.attribute("version")), run: run, playlists: playlists)
         report.schemaVersion = version
         return report
     }

@@ -14,7 +14,8 @@ final class XMLTextReader {
         guard document.count < Int(Int32.max) else { return nil }
         let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(document.count, 1))
         document.withUnsafeBytes { UnsafeMutableRawBufferPointer(bytes).copyMemory(from: $0) }
-        guard let reader = functions.readerForMemory(bytes.baseAddress, Int32(document.count), nil, encoding, LibXML2Reader.options.rawValue)
+        guard
+            let reader = functions.readerForMemory(bytes.baseAddress, Int32(document.count), nil, encoding, LibXML2Reader.options.rawValue)
         else {
             bytes.deallocate()
             return nil

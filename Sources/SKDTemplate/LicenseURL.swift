@@ -17,7 +17,8 @@ public enum LicenseURL {
         let rest = uri.dropFirst("skd://".count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-        let host = hostAndPort.hasPrefix("[")
+        let host =
+            hostAndPort.hasPrefix("[")
             ? String(hostAndPort.prefix { $0 != "]" }) + "]"
             : String(hostAndPort.prefix { $0 != ":" })
         let looksLikeServer = host.contains(".") || host.lowercased() == "localhost" || host.hasPrefix("[")

@@ -4,59 +4,59 @@
 enum ShippedTemplates {
     static let files: [String: String] = [
         "content-id": #"""
-name: content-id
-description: >-
-  The content id alone, skd://{content_id}: the form Apple's and Adobe's documents show first. The player
-  app must know the license server and send the id to it.
-uri: "skd://{content_id}"
-variables:
-  content_id:
-    pattern: "[A-Za-z0-9._~:@/-]{1,256}"
-    description: the title's content id, as the license server knows it
+        name: content-id
+        description: >-
+          The content id alone, skd://{content_id}: the form Apple's and Adobe's documents show first. The player
+          app must know the license server and send the id to it.
+        uri: "skd://{content_id}"
+        variables:
+          content_id:
+            pattern: "[A-Za-z0-9._~:@/-]{1,256}"
+            description: the title's content id, as the license server knows it
 
-"""#,
+        """#,
         "entitlement": #"""
-name: entitlement
-description: >-
-  The entitlement server and the content id, skd://{server}?cid={content_id}, so that players need no
-  hard-coded server: the resource loader swaps skd for https and sends the license request there.
-uri: "skd://{entitlement_url|strip_scheme}?cid={content_id|url}"
-variables:
-  entitlement_url:
-    pattern: "https://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?"
-    description: the license (entitlement) server's https URL
-  content_id:
-    pattern: "[^\\x00-\\x1F\\x7F]{1,256}"
-    description: the title's content id
+        name: entitlement
+        description: >-
+          The entitlement server and the content id, skd://{server}?cid={content_id}, so that players need no
+          hard-coded server: the resource loader swaps skd for https and sends the license request there.
+        uri: "skd://{entitlement_url|strip_scheme}?cid={content_id|url}"
+        variables:
+          entitlement_url:
+            pattern: "https://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?"
+            description: the license (entitlement) server's https URL
+          content_id:
+            pattern: "[^\\x00-\\x1F\\x7F]{1,256}"
+            description: the title's content id
 
-"""#,
+        """#,
         "expressplay-token": #"""
-name: expressplay-token
-description: >-
-  An ExpressPlay token in the key URI, for Adobe Primetime Cloud DRM powered by ExpressPlay: the resource
-  loader swaps skd for https and fetches the license from ExpressPlay. The token is a secret: skdpack shows
-  it as REDACTED in every message, report and diff.
-uri: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken={token}"
-variables:
-  token:
-    pattern: "[A-Za-z0-9._~%+/=-]{16,4096}"
-    secret: true
-    description: the ExpressPlay token that authorizes playback
-license:
-  allow_hosts: [fp.service.expressplay.com]
+        name: expressplay-token
+        description: >-
+          An ExpressPlay token in the key URI, for Adobe Primetime Cloud DRM powered by ExpressPlay: the resource
+          loader swaps skd for https and fetches the license from ExpressPlay. The token is a secret: skdpack shows
+          it as REDACTED in every message, report and diff.
+        uri: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken={token}"
+        variables:
+          token:
+            pattern: "[A-Za-z0-9._~%+/=-]{16,4096}"
+            secret: true
+            description: the ExpressPlay token that authorizes playback
+        license:
+          allow_hosts: [fp.service.expressplay.com]
 
-"""#,
+        """#,
         "key-id": #"""
-name: key-id
-description: >-
-  The key id, skd://{kid}: taken from the KEYID of another DRM system's key in the same key period (as 32
-  lowercase hex digits), so each rotated period gets its own URI.
-uri: "skd://{kid}"
-variables:
-  kid:
-    pattern: "[0-9a-f]{32}"
-    description: the key id of the period, from another system's KEYID
+        name: key-id
+        description: >-
+          The key id, skd://{kid}: taken from the KEYID of another DRM system's key in the same key period (as 32
+          lowercase hex digits), so each rotated period gets its own URI.
+        uri: "skd://{kid}"
+        variables:
+          kid:
+            pattern: "[0-9a-f]{32}"
+            description: the key id of the period, from another system's KEYID
 
-"""#,
+        """#,
     ]
 }

@@ -80,12 +80,16 @@ public enum TemplateFile {
                     let text = try string(value, "name")
                     // A name is shown in messages and reports, and names a file in templates/.
                     guard TemplateParser.isTemplateName(text) else {
-                        throw error("name '\(text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())' is not a template name (letters, digits, '.', '_' and '-')", at: value)
+                        throw error(
+                            "name '\(text.unicodeScalars.map { $0.escaped(asASCII: true) }.joined())' is not a template name (letters, digits, '.', '_' and '-')",
+                            at: value)
                     }
                     name = text
                 case "description":
                     let text = try string(value, "description")
-                    if let scalar = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
+                    if let scalar = text.unicodeScalars.first(where: {
+                        $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+                    }) {
                         throw error("description holds the control character \(scalar.escaped(asASCII: true))", at: value)
                     }
                     definition.description = text
@@ -99,7 +103,9 @@ public enum TemplateFile {
                         definition.allowHosts = try hosts.map { (host) throws(TemplateFileError) in
                             let text = try string(host, "a host in allow_hosts")
                             guard LicenseURL.isHostPattern(text) else {
-                                throw error("'\(text)' in allow_hosts is not a host name (lic.example.com, or *.example.com for its subdomains)", at: host)
+                                throw error(
+                                    "'\(text)' in allow_hosts is not a host name (lic.example.com, or *.example.com for its subdomains)",
+                                    at: host)
                             }
                             return text
                         }
@@ -144,7 +150,8 @@ public enum TemplateFile {
                     case "default":
                         let text = try string(fieldValue, "default")
                         if let scalar = TemplateValue.forbiddenScalar(in: text) {
-                            throw self.error("the default of \(name) holds \(scalar.escaped(asASCII: true)), which no key URI may carry", at: fieldValue)
+                            throw self.error(
+                                "the default of \(name) holds \(scalar.escaped(asASCII: true)), which no key URI may carry", at: fieldValue)
                         }
                         defaultValue = text
                     case "secret": secret = try bool(fieldValue, "secret")

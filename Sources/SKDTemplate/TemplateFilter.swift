@@ -17,7 +17,8 @@ public enum TemplateFilter: String, Hashable, Sendable, CaseIterable {
         case .stripScheme:
             guard let separator = value.firstRange(of: "://") else { return value }
             let scheme = value[..<separator.lowerBound]
-            let isScheme = !scheme.isEmpty && scheme.first!.isASCII && scheme.first!.isLetter
+            let isScheme =
+                !scheme.isEmpty && scheme.first!.isASCII && scheme.first!.isLetter
                 && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
             return isScheme ? String(value[separator.upperBound...]) : value
         }

@@ -1,10 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 import Glibc
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Finds the template a `--template` argument names: an inline URI (`skd://…`), a template file, or the
 /// name of a template in the search path or shipped with skdpack.

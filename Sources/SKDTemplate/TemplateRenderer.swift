@@ -71,7 +71,9 @@ public struct TemplateRenderer: Sendable {
     /// A value as a message may show it: quoted and cut short, or `REDACTED` for a secret.
     public func shown(_ value: String, of name: String) -> String {
         if specs[name]?.secret == true { return Redaction.placeholder }
-        let escaped = value.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true) }.joined()
+        let escaped = value.unicodeScalars.map {
+            $0.isASCII && $0.value >= 0x20 && $0.value != 0x7F ? String($0) : $0.escaped(asASCII: true)
+        }.joined()
         return escaped.count > 80 ? "\"\(escaped.prefix(77))...\"" : "\"\(escaped)\""
     }
 }

@@ -63,8 +63,9 @@ public enum URIEscaping {
                 index += 3
                 continue
             }
-            guard isUnreserved(byte) || isKeptInPath(byte) || byte == UInt8(ascii: "#")
-                || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            guard
+                isUnreserved(byte) || isKeptInPath(byte) || byte == UInt8(ascii: "#")
+                    || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
             else {
                 return "byte \(index + 1) (0x\(String(byte, radix: 16, uppercase: true))) may not stand in a URI"
             }

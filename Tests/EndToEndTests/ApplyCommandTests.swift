@@ -46,7 +46,9 @@ struct ApplyCommandTests {
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: scratch.path("library")).filter { $0.contains(".skdpack-") }
         #expect(leftovers.isEmpty)
         // The second run finds nothing to do: --check exits 0.
-        let check = try SKDPackRunner.run(["apply", "--template", "content-id", "--var", "content_id=new-42", "--check", scratch.path("library")])
+        let check = try SKDPackRunner.run([
+            "apply", "--template", "content-id", "--var", "content_id=new-42", "--check", scratch.path("library"),
+        ])
         #expect(check.status == 0, "\(check.stderr)")
     }
 
@@ -72,7 +74,9 @@ struct ApplyCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let before = try scratch.text("library/crlf-title/index.m3u8")
-        let result = try SKDPackRunner.run(["apply", "--template", "content-id", "--var", "content_id=x", "--check", scratch.path("library/crlf-title")])
+        let result = try SKDPackRunner.run([
+            "apply", "--template", "content-id", "--var", "content_id=x", "--check", scratch.path("library/crlf-title"),
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.contains("crlf-title/index.m3u8: would change (2 changes)"))
         #expect(try scratch.text("library/crlf-title/index.m3u8") == before)
@@ -108,14 +112,18 @@ struct ApplyCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let result = try SKDPackRunner.run(
-            ["apply", "--template", "content-id", "--var", "content_id=t", "--assume-encrypted", "--output", scratch.path("out"), scratch.path("library")])
+            [
+                "apply", "--template", "content-id", "--var", "content_id=t", "--assume-encrypted", "--output", scratch.path("out"),
+                scratch.path("library"),
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let written = try FileManager.default.subpathsOfDirectory(atPath: scratch.path("out")).filter { $0.hasSuffix(".m3u8") }.sorted()
-        #expect(written == [
-            "clear-title/master.m3u8", "clear-title/video-720p.m3u8", "crlf-title/index.m3u8", "legacy-title/master.m3u8",
-            "legacy-title/video-360p.m3u8", "multi-drm-title/audio-en.m3u8", "multi-drm-title/iframes-720p.m3u8",
-            "multi-drm-title/master.m3u8", "multi-drm-title/video-720p.m3u8",
-        ])
+        #expect(
+            written == [
+                "clear-title/master.m3u8", "clear-title/video-720p.m3u8", "crlf-title/index.m3u8", "legacy-title/master.m3u8",
+                "legacy-title/video-360p.m3u8", "multi-drm-title/audio-en.m3u8", "multi-drm-title/iframes-720p.m3u8",
+                "multi-drm-title/master.m3u8", "multi-drm-title/video-720p.m3u8",
+            ])
         #expect(try scratch.text("out/clear-title/video-720p.m3u8").contains(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://t""#))
         #expect(result.stderr.contains("apply: 9 playlists read, 8 changed, 1 unchanged, 0 failed"))
     }
@@ -136,7 +144,8 @@ struct ApplyCommandTests {
     @Test("an error writes nothing to standard output and exits 1, with the line")
     func errorOnStandardOutput() throws {
         let playlist = Data("#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI=\"https://k.example/key\"\n#EXTINF:4,\na.ts\n".utf8)
-        let result = try SKDPackRunner.run(["apply", "--template", "skd://{content_id}", "--var", "content_id=c", "-"], stdin: playlist, environment: ["NO_COLOR": "1"])
+        let result = try SKDPackRunner.run(
+            ["apply", "--template", "skd://{content_id}", "--var", "content_id=c", "-"], stdin: playlist, environment: ["NO_COLOR": "1"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("-:2:1: error: key period 0 is encrypted with METHOD=AES-128"))
@@ -150,13 +159,19 @@ struct ApplyCommandTests {
         let before = try scratch.text(target)
         for template in ["content-id", "skd://{content_id}"] {
             let refused = try SKDPackRunner.run(
-                ["apply", "--template", template, "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place", scratch.path(target)])
+                [
+                    "apply", "--template", template, "--var", "content_id=x\",URI=\"skd://evil\n#EXT-X-ENDLIST", "--in-place",
+                    scratch.path(target),
+                ])
             #expect(refused.status == 2)
             #expect(refused.stderr.contains("--var content_id: the value holds \\\""))
             #expect(try scratch.text(target) == before)
         }
         let encoded = try SKDPackRunner.run(
-            ["apply", "--template", "skd://{content_id}", "--var", "content_id=x,URI=skd://evil #EXT-X-ENDLIST", "--in-place", scratch.path(target)])
+            [
+                "apply", "--template", "skd://{content_id}", "--var", "content_id=x,URI=skd://evil #EXT-X-ENDLIST", "--in-place",
+                scratch.path(target),
+            ])
         #expect(encoded.status == 0)
         let after = try scratch.text(target)
         #expect(after.split(separator: "\n").count == before.split(separator: "\n").count)
@@ -168,11 +183,15 @@ struct ApplyCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let token = "Tok3n-abcdefghijklmnopqrstuvwxyz"
-        let diff = try SKDPackRunner.run(["apply", "--template", "expressplay-token", "--var", "token=\(token)", "--diff", scratch.path("library/legacy-title")])
+        let diff = try SKDPackRunner.run([
+            "apply", "--template", "expressplay-token", "--var", "token=\(token)", "--diff", scratch.path("library/legacy-title"),
+        ])
         #expect(diff.status == 0)
         #expect(diff.stdoutText.contains("ExpressPlayToken=REDACTED"))
         #expect(!diff.stdoutText.contains(token) && !diff.stderr.contains(token))
-        let bad = try SKDPackRunner.run(["apply", "--template", "expressplay-token", "--var", "token=\(token) bad", "--check", scratch.path("library/legacy-title")])
+        let bad = try SKDPackRunner.run([
+            "apply", "--template", "expressplay-token", "--var", "token=\(token) bad", "--check", scratch.path("library/legacy-title"),
+        ])
         #expect(bad.status == 1)
         #expect(!bad.stderr.contains(token))
         #expect(bad.stderr.contains("REDACTED"))
@@ -192,19 +211,25 @@ struct TemplateCommandTests {
     @Test("render with built-ins, and a host the template does not allow")
     func renderBuiltIns() throws {
         let result = try SKDPackRunner.run(
-            ["render", "--template", "skd://{title_dir}.example.com/{playlist_stem}/{key_index}", "--playlist", "lib/t7/video.m3u8", "--key-index", "3"])
+            [
+                "render", "--template", "skd://{title_dir}.example.com/{playlist_stem}/{key_index}", "--playlist", "lib/t7/video.m3u8",
+                "--key-index", "3",
+            ])
         #expect(result.stdoutText == "skd://t7.example.com/video/3\nhttps://t7.example.com/video/3\n")
         let missing = try SKDPackRunner.run(["render", "--template", "content-id"])
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("{content_id} has no value"))
-        #expect(missing.stderr.contains("give --var content_id=…, a catalogue column, or a --path-pattern or --match group named content_id"))
+        #expect(
+            missing.stderr.contains("give --var content_id=…, a catalogue column, or a --path-pattern or --match group named content_id"))
     }
 
-    @Test("resolve", arguments: [
-        ("skd://lic.example.com/fps?cid=1", 0, "https://lic.example.com/fps?cid=1\n"),
-        ("skd://title-42", 0, ""),
-        ("https://lic.example.com/x", 1, ""),
-    ])
+    @Test(
+        "resolve",
+        arguments: [
+            ("skd://lic.example.com/fps?cid=1", 0, "https://lic.example.com/fps?cid=1\n"),
+            ("skd://title-42", 0, ""),
+            ("https://lic.example.com/x", 1, ""),
+        ])
     func resolve(uri: String, status: Int32, output: String) throws {
         let result = try SKDPackRunner.run(["resolve", uri])
         #expect(result.status == status)
@@ -223,11 +248,15 @@ struct TemplateCommandTests {
         #expect(list.status == 0)
         for name in ["content-id", "entitlement", "expressplay-token", "key-id"] { #expect(list.stdoutText.contains(name)) }
         let show = try SKDPackRunner.run(["templates", "show", "key-id"])
-        #expect(show.stdoutText == (try String(contentsOf: PackageLocation.root.appendingPathComponent("templates/key-id.yaml"), encoding: .utf8)))
+        #expect(
+            show.stdoutText
+                == (try String(contentsOf: PackageLocation.root.appendingPathComponent("templates/key-id.yaml"), encoding: .utf8)))
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("bad.yaml", "name: bad\nuri: \"skd://{id|nope}\"\n")
-        let check = try SKDPackRunner.run(["templates", "check", PackageLocation.root.appendingPathComponent("templates/entitlement.yaml").path, scratch.path("bad.yaml")])
+        let check = try SKDPackRunner.run([
+            "templates", "check", PackageLocation.root.appendingPathComponent("templates/entitlement.yaml").path, scratch.path("bad.yaml"),
+        ])
         #expect(check.status == 1)
         #expect(check.stdoutText.contains("entitlement.yaml: ok"))
         #expect(check.stderr.contains("bad.yaml:2:14: error: uri: unknown filter 'nope'"))

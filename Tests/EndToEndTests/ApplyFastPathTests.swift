@@ -49,9 +49,11 @@ struct ApplyFastPathTests {
     @Test("every option apply's help lists is one the fast path knows (a new one must be added there)")
     func everyOption() throws {
         let help = ApplyCommand.helpMessage(columns: 1000)
-        let names = Set(help.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "[" || $0 == "]" })
-            .filter { $0.hasPrefix("--") }.map { String($0) })
-            .subtracting(["--help", "--version"])
+        let names = Set(
+            help.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "[" || $0 == "]" })
+                .filter { $0.hasPrefix("--") }.map { String($0) }
+        )
+        .subtracting(["--help", "--version"])
         #expect(names.count >= 19, "\(names)")
         for name in names {
             // A value that suits every option that takes one, and a flag takes none.

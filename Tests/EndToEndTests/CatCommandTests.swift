@@ -4,8 +4,9 @@ import Testing
 
 @Suite("skdpack cat, as a user runs it")
 struct CatCommandTests {
-    @Test("gives every corpus playlist back byte for byte, with findings on stderr and no crash",
-          .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.skipReason)))
+    @Test(
+        "gives every corpus playlist back byte for byte, with findings on stderr and no crash",
+        .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.skipReason)))
     func corpus() throws {
         #expect(Corpus.entries.count == 150)
         var withFindings = 0
@@ -73,7 +74,8 @@ struct CatCommandTests {
 struct InspectCommandTests {
     @Test("prints the typed view as JSON")
     func inspect() throws {
-        let playlist = Data("""
+        let playlist = Data(
+            """
             #EXTM3U
             #EXT-X-TARGETDURATION:6
             #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
@@ -97,19 +99,23 @@ struct InspectCommandTests {
         #expect(keys.first?["line"] as? Int == 3)
     }
 
-    @Test("every subcommand's help shows an example", arguments: [
-        "apply", "validate", "render", "resolve", "templates", "rules", "cat", "inspect", "report",
-    ])
+    @Test(
+        "every subcommand's help shows an example",
+        arguments: [
+            "apply", "validate", "render", "resolve", "templates", "rules", "cat", "inspect", "report",
+        ])
     func helpExamples(subcommand: String) throws {
         let result = try SKDPackRunner.run([subcommand, "--help"])
         #expect(result.status == 0)
         #expect(result.stdoutText.contains("skdpack \(subcommand)") && result.stdoutText.contains("Example"))
     }
 
-    @Test("usage errors exit 2 with a message", arguments: [
-        ["apply", "x.m3u8"], ["apply", "--template", "content-id"], ["cat"], ["nonsense"],
-        ["apply", "--template", "content-id", "--check", "--diff", "x.m3u8"],
-    ])
+    @Test(
+        "usage errors exit 2 with a message",
+        arguments: [
+            ["apply", "x.m3u8"], ["apply", "--template", "content-id"], ["cat"], ["nonsense"],
+            ["apply", "--template", "content-id", "--check", "--diff", "x.m3u8"],
+        ])
     func usage(arguments: [String]) throws {
         let result = try SKDPackRunner.run(arguments)
         #expect(result.status == 2)

@@ -39,7 +39,8 @@ struct FullDiskTests {
             return
         }
         defer { Self.release(disk) }
-        var text = "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
+        var text =
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
             + #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""# + "\n"
         for index in 0..<1500 { text += "#EXTINF:10,\nsegment-\(index).ts\n" }
         text += "#EXT-X-ENDLIST\n"

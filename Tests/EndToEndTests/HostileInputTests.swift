@@ -106,7 +106,9 @@ struct HostileInputTests {
 
         let validated = try SKDPackRunner.run(["validate", "--no-progress", folder.path])
         #expect(validated.status == 1)
-        #expect(validated.stdoutText.contains("a.m3u8:3:1: error: b.m3u8 is a master playlist; a variant or rendition must be a media playlist [PKG-nested-master]"))
+        #expect(
+            validated.stdoutText.contains(
+                "a.m3u8:3:1: error: b.m3u8 is a master playlist; a variant or rendition must be a media playlist [PKG-nested-master]"))
         #expect(validated.stdoutText.contains("b.m3u8:3:1: error: a.m3u8 is a master playlist"))
         #expect(validated.stdoutText.contains("self.m3u8:3:1: error: self.m3u8 is this master playlist itself"))
         #expect(validated.stdoutText.contains("top.m3u8:3:1: error: middle/index.m3u8 is a master playlist"))
@@ -125,9 +127,11 @@ struct HostileInputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.media(segments: 2).write(to: folder.appendingPathComponent("a.m3u8"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: ".")
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("self.m3u8").path, withDestinationPath: "self.m3u8")
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("self.m3u8").path, withDestinationPath: "self.m3u8")
         for follow in [false, true] {
-            let run = try SKDPackRunner.run(["validate", "--no-progress", "--format", "json", folder.path] + (follow ? ["--follow-symlinks"] : []))
+            let run = try SKDPackRunner.run(
+                ["validate", "--no-progress", "--format", "json", folder.path] + (follow ? ["--follow-symlinks"] : []))
             let report = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
             let paths = (report?["playlists"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
             #expect(paths.filter { $0.hasSuffix("/a.m3u8") }.count == 1, "follow \(follow): \(paths)")

@@ -104,7 +104,8 @@ struct LibraryRunTests {
         var xmlShards: [String] = []
         for index in 0..<4 {
             let file = reports.appendingPathComponent("shard-\(index).xml").path
-            #expect(try SKDPackRunner.run(Self.migrate + ["--check", "--shard", "\(index)/4", "--report", file, library.path()]).status == 1)
+            #expect(
+                try SKDPackRunner.run(Self.migrate + ["--check", "--shard", "\(index)/4", "--report", file, library.path()]).status == 1)
             xmlShards.append(file)
         }
         let fromXML = try SKDPackRunner.run(["report", "merge"] + xmlShards)

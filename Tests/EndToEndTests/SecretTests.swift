@@ -27,7 +27,10 @@ struct SecretTests {
         let diff = try SKDPackRunner.run(base + ["--diff", scratch.path("library/legacy-title")])
         #expect(diff.status == 0, "\(diff.stderr)")
         #expect(diff.stdoutText.contains("ExpressPlayToken=REDACTED"))
-        #expect(diff.stdoutText.contains("+#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI=\"skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\""))
+        #expect(
+            diff.stdoutText.contains(
+                "+#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI=\"skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\""
+            ))
         #expect(!diff.stdoutText.contains(Self.token) && !diff.stderr.contains(Self.token))
 
         let (run, reports) = try Self.reports(scratch, base + ["--in-place", scratch.path("library/legacy-title")])
@@ -41,7 +44,9 @@ struct SecretTests {
         #expect(try scratch.text("library/legacy-title/master.m3u8").contains("ExpressPlayToken=\(Self.token)"))
     }
 
-    @Test("a secret taken from the old URI with --match: hidden in the diff's context and the report's before, even when it breaks its pattern")
+    @Test(
+        "a secret taken from the old URI with --match: hidden in the diff's context and the report's before, even when it breaks its pattern"
+    )
     func fromMatch() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -79,8 +84,10 @@ struct SecretTests {
         // The version too low, so that a finding quotes the key line itself.
         try scratch.write(
             "library/legacy-title/video-360p.m3u8",
-            original.replacingOccurrences(of: "skd://legacy-0042", with: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(Self.oldToken)")
-                .replacingOccurrences(of: "#EXT-X-VERSION:5", with: "#EXT-X-VERSION:3"))
+            original.replacingOccurrences(
+                of: "skd://legacy-0042", with: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(Self.oldToken)"
+            )
+            .replacingOccurrences(of: "#EXT-X-VERSION:5", with: "#EXT-X-VERSION:3"))
         let playlist = scratch.path("library/legacy-title/video-360p.m3u8")
         let pinned = ["--var", "token=\(Self.token)"]
         for format in ["human", "json", "xml", "junit", "sarif"] {

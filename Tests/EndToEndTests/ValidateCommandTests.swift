@@ -233,7 +233,9 @@ struct ValidateCommandTests {
         let elsewhere = try SKDPackRunner.run(
             ["validate", "--allow-host", "lic.example.com", scratch.path("library/legacy-title")])
         #expect(elsewhere.status == 1)
-        #expect(elsewhere.stdoutText.contains("players will ask new-lic.example.com for the license; allowed: lic.example.com [TPL-host-not-allowed]"))
+        #expect(
+            elsewhere.stdoutText.contains(
+                "players will ask new-lic.example.com for the license; allowed: lic.example.com [TPL-host-not-allowed]"))
     }
 
     @Test("a secret pinned with --var appears nowhere: not in messages, not in the report's arguments")
@@ -242,9 +244,13 @@ struct ValidateCommandTests {
         defer { scratch.remove() }
         try scratch.write(
             "t.yaml",
-            "name: tokened\nuri: \"skd://lic.example.com/fps?cid={content_id}&t={token}\"\nvariables:\n  content_id: {}\n  token:\n    secret: true\n")
-        try scratch.write("title.m3u8", Self.media(Self.brokenKey.replacingOccurrences(of: "AES-128", with: "SAMPLE-AES")
-            .replacingOccurrences(of: "skd://title-1", with: "skd://lic.example.com/fps?cid=42&t=old-token")))
+            "name: tokened\nuri: \"skd://lic.example.com/fps?cid={content_id}&t={token}\"\nvariables:\n  content_id: {}\n  token:\n    secret: true\n"
+        )
+        try scratch.write(
+            "title.m3u8",
+            Self.media(
+                Self.brokenKey.replacingOccurrences(of: "AES-128", with: "SAMPLE-AES")
+                    .replacingOccurrences(of: "skd://title-1", with: "skd://lic.example.com/fps?cid=42&t=old-token")))
         let arguments = ["validate", "--template", scratch.path("t.yaml"), "--var", "token=hunter2-secret"]
         let human = try SKDPackRunner.run(arguments + [scratch.path("title.m3u8")])
         #expect(human.status == 1)
@@ -339,7 +345,8 @@ struct ApplyReportTests {
         defer { scratch.remove() }
         try scratch.write(
             "t.yaml",
-            "name: tokened\nuri: \"skd://lic.example.com/fps?cid={content_id}&t={token}\"\nvariables:\n  content_id: {}\n  token:\n    secret: true\n")
+            "name: tokened\nuri: \"skd://lic.example.com/fps?cid={content_id}&t={token}\"\nvariables:\n  content_id: {}\n  token:\n    secret: true\n"
+        )
         let report = scratch.path("r.json")
         let result = try SKDPackRunner.run([
             "apply", "--template", scratch.path("t.yaml"), "--var", "content_id=42", "--var", "token=hunter2-secret",

@@ -20,18 +20,20 @@ struct AttributeListParserTests {
         #expect(list["RESOLUTION"]?.typedValue(as: .decimalResolution) == .decimalResolution(width: 1920, height: 1080))
     }
 
-    @Test("a value of the wrong type reads as nil", arguments: [
-        ("X=\"12\"", AttributeType.decimalInteger),
-        ("X=12a", .decimalInteger),
-        ("X=18446744073709551616", .decimalInteger),
-        ("X=0xZZ", .hexadecimalSequence),
-        ("X=0x", .hexadecimalSequence),
-        ("X=1.2.3", .decimalFloatingPoint),
-        ("X=-1.5", .decimalFloatingPoint),
-        ("X=1920x", .decimalResolution),
-        ("X=NONE", .quotedString),
-        ("X=\"YES\"", .enumeratedString),
-    ])
+    @Test(
+        "a value of the wrong type reads as nil",
+        arguments: [
+            ("X=\"12\"", AttributeType.decimalInteger),
+            ("X=12a", .decimalInteger),
+            ("X=18446744073709551616", .decimalInteger),
+            ("X=0xZZ", .hexadecimalSequence),
+            ("X=0x", .hexadecimalSequence),
+            ("X=1.2.3", .decimalFloatingPoint),
+            ("X=-1.5", .decimalFloatingPoint),
+            ("X=1920x", .decimalResolution),
+            ("X=NONE", .quotedString),
+            ("X=\"YES\"", .enumeratedString),
+        ])
     func wrongType(list: String, type: AttributeType) throws {
         let attribute = try #require(parseAttributes(list).list["X"])
         #expect(attribute.typedValue(as: type) == nil)
@@ -53,18 +55,20 @@ struct AttributeListParserTests {
         #expect(uri.valueColumn == 26)
     }
 
-    @Test("errors are located and the parser recovers", arguments: [
-        ("A=1, B=2", "HLS-attribute-whitespace", 8, ["A", "B"]),
-        ("A=1,A=2", "HLS-attribute-duplicate", 8, ["A", "A"]),
-        ("A=1,URI=\"skd://x", "HLS-attribute-unterminated-quote", 12, ["A", "URI"]),
-        ("A=1,B", "HLS-attribute-syntax", 9, ["A"]),
-        ("A=1,=2,C=3", "HLS-attribute-syntax", 8, ["A", "C"]),
-        ("A=1,", "HLS-attribute-syntax", 7, ["A"]),
-        ("A=1,b=2", "HLS-attribute-syntax", 8, ["A", "b"]),
-        ("A=\"x\"y,B=2", "HLS-attribute-syntax", 9, ["A", "B"]),
-        ("A=,B=2", "HLS-attribute-syntax", 6, ["A", "B"]),
-        ("A=x\"y", "HLS-attribute-syntax", 7, ["A"]),
-    ])
+    @Test(
+        "errors are located and the parser recovers",
+        arguments: [
+            ("A=1, B=2", "HLS-attribute-whitespace", 8, ["A", "B"]),
+            ("A=1,A=2", "HLS-attribute-duplicate", 8, ["A", "A"]),
+            ("A=1,URI=\"skd://x", "HLS-attribute-unterminated-quote", 12, ["A", "URI"]),
+            ("A=1,B", "HLS-attribute-syntax", 9, ["A"]),
+            ("A=1,=2,C=3", "HLS-attribute-syntax", 8, ["A", "C"]),
+            ("A=1,", "HLS-attribute-syntax", 7, ["A"]),
+            ("A=1,b=2", "HLS-attribute-syntax", 8, ["A", "b"]),
+            ("A=\"x\"y,B=2", "HLS-attribute-syntax", 9, ["A", "B"]),
+            ("A=,B=2", "HLS-attribute-syntax", 6, ["A", "B"]),
+            ("A=x\"y", "HLS-attribute-syntax", 7, ["A"]),
+        ])
     func errors(list: String, id: String, column: Int, names: [String]) throws {
         let result = parseAttributes(list)
         let issue = try #require(result.issues.first)

@@ -120,10 +120,12 @@ struct HostileInputTests {
         #expect(result.diagnostics.first?.severity == .warning)
     }
 
-    @Test("invalid UTF-8 is located, valid multi-byte text is not", arguments: [
-        ([0xC3, 0x28], 4), ([0xE2, 0x82], 4), ([0xED, 0xA0, 0x80], 4), ([0xF8, 0x88, 0x80, 0x80, 0x80], 4),
-        ([0xC0, 0xAF], 4), ([0x80], 4),
-    ] as [([UInt8], Int)])
+    @Test(
+        "invalid UTF-8 is located, valid multi-byte text is not",
+        arguments: [
+            ([0xC3, 0x28], 4), ([0xE2, 0x82], 4), ([0xED, 0xA0, 0x80], 4), ([0xF8, 0x88, 0x80, 0x80, 0x80], 4),
+            ([0xC0, 0xAF], 4), ([0x80], 4),
+        ] as [([UInt8], Int)])
     func invalidUTF8(bytes: [UInt8], column: Int) throws {
         let input: [UInt8] = Array("#EXTM3U\n#EXTINF:4,\nseg".utf8) + bytes + Array(".ts\n".utf8)
         let result = try read(input)

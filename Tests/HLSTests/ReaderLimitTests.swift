@@ -14,7 +14,9 @@ struct ReaderLimitTests {
 
     static let header = "#EXTM3U\n#EXT-X-TARGETDURATION:6\n".utf8.count
 
-    static func options(size: Int = ReaderOptions.defaultMaximumPlaylistSize, segments: Int = ReaderOptions.defaultMaximumSegmentCount) -> ReaderOptions {
+    static func options(
+        size: Int = ReaderOptions.defaultMaximumPlaylistSize, segments: Int = ReaderOptions.defaultMaximumSegmentCount
+    ) -> ReaderOptions {
         var options = ReaderOptions()
         options.maximumPlaylistSize = size
         options.maximumSegmentCount = segments

@@ -12,9 +12,13 @@ struct TagLineEditorTests {
 
     @Test("replacing one value keeps every other byte")
     func replaceKeepsTheRest() throws {
-        var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMATVERSIONS="1",URI="skd://old",X-CUSTOM=0x0A,KEYFORMAT="com.apple.streamingkeydelivery""#)
+        var editor = try editor(
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMATVERSIONS="1",URI="skd://old",X-CUSTOM=0x0A,KEYFORMAT="com.apple.streamingkeydelivery""#)
         try editor.set("URI", .quotedString("skd://new-id"))
-        #expect(text(editor) == #"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMATVERSIONS="1",URI="skd://new-id",X-CUSTOM=0x0A,KEYFORMAT="com.apple.streamingkeydelivery""#)
+        #expect(
+            text(editor)
+                == #"#EXT-X-KEY:METHOD=SAMPLE-AES,KEYFORMATVERSIONS="1",URI="skd://new-id",X-CUSTOM=0x0A,KEYFORMAT="com.apple.streamingkeydelivery""#
+        )
     }
 
     @Test("an unedited line renders to its original bytes")
@@ -37,9 +41,11 @@ struct TagLineEditorTests {
         #expect(text(last) == "#EXT-X-KEY:METHOD=SAMPLE-AES")
     }
 
-    @Test("values that would change the line's structure are refused", arguments: [
-        "a\"b", "a\nb", "a\rb", "x\",URI=\"evil", "a\u{0}b", "a\u{85}b",
-    ])
+    @Test(
+        "values that would change the line's structure are refused",
+        arguments: [
+            "a\"b", "a\nb", "a\rb", "x\",URI=\"evil", "a\u{0}b", "a\u{85}b",
+        ])
     func hostileQuoted(value: String) throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)
         #expect(throws: UnwritableAttributeValue.self) { try editor.set("URI", .quotedString(value)) }
@@ -76,7 +82,10 @@ struct TagLineWriterTests {
         try writer.append("IV", .hexadecimalSequence("0x00000000000000000000000000000001"))
         try writer.append("KEYFORMAT", .quotedString("com.apple.streamingkeydelivery"))
         let line = String(decoding: writer.bytes, as: UTF8.self)
-        #expect(line == #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=title%201",IV=0x00000000000000000000000000000001,KEYFORMAT="com.apple.streamingkeydelivery""#)
+        #expect(
+            line
+                == #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=title%201",IV=0x00000000000000000000000000000001,KEYFORMAT="com.apple.streamingkeydelivery""#
+        )
         // What a reader makes of it: one tag, the same four attributes.
         let attributes = try #require(parseTag(line).tag.attributes)
         #expect(attributes.count == 4)

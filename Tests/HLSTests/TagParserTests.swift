@@ -16,25 +16,27 @@ struct TagParserTests {
         }
     }
 
-    @Test("tags with simple values", arguments: [
-        ("#EXTM3U", TagValue.none),
-        ("#EXT-X-VERSION:7", .decimalInteger(7)),
-        ("#EXTINF:6.006,", .segmentDuration(duration: 6.006, title: "")),
-        ("#EXTINF:10,Title, with comma", .segmentDuration(duration: 10, title: "Title, with comma")),
-        ("#EXT-X-BYTERANGE:75232@0", .byteRange(length: 75232, offset: 0)),
-        ("#EXT-X-BYTERANGE:82112", .byteRange(length: 82112, offset: nil)),
-        ("#EXT-X-DISCONTINUITY", .none),
-        ("#EXT-X-PROGRAM-DATE-TIME:2010-02-19T14:54:23.031+08:00", .dateTime("2010-02-19T14:54:23.031+08:00")),
-        ("#EXT-X-GAP", .none),
-        ("#EXT-X-BITRATE:1500", .decimalInteger(1500)),
-        ("#EXT-X-TARGETDURATION:10", .decimalInteger(10)),
-        ("#EXT-X-MEDIA-SEQUENCE:2680", .decimalInteger(2680)),
-        ("#EXT-X-DISCONTINUITY-SEQUENCE:3", .decimalInteger(3)),
-        ("#EXT-X-ENDLIST", .none),
-        ("#EXT-X-PLAYLIST-TYPE:VOD", .enumerated("VOD")),
-        ("#EXT-X-I-FRAMES-ONLY", .none),
-        ("#EXT-X-INDEPENDENT-SEGMENTS", .none),
-    ])
+    @Test(
+        "tags with simple values",
+        arguments: [
+            ("#EXTM3U", TagValue.none),
+            ("#EXT-X-VERSION:7", .decimalInteger(7)),
+            ("#EXTINF:6.006,", .segmentDuration(duration: 6.006, title: "")),
+            ("#EXTINF:10,Title, with comma", .segmentDuration(duration: 10, title: "Title, with comma")),
+            ("#EXT-X-BYTERANGE:75232@0", .byteRange(length: 75232, offset: 0)),
+            ("#EXT-X-BYTERANGE:82112", .byteRange(length: 82112, offset: nil)),
+            ("#EXT-X-DISCONTINUITY", .none),
+            ("#EXT-X-PROGRAM-DATE-TIME:2010-02-19T14:54:23.031+08:00", .dateTime("2010-02-19T14:54:23.031+08:00")),
+            ("#EXT-X-GAP", .none),
+            ("#EXT-X-BITRATE:1500", .decimalInteger(1500)),
+            ("#EXT-X-TARGETDURATION:10", .decimalInteger(10)),
+            ("#EXT-X-MEDIA-SEQUENCE:2680", .decimalInteger(2680)),
+            ("#EXT-X-DISCONTINUITY-SEQUENCE:3", .decimalInteger(3)),
+            ("#EXT-X-ENDLIST", .none),
+            ("#EXT-X-PLAYLIST-TYPE:VOD", .enumerated("VOD")),
+            ("#EXT-X-I-FRAMES-ONLY", .none),
+            ("#EXT-X-INDEPENDENT-SEGMENTS", .none),
+        ])
     func simpleValues(line: String, expected: TagValue) {
         let result = parseTag(line)
         #expect(result.issues.isEmpty)
@@ -43,30 +45,42 @@ struct TagParserTests {
     }
 
     /// One line per attribute-list tag, with the typed value of one of its attributes.
-    @Test("tags with attribute lists", arguments: [
-        (#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
-         "KEYFORMAT", TypedAttributeValue.quotedString("com.apple.streamingkeydelivery")),
-        (#"#EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0""#, "BYTERANGE", .quotedString("720@0")),
-        (#"#EXT-X-PART:DURATION=0.33334,URI="part1.mp4",INDEPENDENT=YES"#, "DURATION", .decimalFloatingPoint(0.33334)),
-        (#"#EXT-X-DATERANGE:ID="ad1",START-DATE="2026-01-01T00:00:00Z",PLANNED-DURATION=30,SCTE35-OUT=0xFC30"#,
-         "SCTE35-OUT", .hexadecimalSequence("FC30")),
-        ("#EXT-X-PART-INF:PART-TARGET=0.33334", "PART-TARGET", .decimalFloatingPoint(0.33334)),
-        ("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0", "CAN-BLOCK-RELOAD", .enumeratedString("YES")),
-        ("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", "SKIPPED-SEGMENTS", .decimalInteger(3)),
-        (#"#EXT-X-PRELOAD-HINT:TYPE=PART,URI="p.mp4",BYTERANGE-START=100"#, "BYTERANGE-START", .decimalInteger(100)),
-        (#"#EXT-X-RENDITION-REPORT:URI="../1M/w.m3u8",LAST-MSN=273,LAST-PART=2"#, "LAST-MSN", .decimalInteger(273)),
-        (#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",DEFAULT=YES,URI="en.m3u8",CHANNELS="2""#,
-         "CHANNELS", .quotedString("2")),
-        (#"#EXT-X-STREAM-INF:BANDWIDTH=1280000,RESOLUTION=640x360,CLOSED-CAPTIONS=NONE"#,
-         "CLOSED-CAPTIONS", .enumeratedString("NONE")),
-        (#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=86000,URI="iframe.m3u8""#, "URI", .quotedString("iframe.m3u8")),
-        (#"#EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="Title""#, "VALUE", .quotedString("Title")),
-        (#"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://s",KEYFORMAT="com.apple.streamingkeydelivery""#,
-         "METHOD", .enumeratedString("SAMPLE-AES")),
-        (#"#EXT-X-CONTENT-STEERING:SERVER-URI="/steer",PATHWAY-ID="CDN-A""#, "PATHWAY-ID", .quotedString("CDN-A")),
-        ("#EXT-X-START:TIME-OFFSET=-12.5,PRECISE=YES", "TIME-OFFSET", .signedDecimalFloatingPoint(-12.5)),
-        (#"#EXT-X-DEFINE:NAME="host",VALUE="cdn.example.com""#, "VALUE", .quotedString("cdn.example.com")),
-    ])
+    @Test(
+        "tags with attribute lists",
+        arguments: [
+            (
+                #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                "KEYFORMAT", TypedAttributeValue.quotedString("com.apple.streamingkeydelivery")
+            ),
+            (#"#EXT-X-MAP:URI="init.mp4",BYTERANGE="720@0""#, "BYTERANGE", .quotedString("720@0")),
+            (#"#EXT-X-PART:DURATION=0.33334,URI="part1.mp4",INDEPENDENT=YES"#, "DURATION", .decimalFloatingPoint(0.33334)),
+            (
+                #"#EXT-X-DATERANGE:ID="ad1",START-DATE="2026-01-01T00:00:00Z",PLANNED-DURATION=30,SCTE35-OUT=0xFC30"#,
+                "SCTE35-OUT", .hexadecimalSequence("FC30")
+            ),
+            ("#EXT-X-PART-INF:PART-TARGET=0.33334", "PART-TARGET", .decimalFloatingPoint(0.33334)),
+            ("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=1.0", "CAN-BLOCK-RELOAD", .enumeratedString("YES")),
+            ("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", "SKIPPED-SEGMENTS", .decimalInteger(3)),
+            (#"#EXT-X-PRELOAD-HINT:TYPE=PART,URI="p.mp4",BYTERANGE-START=100"#, "BYTERANGE-START", .decimalInteger(100)),
+            (#"#EXT-X-RENDITION-REPORT:URI="../1M/w.m3u8",LAST-MSN=273,LAST-PART=2"#, "LAST-MSN", .decimalInteger(273)),
+            (
+                #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",DEFAULT=YES,URI="en.m3u8",CHANNELS="2""#,
+                "CHANNELS", .quotedString("2")
+            ),
+            (
+                #"#EXT-X-STREAM-INF:BANDWIDTH=1280000,RESOLUTION=640x360,CLOSED-CAPTIONS=NONE"#,
+                "CLOSED-CAPTIONS", .enumeratedString("NONE")
+            ),
+            (#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=86000,URI="iframe.m3u8""#, "URI", .quotedString("iframe.m3u8")),
+            (#"#EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="Title""#, "VALUE", .quotedString("Title")),
+            (
+                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://s",KEYFORMAT="com.apple.streamingkeydelivery""#,
+                "METHOD", .enumeratedString("SAMPLE-AES")
+            ),
+            (#"#EXT-X-CONTENT-STEERING:SERVER-URI="/steer",PATHWAY-ID="CDN-A""#, "PATHWAY-ID", .quotedString("CDN-A")),
+            ("#EXT-X-START:TIME-OFFSET=-12.5,PRECISE=YES", "TIME-OFFSET", .signedDecimalFloatingPoint(-12.5)),
+            (#"#EXT-X-DEFINE:NAME="host",VALUE="cdn.example.com""#, "VALUE", .quotedString("cdn.example.com")),
+        ])
     func attributeTags(line: String, attribute: String, expected: TypedAttributeValue) throws {
         let result = parseTag(line)
         #expect(result.issues.isEmpty, "\(result.issues)")
@@ -81,26 +95,28 @@ struct TagParserTests {
         #expect(typed?.value == .unspecified("XYZ123", quoted: true))
     }
 
-    @Test("bad values are located findings", arguments: [
-        ("#EXT-X-TARGETDURATION:NaN", "HLS-tag-value", 23),
-        ("#EXT-X-TARGETDURATION:-10", "HLS-tag-value", 23),
-        ("#EXT-X-VERSION:", "HLS-tag-value", 16),
-        ("#EXTINF:abc,", "HLS-tag-value", 9),
-        ("#EXTINF:10", "HLS-tag-value", 11),
-        ("#EXT-X-BYTERANGE:100@", "HLS-tag-value", 18),
-        ("#EXT-X-PLAYLIST-TYPE:LIVE", "HLS-tag-value", 22),
-        ("#EXT-X-PROGRAM-DATE-TIME:yesterday", "HLS-tag-value", 26),
-        ("#EXT-X-ENDLIST:YES", "HLS-tag-value", 16),
-        ("#EXT-X-STREAM-INF:RESOLUTION=1x1", "HLS-attribute-missing", 19),
-        (#"#EXT-X-STREAM-INF:BANDWIDTH="1""#, "HLS-attribute-type", 29),
-        (#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=a,NAME="x""#, "HLS-attribute-type", 34),
-        (#"#EXT-X-KEY:URI="k""#, "KEY-method-missing", 12),
-        ("#EXT-X-KEY:METHOD=AES-128", "KEY-uri-missing", 12),
-        (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#, "KEY-iv-format", 38),
-        (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x000102030405060708090a0b0c0d0e0f00"#, "KEY-iv-format", 38),
-        (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0g"#, "KEY-iv-format", 38),
-        (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV="0x00""#, "KEY-iv-format", 38),
-    ])
+    @Test(
+        "bad values are located findings",
+        arguments: [
+            ("#EXT-X-TARGETDURATION:NaN", "HLS-tag-value", 23),
+            ("#EXT-X-TARGETDURATION:-10", "HLS-tag-value", 23),
+            ("#EXT-X-VERSION:", "HLS-tag-value", 16),
+            ("#EXTINF:abc,", "HLS-tag-value", 9),
+            ("#EXTINF:10", "HLS-tag-value", 11),
+            ("#EXT-X-BYTERANGE:100@", "HLS-tag-value", 18),
+            ("#EXT-X-PLAYLIST-TYPE:LIVE", "HLS-tag-value", 22),
+            ("#EXT-X-PROGRAM-DATE-TIME:yesterday", "HLS-tag-value", 26),
+            ("#EXT-X-ENDLIST:YES", "HLS-tag-value", 16),
+            ("#EXT-X-STREAM-INF:RESOLUTION=1x1", "HLS-attribute-missing", 19),
+            (#"#EXT-X-STREAM-INF:BANDWIDTH="1""#, "HLS-attribute-type", 29),
+            (#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=a,NAME="x""#, "HLS-attribute-type", 34),
+            (#"#EXT-X-KEY:URI="k""#, "KEY-method-missing", 12),
+            ("#EXT-X-KEY:METHOD=AES-128", "KEY-uri-missing", 12),
+            (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#, "KEY-iv-format", 38),
+            (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x000102030405060708090a0b0c0d0e0f00"#, "KEY-iv-format", 38),
+            (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0g"#, "KEY-iv-format", 38),
+            (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV="0x00""#, "KEY-iv-format", 38),
+        ])
     func badValues(line: String, id: String, column: Int) throws {
         let issue = try #require(parseTag(line).issues.first)
         #expect(issue.kind.id.rawValue == id)
@@ -122,9 +138,11 @@ struct TagParserTests {
 
     @Test("the key view reads FairPlay, Widevine and clear keys")
     func keyView() throws {
-        let fairPlay = try #require(KeyTag(parseTag(
-            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://id",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
-        ).tag))
+        let fairPlay = try #require(
+            KeyTag(
+                parseTag(
+                    #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://id",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+                ).tag))
         #expect(fairPlay.method == "SAMPLE-AES")
         #expect(fairPlay.uri == "skd://id")
         #expect(fairPlay.keyFormat == "com.apple.streamingkeydelivery")
@@ -143,9 +161,11 @@ struct TagParserTests {
 
     @Test("the variant, rendition and map views")
     func masterViews() throws {
-        let variant = try #require(VariantStreamTag(parseTag(
-            #"#EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=1800000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.97,AUDIO="aac""#
-        ).tag))
+        let variant = try #require(
+            VariantStreamTag(
+                parseTag(
+                    #"#EXT-X-STREAM-INF:BANDWIDTH=2000000,AVERAGE-BANDWIDTH=1800000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=1280x720,FRAME-RATE=29.97,AUDIO="aac""#
+                ).tag))
         #expect(variant.bandwidth == 2_000_000)
         #expect(variant.averageBandwidth == 1_800_000)
         #expect(variant.codecs == "avc1.64001f,mp4a.40.2")
@@ -155,9 +175,11 @@ struct TagParserTests {
         let iFrame = try #require(VariantStreamTag(parseTag(#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,URI="i.m3u8""#).tag))
         #expect(iFrame.isIFrameOnly)
         #expect(iFrame.uri == "i.m3u8")
-        let rendition = try #require(RenditionTag(parseTag(
-            #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="en/a.m3u8""#
-        ).tag))
+        let rendition = try #require(
+            RenditionTag(
+                parseTag(
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,AUTOSELECT=YES,URI="en/a.m3u8""#
+                ).tag))
         #expect(rendition.type == "AUDIO")
         #expect(rendition.groupID == "aac")
         #expect(rendition.language == "en")

@@ -15,16 +15,21 @@ private func same<Table, Function>(_ field: KeyPath<Table, Function>, _ header: 
 // The tables pass handles to libxml2's structures as `OpaquePointer`, as they do not see the structures;
 // these check the rest of the type, and that the handle is a pointer to a structure.
 private func same<Table, S>(_ field: KeyPath<Table, @convention(c) () -> OpaquePointer?>, _ header: () -> UnsafeMutablePointer<S>?) {}
-private func same<Table, S>(_ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> Void>, _ header: (UnsafeMutablePointer<S>?) -> Void) {}
+private func same<Table, S>(_ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> Void>, _ header: (UnsafeMutablePointer<S>?) -> Void)
+{}
 private func same<Table, S>(_ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> Int32>, _ header: (UnsafePointer<S>?) -> Int32) {}
 private func same<Table, S>(_ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> Int>, _ header: (UnsafePointer<S>?) -> Int) {}
 private func same<Table, S>(
-    _ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> UnsafePointer<UInt8>?>, _ header: (UnsafePointer<S>?) -> UnsafePointer<UInt8>?
+    _ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> UnsafePointer<UInt8>?>,
+    _ header: (UnsafePointer<S>?) -> UnsafePointer<UInt8>?
 ) {}
 private func same<Table, S>(
-    _ field: KeyPath<Table, @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?>, _ header: (UnsafeMutablePointer<S>?, Int32) -> OpaquePointer?
+    _ field: KeyPath<Table, @convention(c) (OpaquePointer?, Int32) -> OpaquePointer?>,
+    _ header: (UnsafeMutablePointer<S>?, Int32) -> OpaquePointer?
 ) {}
-private func same<Table, S>(_ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> OpaquePointer?>, _ header: (OpaquePointer?) -> UnsafeMutablePointer<S>?) {}
+private func same<Table, S>(
+    _ field: KeyPath<Table, @convention(c) (OpaquePointer?) -> OpaquePointer?>, _ header: (OpaquePointer?) -> UnsafeMutablePointer<S>?
+) {}
 
 /// The writer's table against `xmlwriter.h` and `tree.h`.
 private func writerMatchesHeaders() {
@@ -71,7 +76,8 @@ struct LibXML2BindingTests {
         readerMatchesHeaders()
         let library = try LibXML2Library.open()
         // The library dlopen found is the one linked here: the same function at the same address.
-        let linked = unsafeBitCast(xmlTextWriterStartElement as @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?) -> Int32, to: UnsafeMutableRawPointer.self)
+        let linked = unsafeBitCast(
+            xmlTextWriterStartElement as @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?) -> Int32, to: UnsafeMutableRawPointer.self)
         #expect(library.address(of: "xmlTextWriterStartElement") == linked)
         let reader = try LibXML2Reader.load()
         #expect(unsafeBitCast(reader.read, to: UnsafeMutableRawPointer.self) == library.address(of: "xmlTextReaderRead"))

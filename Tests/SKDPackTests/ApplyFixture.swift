@@ -58,8 +58,10 @@ extension String {
 
 enum Keys {
     static let fairPlay = #"KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
-    static let widevine = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x0123456789ABCDEF0123456789ABCDEF,KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
-    static let playReady = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;charset=UTF-16;base64,BBBB",KEYFORMAT="com.microsoft.playready",KEYFORMATVERSIONS="1""#
+    static let widevine =
+        #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x0123456789ABCDEF0123456789ABCDEF,KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+    static let playReady =
+        #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;charset=UTF-16;base64,BBBB",KEYFORMAT="com.microsoft.playready",KEYFORMATVERSIONS="1""#
     static func fairPlayKey(_ uri: String, method: String = "SAMPLE-AES") -> String {
         #"#EXT-X-KEY:METHOD=\#(method),URI="\#(uri)",\#(fairPlay)"#
     }

@@ -6,19 +6,23 @@ import Testing
 /// pattern it accepts: checked on fixed cases, and on thousands of random patterns and inputs.
 @Suite("--match patterns: the byte matcher agrees with Swift's Regex")
 struct ByteRegexTests {
-    @Test("migration patterns", arguments: [
-        (#"skd://old-license\.example\.com/fps\?cid=(?<cid>[^&]+)&kid=(?<kid>[0-9a-f]+)"#,
-         "skd://old-license.example.com/fps?cid=title-0001&kid=00000000000000000000000000000007"),
-        (#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#, "skd://new-lic.example.com/fps?cid=legacy-0042"),
-        (#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#, "skd://legacy-0042"),
-        (#"skd://(?<host>[\w.-]+)(:(?<port>\d{1,5}))?/(?<path>.*?)(\?|$)"#, "skd://h.example:8443/a/b?c"),
-        (#"(?<title>title-\d+)/(?<name>[^/]+)\.m3u8$"#, "library/title-7/video_hd.m3u8"),
-        (#"(?<a>a|ab)(?<b>c|bcd)"#, "abcd"),
-        (#"(?<x>a*?)b"#, "aaab"),
-        (#"(?<x>(a|b){2,3})"#, "abab"),
-        (#"^(?<x>[^x]*)$"#, "no such letter here"),
-        (#"(?<never>z)?(?<any>.)"#, "q"),
-    ])
+    @Test(
+        "migration patterns",
+        arguments: [
+            (
+                #"skd://old-license\.example\.com/fps\?cid=(?<cid>[^&]+)&kid=(?<kid>[0-9a-f]+)"#,
+                "skd://old-license.example.com/fps?cid=title-0001&kid=00000000000000000000000000000007"
+            ),
+            (#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#, "skd://new-lic.example.com/fps?cid=legacy-0042"),
+            (#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#, "skd://legacy-0042"),
+            (#"skd://(?<host>[\w.-]+)(:(?<port>\d{1,5}))?/(?<path>.*?)(\?|$)"#, "skd://h.example:8443/a/b?c"),
+            (#"(?<title>title-\d+)/(?<name>[^/]+)\.m3u8$"#, "library/title-7/video_hd.m3u8"),
+            (#"(?<a>a|ab)(?<b>c|bcd)"#, "abcd"),
+            (#"(?<x>a*?)b"#, "aaab"),
+            (#"(?<x>(a|b){2,3})"#, "abab"),
+            (#"^(?<x>[^x]*)$"#, "no such letter here"),
+            (#"(?<never>z)?(?<any>.)"#, "q"),
+        ])
     func fixed(pattern: String, text: String) throws {
         let compiled = try NamedPattern(pattern)
         #expect(ByteRegex.compile(pattern) != nil, "the byte matcher should take \(pattern)")
@@ -27,9 +31,11 @@ struct ByteRegexTests {
         #expect(compiled.groups(in: text) != nil)
     }
 
-    @Test("what the byte matcher leaves to Swift's Regex", arguments: [
-        #"(?=a)a"#, #"(a)\1"#, #"\bword"#, #"\p{L}+"#, #"(?i)abc"#, #"a++"#, #"[[:digit:]]"#, "é",
-    ])
+    @Test(
+        "what the byte matcher leaves to Swift's Regex",
+        arguments: [
+            #"(?=a)a"#, #"(a)\1"#, #"\bword"#, #"\p{L}+"#, #"(?i)abc"#, #"a++"#, #"[[:digit:]]"#, "é",
+        ])
     func unsupported(pattern: String) throws {
         #expect(ByteRegex.compile(pattern) == nil)
         let compiled = try NamedPattern(pattern)
@@ -39,7 +45,8 @@ struct ByteRegexTests {
     /// What inputs are made of: the pattern's own characters, every ASCII line terminator and space
     /// (which `.`, `\s` and `$` treat specially), and non-ASCII scalars of two, three and four bytes, NEL,
     /// LS and PS among them (which send the match to Swift's Regex).
-    static let alphabet: [Unicode.Scalar] = Array("ab/.?&=-c1".unicodeScalars)
+    static let alphabet: [Unicode.Scalar] =
+        Array("ab/.?&=-c1".unicodeScalars)
         + ["\n", "\r", "\u{0B}", "\u{0C}", "\t", " ", "\u{85}", "\u{2028}", "\u{2029}", "é", "日", "😀"]
 
     @Test("random patterns and inputs")
@@ -56,7 +63,8 @@ struct ByteRegexTests {
                 switch Int.random(in: 0..<6, using: &generator) {
                 case 0:
                     groups += 1
-                    atom = "(?<g\(groups)>\(atom)\(quantifiers.randomElement(using: &generator)!)|\(pieces.randomElement(using: &generator)!))"
+                    atom =
+                        "(?<g\(groups)>\(atom)\(quantifiers.randomElement(using: &generator)!)|\(pieces.randomElement(using: &generator)!))"
                 case 1:
                     groups += 1
                     atom = "(?<g\(groups)>\(atom)\(pieces.randomElement(using: &generator)!))"

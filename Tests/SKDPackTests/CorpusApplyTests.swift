@@ -43,11 +43,14 @@ struct CorpusApplyTests {
         return true
     }
 
-    @Test("a migration over every corpus playlist changes only FairPlay key and version lines, or leaves the file with an error; never a crash")
+    @Test(
+        "a migration over every corpus playlist changes only FairPlay key and version lines, or leaves the file with an error; never a crash"
+    )
     func migration() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-corpus-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: output) }
-        let template = KeyTemplate(try TemplateDefinition(inline: "skd://new-license.example.com/fps/{title_dir}/{playlist_stem}/{key_index}"))
+        let template = KeyTemplate(
+            try TemplateDefinition(inline: "skd://new-license.example.com/fps/{title_dir}/{playlist_stem}/{key_index}"))
         let options = ApplyOptions(template: template, assumeEncrypted: true, sessionKeys: true)
         let runner = ApplyRunner(options: options, destination: .directory(output.path))
         let discovery = PlaylistDiscovery().discover([Corpus.directory!.path])

@@ -23,28 +23,36 @@ struct CorpusValidationTests {
         ] { table[file] = (["HLS-extm3u-first"], beforeHeader) }
         table["kuu__hls-parser__test_fixtures_m3u8_8.8-Session-Data-in-a-Master-Playlist.m3u8"] = (
             ["HLS-extm3u-first", "HLS-nothing-to-play"],
-            beforeHeader + "; an excerpt of the RFC's example holding only EXT-X-SESSION-DATA, so nothing to play")
+            beforeHeader + "; an excerpt of the RFC's example holding only EXT-X-SESSION-DATA, so nothing to play"
+        )
         for part in 1...3 {
             table["kuu__hls-parser__test_fixtures_m3u8_Low-Latency_Example-03_Byterange-addressed_Parts-0\(part).m3u8"] =
                 (["HLS-attribute-type"], partRange)
         }
         table["videojs__m3u8-parser__test_fixtures_integration_llhls-byte-range.m3u8"] = (
             ["HLS-attribute-type", "HLS-tag-value", "HLS-version-too-low"],
-            partRange + "; EXT-X-BYTERANGE:587500@ has an empty offset; BYTERANGE at EXT-X-VERSION:3 (section 7 wants 4)")
+            partRange + "; EXT-X-BYTERANGE:587500@ has an empty offset; BYTERANGE at EXT-X-VERSION:3 (section 7 wants 4)"
+        )
         table["videojs__m3u8-parser__test_fixtures_integration_llhlsDelta.m3u8"] = (
             ["HLS-attribute-type", "HLS-attribute-whitespace", "HLS-attribute-syntax"],
-            "a tab inside the unquoted RECENTLY-REMOVED-DATERANGES value (RFC 8216 4.2: no whitespace, and it is a quoted-string)")
+            "a tab inside the unquoted RECENTLY-REMOVED-DATERANGES value (RFC 8216 4.2: no whitespace, and it is a quoted-string)"
+        )
         table["videojs__m3u8-parser__test_fixtures_integration_master.m3u8"] = (
-            ["HLS-extm3u-first", "HLS-attribute-whitespace"], beforeHeader + "; a space in an attribute list (4.2)")
+            ["HLS-extm3u-first", "HLS-attribute-whitespace"], beforeHeader + "; a space in an attribute list (4.2)"
+        )
         table["videojs__m3u8-parser__test_fixtures_integration_multipleAudioGroups.m3u8"] = (
-            ["HLS-attribute-whitespace"], "spaces after commas in attribute lists (RFC 8216 4.2 allows none)")
+            ["HLS-attribute-whitespace"], "spaces after commas in attribute lists (RFC 8216 4.2 allows none)"
+        )
         table["Comcast__mamba__mambaTests_Fixtures_bipbopall.m3u8"] = (
-            ["HLS-attribute-whitespace"], "spaces after commas in attribute lists (RFC 8216 4.2 allows none)")
+            ["HLS-attribute-whitespace"], "spaces after commas in attribute lists (RFC 8216 4.2 allows none)"
+        )
         table["grafov__m3u8__sample-playlists_master-with-i-frame-stream-inf.m3u8"] = (
-            ["HLS-attribute-type"], "RESOLUTION=\"1x1\" quoted, where 4.2 defines a bare decimal-resolution")
+            ["HLS-attribute-type"], "RESOLUTION=\"1x1\" quoted, where 4.2 defines a bare decimal-resolution"
+        )
         table["Eyevinn__hls-vodtolive__testvectors_hls_cmaf_interstitial_1_test-video=2500000.m3u8"] = (
             ["HLS-extinf-over-target", "HLS-attribute-whitespace"],
-            "10 s segments under EXT-X-TARGETDURATION:3 (4.3.3.1), and a space in an attribute list (4.2)")
+            "10 s segments under EXT-X-TARGETDURATION:3 (4.3.3.1), and a space in an attribute list (4.2)"
+        )
         let version = "features newer than the declared EXT-X-VERSION (section 7; EXT-X-DEFINE needs 8, rfc8216bis)"
         for file in [
             "Comcast__mamba__mambaTests_Fixtures_hls_sampleMediaFile.txt.m3u8",

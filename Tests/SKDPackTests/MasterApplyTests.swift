@@ -4,7 +4,8 @@ import Testing
 
 @Suite("apply: masters and packages")
 struct MasterApplyTests {
-    static let widevineSession = #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed""#
+    static let widevineSession =
+        #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed""#
 
     static func master(_ sessionKeys: [String]) -> String {
         (["#EXTM3U", "#EXT-X-VERSION:6"] + sessionKeys + [
@@ -26,12 +27,15 @@ struct MasterApplyTests {
         var fixture = try ApplyFixture(files(master: Self.master([Self.widevineSession, old])))
         defer { fixture.remove() }
         try fixture.apply(template: "content-id", vars: ["content_id": "new"])
-        #expect(fixture.result("t/master.m3u8") == Self.master([Self.widevineSession, old.replacingOccurrences(of: "skd://old", with: "skd://new")]))
+        #expect(
+            fixture.result("t/master.m3u8")
+                == Self.master([Self.widevineSession, old.replacingOccurrences(of: "skd://old", with: "skd://new")]))
         for media in ["t/audio/en.m3u8", "t/video/v.m3u8", "t/video/iframes.m3u8"] {
             #expect(fixture.result(media) == Self.media.replacingOccurrences(of: "skd://old", with: "skd://new"))
         }
-        #expect(fixture.outcomes.map { $0.path.split(separator: "/").suffix(2).joined(separator: "/") }
-            == ["audio/en.m3u8", "video/v.m3u8", "video/iframes.m3u8", "t/master.m3u8"], "media in the master's order, then the master")
+        #expect(
+            fixture.outcomes.map { $0.path.split(separator: "/").suffix(2).joined(separator: "/") }
+                == ["audio/en.m3u8", "video/v.m3u8", "video/iframes.m3u8", "t/master.m3u8"], "media in the master's order, then the master")
     }
 
     @Test("rule 6: missing session keys are added only when asked; stale ones go")
@@ -42,9 +46,11 @@ struct MasterApplyTests {
         defer { fixture.remove() }
         try fixture.apply(template: "skd://k/one")
         // One key in use: one stale key becomes it, in place (its attributes kept), the other goes.
-        #expect(fixture.result("t/master.m3u8") == Self.master([
-            #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/one",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
-        ]))
+        #expect(
+            fixture.result("t/master.m3u8")
+                == Self.master([
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/one",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+                ]))
         #expect(fixture.outcome("t/master.m3u8")?.changes.map(\.action) == [.rewritten, .removed])
         // Two keys in use (title_dir differs: audio, video): without --session-keys, none added.
         var plain = try ApplyFixture(files(master: Self.master([])))
@@ -52,10 +58,12 @@ struct MasterApplyTests {
         try plain.apply(template: "skd://k/{title_dir}")
         #expect(plain.result("t/master.m3u8") == Self.master([]))
         try plain.apply(template: "skd://k/{title_dir}", sessionKeys: true)
-        #expect(plain.result("t/master.m3u8") == Self.master([
-            #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/audio",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
-            #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/video",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
-        ]))
+        #expect(
+            plain.result("t/master.m3u8")
+                == Self.master([
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/audio",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/video",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                ]))
     }
 
     @Test("a master whose media playlist fails is left as it was")
@@ -74,8 +82,9 @@ struct MasterApplyTests {
     @Test("references outside the master's directory are refused; missing ones reported")
     func references() throws {
         var fixture = try ApplyFixture([
-            "t/master.m3u8": .lines("#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1", "../../etc/evil.m3u8", "#EXT-X-STREAM-INF:BANDWIDTH=2", "missing.m3u8",
-                                    "#EXT-X-STREAM-INF:BANDWIDTH=3", "https://cdn.example.com/remote.m3u8"),
+            "t/master.m3u8": .lines(
+                "#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1", "../../etc/evil.m3u8", "#EXT-X-STREAM-INF:BANDWIDTH=2", "missing.m3u8",
+                "#EXT-X-STREAM-INF:BANDWIDTH=3", "https://cdn.example.com/remote.m3u8")
         ])
         defer { fixture.remove() }
         try fixture.apply(template: "content-id", vars: ["content_id": "x"])

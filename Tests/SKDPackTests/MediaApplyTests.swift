@@ -10,14 +10,16 @@ struct MediaApplyTests {
             "t/v.m3u8": .lines(
                 "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", Keys.widevine,
                 #"#EXT-X-KEY:X-VENDOR=abc,KEYFORMATVERSIONS="1",URI="skd://old-1",IV=0x000102030405060708090A0B0C0D0E0F,METHOD=SAMPLE-AES,KEYFORMAT="com.apple.streamingkeydelivery""#,
-                "#EXTINF:6,", "s1.ts", "#EXT-X-ENDLIST"),
+                "#EXTINF:6,", "s1.ts", "#EXT-X-ENDLIST")
         ])
         defer { fixture.remove() }
         try fixture.apply(template: "content-id", vars: ["content_id": "new-1"])
-        #expect(fixture.result("t/v.m3u8") == .lines(
-            "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", Keys.widevine,
-            #"#EXT-X-KEY:X-VENDOR=abc,KEYFORMATVERSIONS="1",URI="skd://new-1",IV=0x000102030405060708090A0B0C0D0E0F,METHOD=SAMPLE-AES,KEYFORMAT="com.apple.streamingkeydelivery""#,
-            "#EXTINF:6,", "s1.ts", "#EXT-X-ENDLIST"))
+        #expect(
+            fixture.result("t/v.m3u8")
+                == .lines(
+                    "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", Keys.widevine,
+                    #"#EXT-X-KEY:X-VENDOR=abc,KEYFORMATVERSIONS="1",URI="skd://new-1",IV=0x000102030405060708090A0B0C0D0E0F,METHOD=SAMPLE-AES,KEYFORMAT="com.apple.streamingkeydelivery""#,
+                    "#EXTINF:6,", "s1.ts", "#EXT-X-ENDLIST"))
         let changes = try #require(fixture.outcome("t/v.m3u8")?.changes)
         #expect(changes.map(\.action) == [.rewritten])
         #expect(changes.first?.line == 5)
@@ -27,18 +29,23 @@ struct MediaApplyTests {
     func templateAttributes() throws {
         var fixture = try ApplyFixture([
             "t/v.m3u8": .lines(
-                "#EXTM3U", "#EXT-X-VERSION:5", #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1/2""#,
+                "#EXTM3U", "#EXT-X-VERSION:5",
+                #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1/2""#,
                 "#EXTINF:6,", "s1.ts"),
             "tpl.yaml": "name: t\nuri: \"skd://{content_id}\"\nkeyformatversions: \"1\"\n",
         ])
         defer { fixture.remove() }
         try fixture.apply(template: fixture.input.appendingPathComponent("tpl.yaml").path, vars: ["content_id": "b"])
-        #expect(fixture.result("t/v.m3u8")?.contains(#"URI="skd://b",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#) == true)
+        #expect(
+            fixture.result("t/v.m3u8")?.contains(#"URI="skd://b",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#) == true
+        )
     }
 
     @Test("rule 1: a FairPlay key with METHOD=AES-128 is an error and the playlist is left as it was")
     func fairPlayWithAES() throws {
-        var fixture = try ApplyFixture(["t/v.m3u8": .lines("#EXTM3U", Keys.fairPlayKey("skd://a", method: "AES-128"), "#EXTINF:6,", "s1.ts")])
+        var fixture = try ApplyFixture([
+            "t/v.m3u8": .lines("#EXTM3U", Keys.fairPlayKey("skd://a", method: "AES-128"), "#EXTINF:6,", "s1.ts")
+        ])
         defer { fixture.remove() }
         try fixture.apply(template: "content-id", vars: ["content_id": "b"])
         #expect(fixture.result("t/v.m3u8") == nil)
@@ -60,20 +67,26 @@ struct MediaApplyTests {
         let inserted = { (index: Int, kid: String) in
             #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/t/\#(index)/\#(kid)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
         }
-        #expect(fixture.result("t/v.m3u8") == .lines(
-            "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", #"#EXT-X-MAP:URI="init.mp4""#,
-            "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "clear.m4s",
-            Keys.widevine, Keys.playReady, inserted(1, "0123456789abcdef0123456789abcdef"),
-            "#EXTINF:6,", "s1.m4s", "#EXTINF:6,", "s2.m4s",
-            Keys.widevine.replacingOccurrences(of: "0x0123456789ABCDEF0123456789ABCDEF", with: "0xFEDCBA9876543210FEDCBA9876543210"),
-            Keys.playReady, inserted(2, "fedcba9876543210fedcba9876543210"),
-            "#EXTINF:6,", "s3.m4s", "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "ad.m4s", "#EXT-X-ENDLIST"))
+        #expect(
+            fixture.result("t/v.m3u8")
+                == .lines(
+                    "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", #"#EXT-X-MAP:URI="init.mp4""#,
+                    "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "clear.m4s",
+                    Keys.widevine, Keys.playReady, inserted(1, "0123456789abcdef0123456789abcdef"),
+                    "#EXTINF:6,", "s1.m4s", "#EXTINF:6,", "s2.m4s",
+                    Keys.widevine.replacingOccurrences(
+                        of: "0x0123456789ABCDEF0123456789ABCDEF", with: "0xFEDCBA9876543210FEDCBA9876543210"),
+                    Keys.playReady, inserted(2, "fedcba9876543210fedcba9876543210"),
+                    "#EXTINF:6,", "s3.m4s", "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "ad.m4s", "#EXT-X-ENDLIST"))
     }
 
-    @Test("rule 2: periods encrypted with AES-128 or SAMPLE-AES-CTR are an error; the playlist stays", arguments: ["AES-128", "SAMPLE-AES-CTR"])
+    @Test(
+        "rule 2: periods encrypted with AES-128 or SAMPLE-AES-CTR are an error; the playlist stays",
+        arguments: ["AES-128", "SAMPLE-AES-CTR"])
     func unusablePeriods(method: String) throws {
         var fixture = try ApplyFixture([
-            "t/v.m3u8": .lines("#EXTM3U", Keys.widevine.replacingOccurrences(of: "METHOD=SAMPLE-AES", with: "METHOD=\(method)"), "#EXTINF:6,", "s1.ts"),
+            "t/v.m3u8": .lines(
+                "#EXTM3U", Keys.widevine.replacingOccurrences(of: "METHOD=SAMPLE-AES", with: "METHOD=\(method)"), "#EXTINF:6,", "s1.ts")
         ])
         defer { fixture.remove() }
         try fixture.apply(template: "content-id", vars: ["content_id": "x"])
@@ -94,17 +107,21 @@ struct MediaApplyTests {
         #expect(fixture.result("t/v.m3u8") == clear)
         #expect(fixture.ids("t/v.m3u8") == ["FPS-clear-playlist"])
         try fixture.apply(template: "content-id", vars: ["content_id": "c"], assumeEncrypted: true)
-        #expect(fixture.result("t/v.m3u8") == .lines(
-            "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:6", #"#EXT-X-MAP:URI="init.mp4""#,
-            Keys.fairPlayKey("skd://c"),
-            "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z", "#EXTINF:6,", "s1.m4s", "#EXTINF:6,", "s2.m4s"))
+        #expect(
+            fixture.result("t/v.m3u8")
+                == .lines(
+                    "#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:6", #"#EXT-X-MAP:URI="init.mp4""#,
+                    Keys.fairPlayKey("skd://c"),
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00Z", "#EXTINF:6,", "s1.m4s", "#EXTINF:6,", "s2.m4s"))
     }
 
-    @Test("rule 4: EXT-X-VERSION rises to 5 when FairPlay keys are written, and is added after #EXTM3U if absent", arguments: [
-        ("#EXT-X-VERSION:3", "#EXT-X-VERSION:5", true),
-        ("#EXT-X-VERSION:7", "#EXT-X-VERSION:7", false),
-        (nil, "#EXT-X-VERSION:5", true),
-    ] as [(String?, String, Bool)])
+    @Test(
+        "rule 4: EXT-X-VERSION rises to 5 when FairPlay keys are written, and is added after #EXTM3U if absent",
+        arguments: [
+            ("#EXT-X-VERSION:3", "#EXT-X-VERSION:5", true),
+            ("#EXT-X-VERSION:7", "#EXT-X-VERSION:7", false),
+            (nil, "#EXT-X-VERSION:5", true),
+        ] as [(String?, String, Bool)])
     func version(before: String?, after: String, reported: Bool) throws {
         let lines = ["#EXTM3U"] + (before.map { [$0] } ?? []) + [Keys.fairPlayKey("skd://a"), "#EXTINF:6,", "s.ts"]
         var fixture = try ApplyFixture(["t/v.m3u8": lines.joined(separator: "\n") + "\n"])
@@ -121,7 +138,7 @@ struct MediaApplyTests {
             "t/v.m3u8": .lines(
                 "#EXTM3U", "#EXT-X-VERSION:8", #"#EXT-X-DEFINE:NAME="id",VALUE="title-9""#,
                 #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old.example.com/{$id}",KEYFORMAT="com.apple.streamingkeydelivery""#,
-                "#EXTINF:6,", "s.ts"),
+                "#EXTINF:6,", "s.ts")
         ])
         defer { fixture.remove() }
         try fixture.apply(template: "skd://new.example.com/{content_id}", match: "skd://old.example.com/(?<content_id>.+)")
@@ -131,7 +148,9 @@ struct MediaApplyTests {
 
     @Test("line endings, a missing final newline and other bytes are kept")
     func bytesKept() throws {
-        let input = "#EXTM3U\r\n#EXT-X-VERSION:5\r\n# comment\r\n#EXT-X-CUSTOM:foo\r\n" + Keys.fairPlayKey("skd://a") + "\r\n#EXTINF:4,\r\nchunk.ts\r\n#EXT-X-ENDLIST"
+        let input =
+            "#EXTM3U\r\n#EXT-X-VERSION:5\r\n# comment\r\n#EXT-X-CUSTOM:foo\r\n" + Keys.fairPlayKey("skd://a")
+            + "\r\n#EXTINF:4,\r\nchunk.ts\r\n#EXT-X-ENDLIST"
         var fixture = try ApplyFixture(["t/v.m3u8": input])
         defer { fixture.remove() }
         try fixture.apply(template: "content-id", vars: ["content_id": "b"])

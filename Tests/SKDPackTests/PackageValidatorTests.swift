@@ -5,7 +5,8 @@ import Testing
 @Suite("package rules (PKG)")
 struct PackageValidatorTests {
     static let fairPlay = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://t/1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
-    static let widevine = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+    static let widevine =
+        #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
 
     static func validated(_ path: String, _ text: String) throws -> PlaylistValidation {
         try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: path)
@@ -13,7 +14,8 @@ struct PackageValidatorTests {
 
     static func media(_ path: String, keys: [String]) throws -> PlaylistValidation {
         try validated(
-            path, "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n" + keys.map { $0 + "\n" }.joined()
+            path,
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n" + keys.map { $0 + "\n" }.joined()
                 + "#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n")
     }
 

@@ -24,9 +24,11 @@ struct PlaylistValidatorTests {
         #expect(versions.message.contains("\"2\""))
     }
 
-    @Test("an EXTINF too long for any integer is a finding, not a trap (found by the apply fuzz target)", arguments: [
-        "5200000000000000000000", "18446744073709551616", "1" + String(repeating: "0", count: 400),
-    ])
+    @Test(
+        "an EXTINF too long for any integer is a finding, not a trap (found by the apply fuzz target)",
+        arguments: [
+            "5200000000000000000000", "18446744073709551616", "1" + String(repeating: "0", count: 400),
+        ])
     func hugeDuration(_ duration: String) throws {
         let text = "#EXTM3U\n#EXT-X-TARGETDURATION:9\n#EXTINF:\(duration),\na.ts\n#EXT-X-ENDLIST\n"
         let finding = try #require(try findings(text).first { $0.id == "HLS-extinf-over-target" })
@@ -45,7 +47,8 @@ struct PlaylistValidatorTests {
 
     @Test("a disabled rule makes no finding; warnings can count as errors")
     func options() throws {
-        let text = "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
             + #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd:t",KEYFORMAT="com.apple.streamingkeydelivery""# + "\n#EXTINF:10,\na.ts\n"
         #expect(try findings(text).map(\.id) == ["FPS-skd-without-slashes"])
         #expect(try findings(text).map(\.severity) == [.warning])

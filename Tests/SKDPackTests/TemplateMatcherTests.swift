@@ -17,10 +17,11 @@ struct TemplateMatcherTests {
             "entitlement_url": ["https://lic.example.com/fps", "https://lic.example.com:8443/a/b"],
         ]
         for index in 0..<4 {
-            let values = Dictionary(uniqueKeysWithValues: definition.uri.variableNames.map { name in
-                let options = samples[name] ?? ["v\(index)", "value-\(index)"]
-                return (name, TemplateValue(options[index % options.count], source: "test"))
-            })
+            let values = Dictionary(
+                uniqueKeysWithValues: definition.uri.variableNames.map { name in
+                    let options = samples[name] ?? ["v\(index)", "value-\(index)"]
+                    return (name, TemplateValue(options[index % options.count], source: "test"))
+                })
             guard let uri = try? definition.renderer.render(values) else { continue }
             #expect(matcher.check(uri) == .matches, "\(uri)")
         }
@@ -49,6 +50,7 @@ struct TemplateMatcherTests {
         #expect(
             try Self.matcher("entitlement").check("skd://title-42")
                 == .mismatch(
-                    "this key URI does not have the form of the template entitlement (skd://{entitlement_url|strip_scheme}?cid={content_id|url})"))
+                    "this key URI does not have the form of the template entitlement (skd://{entitlement_url|strip_scheme}?cid={content_id|url})"
+                ))
     }
 }

@@ -19,11 +19,13 @@ struct TemporaryLeftoversTests {
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -Double(age))], ofItemAtPath: path)
     }
 
-    @Test("names: .skdpack-NAME.XXXXXX only", arguments: [
-        (".skdpack-video.m3u8.Ab12Cd", true), (".skdpack-master.m3u8.000000", true),
-        (".skdpack-video.m3u8", false), (".skdpack-.Ab12Cd", false), (".skdpack-video.m3u8.Ab-2Cd", false),
-        ("video.m3u8", false), (".hidden.m3u8", false), ("skdpack-video.m3u8.Ab12Cd", false),
-    ])
+    @Test(
+        "names: .skdpack-NAME.XXXXXX only",
+        arguments: [
+            (".skdpack-video.m3u8.Ab12Cd", true), (".skdpack-master.m3u8.000000", true),
+            (".skdpack-video.m3u8", false), (".skdpack-.Ab12Cd", false), (".skdpack-video.m3u8.Ab-2Cd", false),
+            ("video.m3u8", false), (".hidden.m3u8", false), ("skdpack-video.m3u8.Ab12Cd", false),
+        ])
     func names(_ name: String, _ expected: Bool) {
         #expect(TemporaryLeftovers.isTemporaryName(name) == expected)
     }

@@ -40,7 +40,8 @@ private func readerLimits(size: Int = .max, segments: Int = .max) -> ValidationO
 }
 
 /// A FairPlay key line, the one most cases start from.
-private let fairPlayKey = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+private let fairPlayKey =
+    #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
 
 /// A media playlist at version 5 with `lines` after the header and two segments.
 private func media(_ lines: String..., version: Int = 5, target: Int = 10) -> String {

@@ -27,7 +27,8 @@ struct VariableTests {
     func precedence() throws {
         let catalog = try Catalog.csv("title_dir,id\ntitle-7,from-catalog\n", path: "c.csv")
         let template = "skd://x/{id}"
-        func run(vars: [String: String] = [:], match: String? = nil, pathPattern: String? = nil, catalog: Catalog? = nil) throws -> String? {
+        func run(vars: [String: String] = [:], match: String? = nil, pathPattern: String? = nil, catalog: Catalog? = nil) throws -> String?
+        {
             var fixture = try ApplyFixture(["title-7/v.m3u8": Self.playlist])
             defer { fixture.remove() }
             try fixture.apply(template: template, vars: vars, match: match, pathPattern: pathPattern, catalog: catalog)
@@ -61,13 +62,15 @@ struct VariableTests {
         #expect(list.row(for: PlaylistIdentity(path: "x/t1/v.m3u8"))?.values == ["content_id": "b"])
     }
 
-    @Test("bad catalogues say where", arguments: [
-        ("content_id\nx\n", 1, "needs a 'path' or a 'title_dir' column"),
-        ("title_dir,id\nt1,a,b\n", 2, "3 fields"),
-        ("title_dir,id\nt1,a\nt1,b\n", 3, "second row for the title 't1'"),
-        ("title_dir,id\n\"t1,a\n", 2, "never closed"),
-        ("title_dir,title_dir\nt1,t2\n", 1, "appears twice"),
-    ])
+    @Test(
+        "bad catalogues say where",
+        arguments: [
+            ("content_id\nx\n", 1, "needs a 'path' or a 'title_dir' column"),
+            ("title_dir,id\nt1,a,b\n", 2, "3 fields"),
+            ("title_dir,id\nt1,a\nt1,b\n", 3, "second row for the title 't1'"),
+            ("title_dir,id\n\"t1,a\n", 2, "never closed"),
+            ("title_dir,title_dir\nt1,t2\n", 1, "appears twice"),
+        ])
     func badCatalogs(text: String, line: Int, message: String) {
         #expect {
             try Catalog.csv(text, path: "c.csv")
@@ -84,7 +87,8 @@ struct VariableTests {
         "variable reference": "{$x}", "10,000 characters": String(repeating: "#,", count: 5000),
     ]
 
-    @Test("hostile values: refused (a quote, a control character) or percent-encoded, never injected", arguments: hostileValues.keys.sorted())
+    @Test(
+        "hostile values: refused (a quote, a control character) or percent-encoded, never injected", arguments: hostileValues.keys.sorted())
     func hostile(label: String) throws {
         let value = Self.hostileValues[label]!
         var fixture = try ApplyFixture(["t/v.m3u8": Self.playlist])

@@ -23,13 +23,17 @@ enum ReportFixture {
                         ApplyChange(
                             line: 6, tag: "EXT-X-KEY", action: .rewritten,
                             before: #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#,
-                            after: #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=42&t=<redacted>",KEYFORMAT="com.apple.streamingkeydelivery""#),
+                            after:
+                                #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=42&t=<redacted>",KEYFORMAT="com.apple.streamingkeydelivery""#
+                        ),
                         ApplyChange(
                             line: 9, tag: "EXT-X-KEY", action: .inserted, before: nil,
-                            after: #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=42",KEYFORMAT="com.apple.streamingkeydelivery""#),
+                            after:
+                                #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=42",KEYFORMAT="com.apple.streamingkeydelivery""#
+                        ),
                     ],
                     diagnostics: [
-                        Report.Finding(rule: "FPS-iv", severity: .info, line: 6, column: 30, message: "an IV"),
+                        Report.Finding(rule: "FPS-iv", severity: .info, line: 6, column: 30, message: "an IV")
                     ]),
                 Report.Playlist(
                     path: "library/title/master.m3u8", package: "library/title/master.m3u8", kind: .master, status: .failed,
@@ -37,7 +41,7 @@ enum ReportFixture {
                         ApplyChange(
                             line: 4, tag: "EXT-X-SESSION-KEY", action: .removed,
                             before: #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#,
-                            after: nil),
+                            after: nil)
                     ],
                     diagnostics: [
                         Report.Finding(rule: "FPS-scheme", severity: .error, line: 4, column: 45, message: hostileMessage),

@@ -137,9 +137,10 @@ struct ReportFormatTests {
         #expect((summary.keysRewritten, summary.keysInserted, summary.keysRemoved) == (1, 1, 1))
         #expect(summary.sessionKeys == 1)
         #expect((summary.errors, summary.warnings, summary.infos) == (1, 1, 1))
-        #expect(ReportFixture.report.playlists.map(\.path) == [
-            "library/other/index.m3u8", "library/title/master.m3u8", "library/title/video.m3u8",
-        ], "by package, then by path")
+        #expect(
+            ReportFixture.report.playlists.map(\.path) == [
+                "library/other/index.m3u8", "library/title/master.m3u8", "library/title/video.m3u8",
+            ], "by package, then by path")
     }
 
     @Test("the XSD validator rejects what the schema forbids and what is not XML")

@@ -24,14 +24,22 @@ struct ReportXMLReaderTests {
         }
     }
 
-    @Test("what is not an skdpack XML report is refused, saying where and why", arguments: [
-        ("<report", "not well-formed"),
-        ("{\"schemaVersion\": \"1\"}", "not well-formed"),
-        ("<report xmlns=\"urn:other\" schemaVersion=\"1\"/>", "the root element is not <report xmlns=\"urn:skdpack:report:1\">"),
-        ("<report xmlns=\"urn:skdpack:report:1\" schemaVersion=\"9\"/>", "schema version 9"),
-        ("<report xmlns=\"urn:skdpack:report:1\" schemaVersion=\"1\">\n<tool name=\"skdpack\"/></report>", "line 1: <report> has no <run>"),
-        ("<!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><report xmlns=\"urn:skdpack:report:1\" schemaVersion=\"&x;\"/>", "not well-formed"),
-    ])
+    @Test(
+        "what is not an skdpack XML report is refused, saying where and why",
+        arguments: [
+            ("<report", "not well-formed"),
+            ("{\"schemaVersion\": \"1\"}", "not well-formed"),
+            ("<report xmlns=\"urn:other\" schemaVersion=\"1\"/>", "the root element is not <report xmlns=\"urn:skdpack:report:1\">"),
+            ("<report xmlns=\"urn:skdpack:report:1\" schemaVersion=\"9\"/>", "schema version 9"),
+            (
+                "<report xmlns=\"urn:skdpack:report:1\" schemaVersion=\"1\">\n<tool name=\"skdpack\"/></report>",
+                "line 1: <report> has no <run>"
+            ),
+            (
+                "<!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><report xmlns=\"urn:skdpack:report:1\" schemaVersion=\"&x;\"/>",
+                "not well-formed"
+            ),
+        ])
     func malformed(_ text: String, _ reason: String) throws {
         do {
             _ = try ReportXMLReader.decode(Array(text.utf8))

@@ -132,7 +132,10 @@ struct TemplateDocumentGenerator {
         if chance(20) {
             // Over several lines: folded, or continued with a backslash.
             let pad = String(repeating: " ", count: indent)
-            return [head + " \"" + text + pick(["", "\\", " "]), chance(20) ? "" : pad + pick(Self.quotedTexts.filter { !$0.contains("\"") && !$0.contains("\\") }) + "\"" + comment()]
+            return [
+                head + " \"" + text + pick(["", "\\", " "]),
+                chance(20) ? "" : pad + pick(Self.quotedTexts.filter { !$0.contains("\"") && !$0.contains("\\") }) + "\"" + comment(),
+            ]
         }
         return [head + " \"" + text + "\"" + comment()]
     }
@@ -158,7 +161,10 @@ struct TemplateDocumentGenerator {
         if depth > 2 || chance(30) {
             switch below(4) {
             case 0: return singleQuoted()
-            case 1: return "\"" + pick(Self.quotedTexts).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            case 1:
+                return "\""
+                    + pick(Self.quotedTexts).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    + "\""
             default: return pick(["a", "b c", "skd://x", "true", "1", "日本", "x-y", "a:b", "*.example.com", "k: v", "-x"])
             }
         }

@@ -46,30 +46,32 @@ struct TemplateFileTests {
         #expect(definition.uri.variableNames == ["kid"])
     }
 
-    @Test("every kind of bad file is located", arguments: [
-        ("name: x\nuri: \"skd://{id\"\n", 2, 13, "never closed"),
-        ("name: x\nuri: skd://{id|zip}\n", 2, 13, "unknown filter"),
-        ("name: x\nuri: \"skd://{id}\"\nsesion_keys: true\n", 3, 1, "unknown key 'sesion_keys'"),
-        ("uri: \"skd://{id}\"\n", 1, 1, "needs a name"),
-        ("name: x\n", 1, 1, "needs a uri"),
-        // Fields the caller did not ask for are unknown keys.
-        ("name: x\nuri: \"skd://{id}\"\nmethod: SAMPLE-AES\n", 3, 1, "unknown key 'method'"),
-        ("name: \"x\\ny\"\nuri: \"skd://{id}\"\n", 1, 7, "not a template name"),
-        ("name: \"x\\\"y\"\nuri: \"skd://{id}\"\n", 1, 7, "not a template name"),
-        ("name: x\ndescription: \"a\\u0007b\"\nuri: \"skd://{id}\"\n", 2, 14, "control character"),
-        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {default: \"a\\nb\"}\n", 4, 17, "no key URI may carry"),
-        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {default: \"a\\\"b\"}\n", 4, 17, "no key URI may carry"),
-        ("name: x\nuri: \"skd://{id}\"\nlicense:\n  allow_hosts: [\"lic.example.com\\\",x\"]\n", 4, 17, "not a host name"),
-        ("name: x\nuri: \"skd://{id}\\n#EXT-X-ENDLIST\"\n", 2, 17, "may not stand in a URI"),
-        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z\"}\n", 4, 7, "not a regular expression"),
-        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {patern: \"x\"}\n", 4, 8, "unknown key 'patern'"),
-        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z]+\", default: \"X1\"}\n", 4, 7, "default of id"),
-        ("name: x\nuri: \"skd://{id}\"\nvariables:\n  9id: {}\n", 4, 3, "not a variable name"),
-        ("name: x\nuri: \"skd://{id}\"\nlicense:\n  allow_hosts: lic.example.com\n", 4, 16, "list of host names"),
-        ("name: [x\n", 1, 7, "not YAML: a [ or { is never closed"),
-        ("", 1, 1, "empty"),
-        ("- a\n- b\n", 1, 1, "must be a mapping"),
-    ])
+    @Test(
+        "every kind of bad file is located",
+        arguments: [
+            ("name: x\nuri: \"skd://{id\"\n", 2, 13, "never closed"),
+            ("name: x\nuri: skd://{id|zip}\n", 2, 13, "unknown filter"),
+            ("name: x\nuri: \"skd://{id}\"\nsesion_keys: true\n", 3, 1, "unknown key 'sesion_keys'"),
+            ("uri: \"skd://{id}\"\n", 1, 1, "needs a name"),
+            ("name: x\n", 1, 1, "needs a uri"),
+            // Fields the caller did not ask for are unknown keys.
+            ("name: x\nuri: \"skd://{id}\"\nmethod: SAMPLE-AES\n", 3, 1, "unknown key 'method'"),
+            ("name: \"x\\ny\"\nuri: \"skd://{id}\"\n", 1, 7, "not a template name"),
+            ("name: \"x\\\"y\"\nuri: \"skd://{id}\"\n", 1, 7, "not a template name"),
+            ("name: x\ndescription: \"a\\u0007b\"\nuri: \"skd://{id}\"\n", 2, 14, "control character"),
+            ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {default: \"a\\nb\"}\n", 4, 17, "no key URI may carry"),
+            ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {default: \"a\\\"b\"}\n", 4, 17, "no key URI may carry"),
+            ("name: x\nuri: \"skd://{id}\"\nlicense:\n  allow_hosts: [\"lic.example.com\\\",x\"]\n", 4, 17, "not a host name"),
+            ("name: x\nuri: \"skd://{id}\\n#EXT-X-ENDLIST\"\n", 2, 17, "may not stand in a URI"),
+            ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z\"}\n", 4, 7, "not a regular expression"),
+            ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {patern: \"x\"}\n", 4, 8, "unknown key 'patern'"),
+            ("name: x\nuri: \"skd://{id}\"\nvariables:\n  id: {pattern: \"[a-z]+\", default: \"X1\"}\n", 4, 7, "default of id"),
+            ("name: x\nuri: \"skd://{id}\"\nvariables:\n  9id: {}\n", 4, 3, "not a variable name"),
+            ("name: x\nuri: \"skd://{id}\"\nlicense:\n  allow_hosts: lic.example.com\n", 4, 16, "list of host names"),
+            ("name: [x\n", 1, 7, "not YAML: a [ or { is never closed"),
+            ("", 1, 1, "empty"),
+            ("- a\n- b\n", 1, 1, "must be a mapping"),
+        ])
     func bad(text: String, line: Int, column: Int, message: String) {
         #expect {
             try TemplateFile.parse(text, path: "t.yaml")
@@ -108,7 +110,8 @@ struct TemplateFileTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-templates-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try "name: mine\nuri: \"skd://mine/{id}\"\n".write(to: directory.appendingPathComponent("mine.yaml"), atomically: true, encoding: .utf8)
+        try "name: mine\nuri: \"skd://mine/{id}\"\n".write(
+            to: directory.appendingPathComponent("mine.yaml"), atomically: true, encoding: .utf8)
         let found = try TemplateLibrary(searchPaths: [directory.path]).resolve("mine")
         #expect(found.uri.source == "skd://mine/{id}")
         #expect(found.path == directory.appendingPathComponent("mine.yaml").path)

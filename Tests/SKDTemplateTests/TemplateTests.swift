@@ -19,16 +19,18 @@ struct TemplateTests {
         #expect(literal.variableNames == ["id"])
     }
 
-    @Test("filters", arguments: [
-        ("skd://{v|url}", "a b&c=d/e?f", "skd://a%20b%26c%3Dd%2Fe%3Ff"),
-        ("skd://{v|strip_scheme}", "https://lic.example.com/fps", "skd://lic.example.com/fps"),
-        ("skd://{v|strip_scheme}", "lic.example.com/fps", "skd://lic.example.com/fps"),
-        ("skd://{v|lower}", "Title-ABC", "skd://title-abc"),
-        ("skd://{v|upper}", "title-abc", "skd://TITLE-ABC"),
-        ("skd://{v|strip_scheme|upper}", "https://a.example/x", "skd://A.EXAMPLE/X"),
-        ("skd://x?cid={v|url}", "50%off", "skd://x?cid=50%25off"),
-        ("skd://x?cid={v|url}", "already%2Fencoded", "skd://x?cid=already%2Fencoded"),
-    ])
+    @Test(
+        "filters",
+        arguments: [
+            ("skd://{v|url}", "a b&c=d/e?f", "skd://a%20b%26c%3Dd%2Fe%3Ff"),
+            ("skd://{v|strip_scheme}", "https://lic.example.com/fps", "skd://lic.example.com/fps"),
+            ("skd://{v|strip_scheme}", "lic.example.com/fps", "skd://lic.example.com/fps"),
+            ("skd://{v|lower}", "Title-ABC", "skd://title-abc"),
+            ("skd://{v|upper}", "title-abc", "skd://TITLE-ABC"),
+            ("skd://{v|strip_scheme|upper}", "https://a.example/x", "skd://A.EXAMPLE/X"),
+            ("skd://x?cid={v|url}", "50%off", "skd://x?cid=50%25off"),
+            ("skd://x?cid={v|url}", "already%2Fencoded", "skd://x?cid=already%2Fencoded"),
+        ])
     func filters(source: String, value: String, expected: String) throws {
         #expect(try render(source, ["v": value]) == expected)
     }
@@ -41,17 +43,19 @@ struct TemplateTests {
         #expect(uri == "skd://lic.example.com:8443/fps/license?cid=title%2F42%20%28HD%29")
     }
 
-    @Test("syntax errors say where", arguments: [
-        ("skd://{content_id", 7, "never closed"),
-        ("skd://content_id}", 17, "closes no placeholder"),
-        ("skd://{}", 8, "needs a variable name"),
-        ("skd://{9lives}", 8, "is not a variable name"),
-        ("skd://{id|base64}", 8, "unknown filter 'base64'"),
-        ("skd://<id", 7, "never closed"),
-        ("skd://a b/{id}", 8, "may not stand in a URI"),
-        ("skd://\"{id}", 7, "may not stand in a URI"),
-        ("skd://é/{id}", 7, "may not stand in a URI"),
-    ])
+    @Test(
+        "syntax errors say where",
+        arguments: [
+            ("skd://{content_id", 7, "never closed"),
+            ("skd://content_id}", 17, "closes no placeholder"),
+            ("skd://{}", 8, "needs a variable name"),
+            ("skd://{9lives}", 8, "is not a variable name"),
+            ("skd://{id|base64}", 8, "unknown filter 'base64'"),
+            ("skd://<id", 7, "never closed"),
+            ("skd://a b/{id}", 8, "may not stand in a URI"),
+            ("skd://\"{id}", 7, "may not stand in a URI"),
+            ("skd://é/{id}", 7, "may not stand in a URI"),
+        ])
     func syntaxErrors(source: String, column: Int, message: String) {
         #expect {
             try Template(source)
@@ -62,13 +66,15 @@ struct TemplateTests {
     }
 
     /// What a hostile content id becomes: URI characters only, never a quote, a line break or a new tag.
-    @Test("values with what a URI may not hold are percent-encoded", arguments: [
-        ("#EXT-X-ENDLIST", "skd://%23EXT-X-ENDLIST"),
-        ("{$x}", "skd://%7B$x%7D"),
-        ("<id>", "skd://%3Cid%3E"),
-        ("a b,c", "skd://a%20b,c"),
-        ("日本", "skd://%E6%97%A5%E6%9C%AC"),
-    ])
+    @Test(
+        "values with what a URI may not hold are percent-encoded",
+        arguments: [
+            ("#EXT-X-ENDLIST", "skd://%23EXT-X-ENDLIST"),
+            ("{$x}", "skd://%7B$x%7D"),
+            ("<id>", "skd://%3Cid%3E"),
+            ("a b,c", "skd://a%20b,c"),
+            ("日本", "skd://%E6%97%A5%E6%9C%AC"),
+        ])
     func hostileValues(value: String, expected: String) throws {
         let uri = try render("skd://{id}", ["id": value])
         #expect(uri == expected)
@@ -78,9 +84,11 @@ struct TemplateTests {
 
     /// A quote or a control character in a value is a mistake upstream (a CSV cell quoted twice, a pasted
     /// line break): refused, naming the variable, its source and the character, never written.
-    @Test("values holding a quote or a control character are refused", arguments: [
-        "a\"b", "x\",URI=\"skd://evil", "a\nb", "a\r\n#EXT-X-KEY:METHOD=NONE", "a\u{0}b", "a b\tc", "a\u{7F}", "a\u{85}b",
-    ])
+    @Test(
+        "values holding a quote or a control character are refused",
+        arguments: [
+            "a\"b", "x\",URI=\"skd://evil", "a\nb", "a\r\n#EXT-X-KEY:METHOD=NONE", "a\u{0}b", "a b\tc", "a\u{7F}", "a\u{85}b",
+        ])
     func refusedValues(value: String) {
         #expect {
             try render("skd://{id}", ["id": value])
@@ -150,10 +158,12 @@ struct TemplateTests {
 
     @Test("license URLs: skd becomes https; an id names no server; allowed hosts")
     func licenseURL() {
-        #expect(LicenseURL.derive(fromKeyURI: "skd://lic.example.com/fps?cid=42")
-            == .url("https://lic.example.com/fps?cid=42", host: "lic.example.com"))
-        #expect(LicenseURL.derive(fromKeyURI: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=T")
-            == .url("https://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=T", host: "fp.service.expressplay.com"))
+        #expect(
+            LicenseURL.derive(fromKeyURI: "skd://lic.example.com/fps?cid=42")
+                == .url("https://lic.example.com/fps?cid=42", host: "lic.example.com"))
+        #expect(
+            LicenseURL.derive(fromKeyURI: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=T")
+                == .url("https://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=T", host: "fp.service.expressplay.com"))
         #expect(LicenseURL.derive(fromKeyURI: "skd://title-42") == .identifier("title-42"))
         guard case .notKeyURI = LicenseURL.derive(fromKeyURI: "https://x") else {
             Issue.record("https accepted as a key URI")

@@ -8,7 +8,9 @@ import Testing
 /// whether it was plain, mappings in order, sequences); every other must be refused with a line.
 @Suite("YAML reader against ruamel.yaml")
 struct YAMLDifferentialTests {
-    @Test("the YAML 1.2 spec's examples and 4,000 generated template files: same value or a located refusal", .enabled(if: YAMLOracle.python != nil, YAMLOracle.missing))
+    @Test(
+        "the YAML 1.2 spec's examples and 4,000 generated template files: same value or a located refusal",
+        .enabled(if: YAMLOracle.python != nil, YAMLOracle.missing))
     func differential() throws {
         var generator = TemplateDocumentGenerator(seed: 0x59A_3112)
         let documents = YAMLSpecExamples.all + (0..<4000).map { _ in generator.document() }
@@ -35,7 +37,11 @@ struct YAMLDifferentialTests {
                 if case .node = answer { refusedValid += 1 }
                 if case .node = answer, let path = ProcessInfo.processInfo.environment["SKDPACK_YAML_REFUSALS"] {
                     let line = "\(error.message)\t\(document.debugDescription)\n"
-                    if let handle = FileHandle(forWritingAtPath: path) { handle.seekToEndOfFile(); handle.write(Data(line.utf8)); handle.closeFile() }
+                    if let handle = FileHandle(forWritingAtPath: path) {
+                        handle.seekToEndOfFile()
+                        handle.write(Data(line.utf8))
+                        handle.closeFile()
+                    }
                 }
             case (.success(let node), _):
                 different.append("\(document.debugDescription)\n  ours: \(String(describing: node))\n  ruamel.yaml: \(answer)")
@@ -44,8 +50,11 @@ struct YAMLDifferentialTests {
         if let path = ProcessInfo.processInfo.environment["SKDPACK_YAML_REPORT"] {
             try different.joined(separator: "\n\n").write(toFile: path, atomically: true, encoding: .utf8)
         }
-        print("YAML differential: \(documents.count) documents, \(agreed) agreed, \(refused) refused (\(refusedValid) of them read by ruamel.yaml), \(different.count) different")
-        #expect(different.isEmpty, "\(different.count) documents read differently; the first:\n\(different.prefix(3).joined(separator: "\n"))")
+        print(
+            "YAML differential: \(documents.count) documents, \(agreed) agreed, \(refused) refused (\(refusedValid) of them read by ruamel.yaml), \(different.count) different"
+        )
+        #expect(
+            different.isEmpty, "\(different.count) documents read differently; the first:\n\(different.prefix(3).joined(separator: "\n"))")
         // Of what ruamel.yaml reads, most must be read, not refused: the generator writes what template files
         // hold, and much that they never do (multi-line quoted scalars, flow oddities) besides.
         #expect(agreed > 2 * refusedValid)
@@ -54,12 +63,15 @@ struct YAMLDifferentialTests {
 
 /// ruamel.yaml, run once over many documents.
 enum YAMLOracle {
-    static let missing: Comment = "ruamel.yaml not found: scripts/test installs it in .build/oracle-venv; or set SKDPACK_YAML_ORACLE to a python that has it"
+    static let missing: Comment =
+        "ruamel.yaml not found: scripts/test installs it in .build/oracle-venv; or set SKDPACK_YAML_ORACLE to a python that has it"
 
     /// A python with ruamel.yaml: `SKDPACK_YAML_ORACLE`, or the virtual environment scripts/test makes.
     static let python: String? = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let candidates: [String?] = [ProcessInfo.processInfo.environment["SKDPACK_YAML_ORACLE"], root.appendingPathComponent(".build/oracle-venv/bin/python").path]
+        let candidates: [String?] = [
+            ProcessInfo.processInfo.environment["SKDPACK_YAML_ORACLE"], root.appendingPathComponent(".build/oracle-venv/bin/python").path,
+        ]
         return candidates.compactMap { $0 }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }()
 

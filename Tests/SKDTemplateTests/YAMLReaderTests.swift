@@ -87,10 +87,11 @@ struct YAMLReaderTests {
               "license": {"allow_hosts": []}
             }
             """
-        #expect(try read(json) == [
-            "name": "j", "uri": "skd://{kid}", "variables": ["kid": ["pattern": "[0-9a-f]{32}", "secret": "false"]],
-            "license": ["allow_hosts": []],
-        ])
+        #expect(
+            try read(json) == [
+                "name": "j", "uri": "skd://{kid}", "variables": ["kid": ["pattern": "[0-9a-f]{32}", "secret": "false"]],
+                "license": ["allow_hosts": []],
+            ])
     }
 
     @Test("booleans are plain true and false only")
@@ -110,19 +111,21 @@ struct YAMLReaderTests {
         #expect(items[1].mark == YAMLMark(line: 2, column: 10))
     }
 
-    @Test("what template files do not use is refused with a location", arguments: [
-        ("a: &x 1\nb: *x\n", 1, 4, "anchors"),
-        ("a: !!str 1\n", 1, 4, "tags"),
-        ("a: 1\n---\nb: 2\n", 2, 1, "one YAML document"),
-        ("a: 1\na: 2\n", 2, 1, "appears twice"),
-        ("a:\n\tb: 1\n", 2, 1, "tabs"),
-        ("a: \"open\n", 1, 4, "no closing"),
-        ("a: [1, 2\nb: 3\n", 1, 4, "never closed"),
-        ("a: {b 1}\n", 1, 8, "expected ':'"),
-        ("a: \"x\" y\n", 1, 8, "after the closing quote"),
-        ("a: \"\\q\"\n", 1, 5, "unknown escape"),
-        ("a: 1\n  b: 2\n", 2, 3, "indentation"),
-    ])
+    @Test(
+        "what template files do not use is refused with a location",
+        arguments: [
+            ("a: &x 1\nb: *x\n", 1, 4, "anchors"),
+            ("a: !!str 1\n", 1, 4, "tags"),
+            ("a: 1\n---\nb: 2\n", 2, 1, "one YAML document"),
+            ("a: 1\na: 2\n", 2, 1, "appears twice"),
+            ("a:\n\tb: 1\n", 2, 1, "tabs"),
+            ("a: \"open\n", 1, 4, "no closing"),
+            ("a: [1, 2\nb: 3\n", 1, 4, "never closed"),
+            ("a: {b 1}\n", 1, 8, "expected ':'"),
+            ("a: \"x\" y\n", 1, 8, "after the closing quote"),
+            ("a: \"\\q\"\n", 1, 5, "unknown escape"),
+            ("a: 1\n  b: 2\n", 2, 3, "indentation"),
+        ])
     func refused(text: String, line: Int, column: Int, message: String) {
         #expect {
             try YAMLReader.read(text)
@@ -175,10 +178,12 @@ struct YAMLReaderTests {
         #expect(try read("- |\n  a\n- >-\n  b\n  c\n") == ["a\n", "b c"])
     }
 
-    @Test("what YAML reads as structure is refused, not taken as text", arguments: [
-        "k: | x\n", "- ?\n", "k: -\n", "k: a: b\n", "- |x\n", "[a, , b]\n", "k: a\tb\n", "--- |\n  a\n",
-        "k: >\n   \n  a\n",
-    ])
+    @Test(
+        "what YAML reads as structure is refused, not taken as text",
+        arguments: [
+            "k: | x\n", "- ?\n", "k: -\n", "k: a: b\n", "- |x\n", "[a, , b]\n", "k: a\tb\n", "--- |\n  a\n",
+            "k: >\n   \n  a\n",
+        ])
     func refusedStructure(text: String) {
         #expect(throws: YAMLError.self) { try read(text) }
     }

@@ -37,7 +37,9 @@ public struct JSONSchemaCheck {
             case "properties":
                 guard let object = value as? [String: Any] else { continue }
                 for (name, subschema) in rule as! [String: Any] {
-                    if let member = object[name] { check(member, against: subschema as! [String: Any], at: "\(path).\(name)", into: &problems) }
+                    if let member = object[name] {
+                        check(member, against: subschema as! [String: Any], at: "\(path).\(name)", into: &problems)
+                    }
                 }
             case "additionalProperties":
                 guard let object = value as? [String: Any], (rule as? Bool) == false else { continue }

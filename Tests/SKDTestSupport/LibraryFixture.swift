@@ -29,7 +29,8 @@ public struct LibraryFixture {
             master += Self.fairPlay(title, tag: "EXT-X-SESSION-KEY") + "\n"
             master += #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="audio-en.m3u8""# + "\n"
             for (index, video) in videos.enumerated() {
-                master += "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 1_000_000),CODECS=\"avc1.64001f,mp4a.40.2\",AUDIO=\"aac\"\n\(video).m3u8\n"
+                master +=
+                    "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 1_000_000),CODECS=\"avc1.64001f,mp4a.40.2\",AUDIO=\"aac\"\n\(video).m3u8\n"
             }
             master += #"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=200000,CODECS="avc1.64001f",URI="iframes.m3u8""# + "\n"
             try write(master, to: directory.appendingPathComponent("master.m3u8"))

@@ -44,4 +44,3 @@ public struct PlaylistLine {
     /// The line's text (URI lines, comments); decoding replaces invalid UTF-8 with U+FFFD.
     public var text: String { String(decoding: content, as: UTF8.self) }
 }
-

@@ -29,7 +29,8 @@ struct SegmentState: LineRunFilter {
                 return true
             }
             // Other tags are read one by one; comments may join the run.
-            return !(count >= 4 && content[1] == UInt8(ascii: "E") && content[2] == UInt8(ascii: "X")
+            return
+                !(count >= 4 && content[1] == UInt8(ascii: "E") && content[2] == UInt8(ascii: "X")
                 && content[3] == UInt8(ascii: "T"))
         }
         // A URI: only a segment's, after its EXTINF, and without a {$variable} to check.

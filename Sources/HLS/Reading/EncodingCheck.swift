@@ -74,9 +74,15 @@ public enum EncodingCheck {
         let length: Int
         var scalar: UInt32
         switch lead {
-        case 0xC2...0xDF: length = 2; scalar = UInt32(lead & 0x1F)
-        case 0xE0...0xEF: length = 3; scalar = UInt32(lead & 0x0F)
-        case 0xF0...0xF4: length = 4; scalar = UInt32(lead & 0x07)
+        case 0xC2...0xDF:
+            length = 2
+            scalar = UInt32(lead & 0x1F)
+        case 0xE0...0xEF:
+            length = 3
+            scalar = UInt32(lead & 0x0F)
+        case 0xF0...0xF4:
+            length = 4
+            scalar = UInt32(lead & 0x07)
         default: return nil
         }
         guard index + length <= count else { return nil }

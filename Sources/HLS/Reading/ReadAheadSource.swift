@@ -34,11 +34,13 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
         self.path = source.path
         self.buffers = (0..<2).map { _ in .allocate(byteCount: LineReader.chunkSize, alignment: 16) }
         let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let reader = Unmanaged<ReadAheadSource>.fromOpaque(context!).takeRetainedValue()
-            reader.loop()
-            return nil
-        }, context)
+        pthread_create(
+            &thread, nil,
+            { context in
+                let reader = Unmanaged<ReadAheadSource>.fromOpaque(context!).takeRetainedValue()
+                reader.loop()
+                return nil
+            }, context)
     }
 
     /// Stops the thread (after the read in flight) and frees the buffers. Called by whoever created the

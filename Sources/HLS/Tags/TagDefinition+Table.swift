@@ -31,18 +31,21 @@ extension TagDefinition {
             TagDefinition(.byteRange, .byteRange, "4.3.2.2"),
             TagDefinition(.discontinuity, .none, "4.3.2.3"),
             TagDefinition(.key, .attributeList(keyAttributes), "4.3.2.4"),
-            TagDefinition(.map,
+            TagDefinition(
+                .map,
                 .attributeList([A("URI", .quotedString, required: true), A("BYTERANGE", .quotedString)]),
                 "4.3.2.5"),
             TagDefinition(.programDateTime, .dateTime, "4.3.2.6"),
             TagDefinition(.gap, .none, "bis 4.4.4.7"),
             TagDefinition(.bitrate, .decimalInteger, "bis 4.4.4.8"),
-            TagDefinition(.part,
+            TagDefinition(
+                .part,
                 .attributeList([
                     A("URI", .quotedString, required: true), A("DURATION", .decimalFloatingPoint, required: true),
                     A("INDEPENDENT", .enumeratedString), A("BYTERANGE", .quotedString), A("GAP", .enumeratedString),
                 ]), "bis 4.4.4.9"),
-            TagDefinition(.dateRange,
+            TagDefinition(
+                .dateRange,
                 .attributeList([
                     A("ID", .quotedString, required: true), A("CLASS", .quotedString),
                     A("START-DATE", .quotedString), A("CUE", .quotedString), A("END-DATE", .quotedString),
@@ -56,31 +59,37 @@ extension TagDefinition {
             TagDefinition(.endList, .none, "4.3.3.4"),
             TagDefinition(.playlistType, .enumerated(["EVENT", "VOD"]), "4.3.3.5"),
             TagDefinition(.iFramesOnly, .none, "4.3.3.6"),
-            TagDefinition(.partInf,
+            TagDefinition(
+                .partInf,
                 .attributeList([A("PART-TARGET", .decimalFloatingPoint, required: true)]),
                 "bis 4.4.3.7"),
-            TagDefinition(.serverControl,
+            TagDefinition(
+                .serverControl,
                 .attributeList([
                     A("CAN-SKIP-UNTIL", .decimalFloatingPoint), A("CAN-SKIP-DATERANGES", .enumeratedString),
                     A("HOLD-BACK", .decimalFloatingPoint), A("PART-HOLD-BACK", .decimalFloatingPoint),
                     A("CAN-BLOCK-RELOAD", .enumeratedString),
                 ]), "bis 4.4.3.8"),
-            TagDefinition(.skip,
+            TagDefinition(
+                .skip,
                 .attributeList([
                     A("SKIPPED-SEGMENTS", .decimalInteger, required: true),
                     A("RECENTLY-REMOVED-DATERANGES", .quotedString),
                 ]), "bis 4.4.5.2"),
-            TagDefinition(.preloadHint,
+            TagDefinition(
+                .preloadHint,
                 .attributeList([
                     A("TYPE", .enumeratedString, required: true), A("URI", .quotedString, required: true),
                     A("BYTERANGE-START", .decimalInteger), A("BYTERANGE-LENGTH", .decimalInteger),
                 ]), "bis 4.4.5.3"),
-            TagDefinition(.renditionReport,
+            TagDefinition(
+                .renditionReport,
                 .attributeList([
                     A("URI", .quotedString, required: true), A("LAST-MSN", .decimalInteger),
                     A("LAST-PART", .decimalInteger),
                 ]), "bis 4.4.5.4"),
-            TagDefinition(.media,
+            TagDefinition(
+                .media,
                 .attributeList([
                     A("TYPE", .enumeratedString, required: true), A("URI", .quotedString),
                     A("GROUP-ID", .quotedString, required: true), A("LANGUAGE", .quotedString),
@@ -91,29 +100,35 @@ extension TagDefinition {
                     A("SAMPLE-RATE", .decimalInteger), A("CHARACTERISTICS", .quotedString),
                     A("CHANNELS", .quotedString),
                 ]), "4.3.4.1"),
-            TagDefinition(.streamInf,
+            TagDefinition(
+                .streamInf,
                 .attributeList(
                     variantAttributes + [
                         A("FRAME-RATE", .decimalFloatingPoint), A("AUDIO", .quotedString),
                         A("SUBTITLES", .quotedString), A("CLOSED-CAPTIONS", .quotedStringOrNone),
                     ]), "4.3.4.2"),
-            TagDefinition(.iFrameStreamInf,
+            TagDefinition(
+                .iFrameStreamInf,
                 .attributeList(variantAttributes + [A("URI", .quotedString, required: true)]), "4.3.4.3"),
-            TagDefinition(.sessionData,
+            TagDefinition(
+                .sessionData,
                 .attributeList([
                     A("DATA-ID", .quotedString, required: true), A("VALUE", .quotedString),
                     A("URI", .quotedString), A("FORMAT", .enumeratedString), A("LANGUAGE", .quotedString),
                 ]), "4.3.4.4"),
             TagDefinition(.sessionKey, .attributeList(keyAttributes), "4.3.4.5"),
-            TagDefinition(.contentSteering,
+            TagDefinition(
+                .contentSteering,
                 .attributeList([A("SERVER-URI", .quotedString, required: true), A("PATHWAY-ID", .quotedString)]),
                 "bis 4.4.6.6"),
             TagDefinition(.independentSegments, .none, "4.3.5.1"),
-            TagDefinition(.start,
+            TagDefinition(
+                .start,
                 .attributeList([
                     A("TIME-OFFSET", .signedDecimalFloatingPoint, required: true), A("PRECISE", .enumeratedString),
                 ]), "4.3.5.2"),
-            TagDefinition(.define,
+            TagDefinition(
+                .define,
                 .attributeList([
                     A("NAME", .quotedString), A("VALUE", .quotedString), A("IMPORT", .quotedString),
                     A("QUERYPARAM", .quotedString),

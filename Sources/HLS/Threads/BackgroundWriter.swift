@@ -20,11 +20,13 @@ final class BackgroundWriter: @unchecked Sendable {
         self.fd = fd
         self.path = path
         let context = Unmanaged.passRetained(self).toOpaque()
-        pthread_create(&thread, nil, { context in
-            let writer = Unmanaged<BackgroundWriter>.fromOpaque(context!).takeRetainedValue()
-            writer.loop()
-            return nil
-        }, context)
+        pthread_create(
+            &thread, nil,
+            { context in
+                let writer = Unmanaged<BackgroundWriter>.fromOpaque(context!).takeRetainedValue()
+                writer.loop()
+                return nil
+            }, context)
     }
 
     /// Hands `count` bytes at `base` to the thread; the memory must stay untouched until the next call

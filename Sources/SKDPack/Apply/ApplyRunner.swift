@@ -72,7 +72,8 @@ public struct ApplyRunner: Sendable {
                 var emitter = DiffEmitter(
                     sink: OutputSink(fd: stream!.fd, path: stream!.name), path: file.relativePath,
                     redaction: options.redaction.adding(first.outcome.secretValues))
-                let second = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
+                let second = try applier.pass(
+                    try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
                 try emitter.finish()
                 return second.outcome
             case .standardOutput where StreamOutputFile(stream!) != nil:

@@ -63,11 +63,12 @@ public struct MasterPlaylistApplier: Sendable {
         // Every line is made here, through the checked writer, so that a value that cannot be written fails
         // the master before anything is written.
         func unwritable(_ error: UnwritableAttributeValue, line: Int) -> Survey {
-            survey.outcome.diagnostics = diagnostics + [
-                ApplyDiagnostics.unwritable(
-                    redaction.redact("\(error); the master is left as it was"),
-                    at: SourceLocation(path: path, line: line, column: 1, offset: 0))
-            ]
+            survey.outcome.diagnostics =
+                diagnostics + [
+                    ApplyDiagnostics.unwritable(
+                        redaction.redact("\(error); the master is left as it was"),
+                        at: SourceLocation(path: path, line: line, column: 1, offset: 0))
+                ]
             return survey
         }
         for (old, new) in zip(stale, missing) {
@@ -78,13 +79,16 @@ public struct MasterPlaylistApplier: Sendable {
                 return unwritable(error, line: old.line)
             }
             survey.rewrites[old.line] = content
-            survey.outcome.record(ApplyChange(
+            survey.outcome.record(
+                ApplyChange(
                     line: old.line, tag: "EXT-X-SESSION-KEY", action: .rewritten, before: redaction.redact(old.text),
                     after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
         }
         for old in stale.dropFirst(min(stale.count, missing.count)) {
             survey.removals.insert(old.line)
-            survey.outcome.record(ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redact(old.text), after: nil), keeping: options.keepsChangeDetails)
+            survey.outcome.record(
+                ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redact(old.text), after: nil),
+                keeping: options.keepsChangeDetails)
         }
         missing.removeFirst(min(stale.count, missing.count))
         if !missing.isEmpty, options.template.sessionKeys || options.sessionKeys {
@@ -104,7 +108,10 @@ public struct MasterPlaylistApplier: Sendable {
                     return unwritable(error, line: anchor)
                 }
                 survey.additions.append(content)
-                survey.outcome.record(ApplyChange(line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil, after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
+                survey.outcome.record(
+                    ApplyChange(
+                        line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil,
+                        after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
             }
         }
         let writesKeyFormat = !survey.rewrites.isEmpty || !survey.additions.isEmpty || existing.count > survey.removals.count
@@ -113,11 +120,16 @@ public struct MasterPlaylistApplier: Sendable {
             if let line = survey.versionLine {
                 if let current, current < KeyFormatVersion.number {
                     survey.raiseVersion = true
-                    survey.outcome.record(ApplyChange(line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: KeyFormatVersion.text), keeping: options.keepsChangeDetails)
+                    survey.outcome.record(
+                        ApplyChange(
+                            line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: KeyFormatVersion.text),
+                        keeping: options.keepsChangeDetails)
                 }
             } else {
                 survey.insertVersion = true
-                survey.outcome.record(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: KeyFormatVersion.text), keeping: options.keepsChangeDetails)
+                survey.outcome.record(
+                    ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: KeyFormatVersion.text),
+                    keeping: options.keepsChangeDetails)
             }
         }
         survey.outcome.changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }

@@ -69,7 +69,8 @@ public struct MediaPlaylistApplier: Sendable {
             guard let found = match.groups(in: oldURI) else {
                 report(
                     ApplyDiagnostics.matchFailed,
-                    "the key URI \(oldURI) does not match \(options.variables.names.match) \(match.text); the playlist is left as it was", line)
+                    "the key URI \(oldURI) does not match \(options.variables.names.match) \(match.text); the playlist is left as it was",
+                    line)
                 return nil
             }
             groups = found
@@ -209,7 +210,8 @@ private struct MediaWalk {
         let number = line.raw.number
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
-            if let uri = applier.render(nil, index: 0, kid: nil, line: number, values: playlistValues, secrets: &outcome.secretValues, report: report),
+            if let uri = applier.render(
+                nil, index: 0, kid: nil, line: number, values: playlistValues, secrets: &outcome.secretValues, report: report),
                 let content = written(applier.insertedKey(uri: uri), line: number)
             {
                 try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
@@ -283,7 +285,9 @@ private struct MediaWalk {
                     "key period \(index) is encrypted with METHOD=\(key.method) (KEYFORMAT \(key.keyFormat), "
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
-            } else if let uri = applier.render(nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, secrets: &outcome.secretValues, report: report),
+            } else if let uri = applier.render(
+                nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, secrets: &outcome.secretValues,
+                report: report),
                 let content = written(applier.insertedKey(uri: uri), line: periods.lastKeyLine)
             {
                 insertion = content
@@ -298,7 +302,8 @@ private struct MediaWalk {
             case .key(let key, let content, let terminator, let line):
                 var written = content
                 if key.isFairPlay, key.methodIsFairPlayCompatible,
-                    let uri = applier.render(key, index: index, kid: kid, line: line, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                    let uri = applier.render(
+                        key, index: index, kid: kid, line: line, values: playlistValues, secrets: &outcome.secretValues, report: report),
                     let rewritten = rewritten(key, uri: uri, line: line)
                 {
                     written = rewritten
@@ -307,7 +312,9 @@ private struct MediaWalk {
                         record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
                     }
                     if key.attributes["URI"]?.mayReferenceVariable == true {
-                        report(ApplyDiagnostics.literalAfterDefine, "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
+                        report(
+                            ApplyDiagnostics.literalAfterDefine,
+                            "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
                     }
                 }
                 if written == content {
@@ -369,7 +376,8 @@ private struct MediaWalk {
         var versionDigitOffset: Int?
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
-                if let uri = applier.render(nil, index: 0, kid: nil, line: first.line, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                if let uri = applier.render(
+                    nil, index: 0, kid: nil, line: first.line, values: playlistValues, secrets: &outcome.secretValues, report: report),
                     let content = written(applier.insertedKey(uri: uri), line: first.line)
                 {
                     use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)
@@ -390,7 +398,9 @@ private struct MediaWalk {
             if let version {
                 let value = UInt64(version.text.dropFirst("#EXT-X-VERSION:".count))
                 if let value, value < KeyFormatVersion.number {
-                    record(line: version.line, tag: "EXT-X-VERSION", .rewritten, before: Array(version.text.utf8), after: KeyFormatVersion.line)
+                    record(
+                        line: version.line, tag: "EXT-X-VERSION", .rewritten, before: Array(version.text.utf8), after: KeyFormatVersion.line
+                    )
                     if !plan.raiseVersion {
                         if let digit = version.digitOffset {
                             versionDigitOffset = digit

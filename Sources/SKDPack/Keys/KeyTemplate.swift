@@ -48,7 +48,9 @@ public struct KeyTemplate: Sendable {
             TemplateFileError(path: path, line: node.mark.line, column: node.mark.column, message: message)
         }
         /// The field's text and node, checked as the attribute it becomes.
-        func field(_ name: String, as attribute: String, _ type: (String) -> AttributeValue) throws(TemplateFileError) -> (String, YAMLNode)? {
+        func field(
+            _ name: String, as attribute: String, _ type: (String) -> AttributeValue
+        ) throws(TemplateFileError) -> (String, YAMLNode)? {
             guard let node = definition.fields[name] else { return nil }
             guard let value = node.string else { throw refuse("\(name) must be a string", at: node) }
             do {
@@ -60,7 +62,8 @@ public struct KeyTemplate: Sendable {
         }
         if let (method, node) = try field("method", as: "METHOD", AttributeValue.enumeratedString) {
             guard Self.methods.contains(method) else {
-                throw refuse("method '\(method)' is not an HLS METHOD (\(Self.methods.joined(separator: ", "))); FairPlay uses SAMPLE-AES", at: node)
+                throw refuse(
+                    "method '\(method)' is not an HLS METHOD (\(Self.methods.joined(separator: ", "))); FairPlay uses SAMPLE-AES", at: node)
             }
             self.method = method
         }

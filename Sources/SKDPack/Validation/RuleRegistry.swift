@@ -22,10 +22,11 @@ public enum RuleRegistry {
 
     /// Findings about a package as a whole: made while its playlists are found, or by ``PackageValidator``
     /// once they are read.
-    static let packageKinds: [DiagnosticKind] = [
-        ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference, ApplyDiagnostics.masterReference,
-        ApplyDiagnostics.unreadable,
-    ] + PackageValidator.rules.map(\.kind)
+    static let packageKinds: [DiagnosticKind] =
+        [
+            ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference, ApplyDiagnostics.masterReference,
+            ApplyDiagnostics.unreadable,
+        ] + PackageValidator.rules.map(\.kind)
 
     /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those
     /// of `apply` (which reports carry, SARIF with their help text).

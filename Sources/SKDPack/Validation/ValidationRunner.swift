@@ -31,7 +31,8 @@ public struct ValidationRunner: Sendable {
                 unreadable.append(error)
             }
         }
-        let packageFindings = package.diagnostics.filter { !options.disabledRules.contains($0.id) }
+        let packageFindings =
+            package.diagnostics.filter { !options.disabledRules.contains($0.id) }
             + PackageValidator.validate(master: master, media: media, options: options)
         let playlists = ([master].compactMap { $0 } + media).map { result in
             var result = result

@@ -227,7 +227,9 @@ struct ByteRegex: Sendable {
                 high = cursor < pattern.count && pattern[cursor] == UInt8(ascii: "}") ? nil : number()
                 if high == nil, !(cursor < pattern.count && pattern[cursor] == UInt8(ascii: "}")) { return nil }
             }
-            guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}"), high.map({ $0 >= low }) ?? true, high ?? low <= 1000 else { return nil }
+            guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}"), high.map({ $0 >= low }) ?? true, high ?? low <= 1000 else {
+                return nil
+            }
             position = cursor
             return (low, high)
         }

@@ -1,10 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
 import SKDTemplate
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Variables per title, from a CSV file (a header row, then a row a title) or a JSON file.
 ///

@@ -1,6 +1,6 @@
 import Glibc
-import Synchronization
 import SKDTemplate
+import Synchronization
 
 /// Where template variables come from, and which wins when several give the same name.
 ///

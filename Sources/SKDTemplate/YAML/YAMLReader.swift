@@ -22,7 +22,8 @@ public enum YAMLReader {
             if line.last == "\r" { lines[number].removeLast() }
             // YAML reads a lone CR as a line break of its own; template files have no use for it.
             if let cr = lines[number].firstIndex(of: "\r") {
-                throw YAMLError(message: "a carriage return that does not end a line (CR LF)", mark: YAMLMark(line: number + 1, column: cr + 1))
+                throw YAMLError(
+                    message: "a carriage return that does not end a line (CR LF)", mark: YAMLMark(line: number + 1, column: cr + 1))
             }
         }
         if let first = lines.first, first.first == "\u{FEFF}" { lines[0].removeFirst() }
@@ -62,7 +63,9 @@ private struct BlockParser {
             if lines[index].starts(with: Array("---".unicodeScalars)) || lines[index].starts(with: Array("...".unicodeScalars)) {
                 throw YAMLError(message: "only one YAML document per template file", mark: mark(index, 0))
             }
-            throw YAMLError(message: "this line is not part of the structure above it (check its indentation)", mark: mark(index, indentation(lines[index])))
+            throw YAMLError(
+                message: "this line is not part of the structure above it (check its indentation)",
+                mark: mark(index, indentation(lines[index])))
         }
         return node
     }
@@ -134,7 +137,9 @@ private struct BlockParser {
             guard let colon = keyEnd(content) else {
                 throw YAMLError(message: "expected 'key: value' in this mapping", mark: mark(index, indent))
             }
-            if content.first == "?" { throw YAMLError(message: "complex keys (?) are not used in template files", mark: mark(index, indent)) }
+            if content.first == "?" {
+                throw YAMLError(message: "complex keys (?) are not used in template files", mark: mark(index, indent))
+            }
             let keyText = Array(content[..<colon])
             let key = try scalar(keyText, line: index, column: indent)
             if let name = key.string, !keys.insert(name).inserted {
@@ -351,7 +356,9 @@ private struct BlockParser {
         case "%": return "YAML directives (%) are not used in template files"
         case "`", "@", ",", "]", "}": return "a plain value cannot start with '\(first)'; quote it"
         case "|", ">": return "'\(first)' starts a block scalar only as '\(first)', '\(first)-' or '\(first)+'; quote the value"
-        case "?", ":", "-" where alone: return "'\(first)' and a space start a YAML structure here, not a value; quote the value"
+        case "?", ":",
+            "-" where alone:
+            return "'\(first)' and a space start a YAML structure here, not a value; quote the value"
         default: return nil
         }
     }

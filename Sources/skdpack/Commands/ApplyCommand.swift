@@ -180,7 +180,8 @@ extension ApplySettings {
         for problem in problems { printer.print(message: "skdpack: \(problem)") }
         guard let first = removed.first else { return }
         let files = removed.count == 1 ? "temporary file" : "temporary files"
-        printer.print(message: "skdpack: removed \(removed.count) \(files) left by an interrupted run (\(first)\(removed.count > 1 ? ", …" : ""))")
+        printer.print(
+            message: "skdpack: removed \(removed.count) \(files) left by an interrupted run (\(first)\(removed.count > 1 ? ", …" : ""))")
     }
 
     /// The report files asked for, opened before any playlist is touched: a report that cannot be written

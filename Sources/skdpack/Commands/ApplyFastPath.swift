@@ -34,15 +34,33 @@ enum ApplyFastPath {
             case "--session-keys": settings.sessionKeys = true
             case "--follow-symlinks": settings.followSymlinks = true
             case "--no-progress": settings.noProgress = true
-            case "--template": guard let value = words.value() else { return nil }; settings.template = value
-            case "--var": guard let value = words.value() else { return nil }; settings.variables.append(value)
-            case "--catalog": guard let value = words.value() else { return nil }; settings.catalog = value
-            case "--path-pattern": guard let value = words.value() else { return nil }; settings.pathPattern = value
-            case "--match": guard let value = words.value() else { return nil }; settings.match = value
-            case "--output": guard let value = words.value() else { return nil }; settings.output = value
-            case "--shard": guard let value = words.value() else { return nil }; settings.shard = value
-            case "--report": guard let value = words.value() else { return nil }; settings.reports.append(value)
-            case "--jobs": guard let value = words.value().flatMap(Int.init) else { return nil }; settings.jobs = value
+            case "--template":
+                guard let value = words.value() else { return nil }
+                settings.template = value
+            case "--var":
+                guard let value = words.value() else { return nil }
+                settings.variables.append(value)
+            case "--catalog":
+                guard let value = words.value() else { return nil }
+                settings.catalog = value
+            case "--path-pattern":
+                guard let value = words.value() else { return nil }
+                settings.pathPattern = value
+            case "--match":
+                guard let value = words.value() else { return nil }
+                settings.match = value
+            case "--output":
+                guard let value = words.value() else { return nil }
+                settings.output = value
+            case "--shard":
+                guard let value = words.value() else { return nil }
+                settings.shard = value
+            case "--report":
+                guard let value = words.value() else { return nil }
+                settings.reports.append(value)
+            case "--jobs":
+                guard let value = words.value().flatMap(Int.init) else { return nil }
+                settings.jobs = value
             case "--max-line-length":
                 guard let value = words.value().flatMap(ByteCount.init(argument:)) else { return nil }
                 settings.maxLineLength = value.bytes

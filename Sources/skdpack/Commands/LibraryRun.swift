@@ -55,7 +55,8 @@ final class LibraryRun {
         let progress = ProgressBar(total: total, enabled: showsProgress, printer: printer)
         defer { progress.finish() }
         StopSignal.install()
-        try OrderedParallel.run(packages, jobs: jobs, stop: { StopSignal.requested != nil }, work: work) { output in
+        let stop: @Sendable () -> Bool = { StopSignal.requested != nil }
+        try OrderedParallel.run(packages, jobs: jobs, stop: stop, work: work) { output in
             let count = try consume(output)
             done += count
             progress.advance(by: count)

@@ -53,7 +53,8 @@ struct RenderCommand: ParsableCommand {
                 throw ExitStatus.findings
             }
             print(uri)
-            try LicenseReport.print(for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts")
+            try LicenseReport.print(
+                for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts")
         }
     }
 }
@@ -91,12 +92,14 @@ enum LicenseReport {
             Swift.print(url)
             guard LicenseURL.isAllowed(host: host, by: allowHosts) else {
                 FileHandleStandardError.write(
-                    "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) (\(allowHosts.joined(separator: ", ")))\n")
+                    "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) (\(allowHosts.joined(separator: ", ")))\n"
+                )
                 throw ExitStatus.findings
             }
         case .identifier(let identifier):
             FileHandleStandardError.write(
-                "skdpack \(command): \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n")
+                "skdpack \(command): \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n"
+            )
         case .notKeyURI(let reason):
             FileHandleStandardError.write("skdpack \(command): \(uri): \(reason)\n")
             throw ExitStatus.findings

@@ -3,9 +3,9 @@ import SKDPack
 import SKDTemplate
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 /// The options that choose a template and give its variables, shared by `apply` and `render`.
@@ -25,10 +25,15 @@ struct TemplateOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Variables per title from a CSV (header row) or JSON file.", valueName: "FILE"))
     var catalog: String?
 
-    @Option(help: ArgumentHelp("Named groups of this regular expression, matched on each playlist's path, become variables.", valueName: "REGEX"))
+    @Option(
+        help: ArgumentHelp(
+            "Named groups of this regular expression, matched on each playlist's path, become variables.", valueName: "REGEX"))
     var pathPattern: String?
 
-    @Option(help: ArgumentHelp("Named groups of this regular expression, matched on each existing FairPlay key URI, become variables (migrations).", valueName: "REGEX"))
+    @Option(
+        help: ArgumentHelp(
+            "Named groups of this regular expression, matched on each existing FairPlay key URI, become variables (migrations).",
+            valueName: "REGEX"))
     var match: String?
 
     func keyTemplate() throws -> KeyTemplate { try Self.keyTemplate(of: template) }
@@ -55,7 +60,8 @@ struct TemplateOptions: ParsableArguments {
         // Refused before any playlist is read, rather than once per key: no key URI carries these. The value
         // itself is not shown (it may be a secret).
         if let scalar = TemplateValue.forbiddenScalar(in: value) {
-            throw UsageFailure("--var \(name): the value holds \(scalar.escaped(asASCII: true)); a key URI never carries '\"' or a control character")
+            throw UsageFailure(
+                "--var \(name): the value holds \(scalar.escaped(asASCII: true)); a key URI never carries '\"' or a control character")
         }
         return (name, value)
     }

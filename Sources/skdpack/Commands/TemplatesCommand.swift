@@ -3,9 +3,9 @@ import SKDPack
 import SKDTemplate
 
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+    import FoundationEssentials
 #else
-import Foundation
+    import Foundation
 #endif
 
 struct TemplatesCommand: ParsableCommand {

@@ -53,7 +53,8 @@ struct ValidateCommand: ParsableCommand {
 
     @Option(
         name: .customLong("allow-host"),
-        help: ArgumentHelp("A host the derived https license URLs may point at (repeatable; *.example.com for subdomains).", valueName: "HOST"))
+        help: ArgumentHelp(
+            "A host the derived https license URLs may point at (repeatable; *.example.com for subdomains).", valueName: "HOST"))
     var allowHosts: [String] = []
 
     @Flag(help: "Follow symbolic links to playlists and directories.")
@@ -74,7 +75,8 @@ struct ValidateCommand: ParsableCommand {
             defer { run.close() }
             let output: ValidationOutput
             do {
-                output = try ValidationOutput(format == .human ? .human : .report(ReportFormat(rawValue: format.rawValue)!), spooled: run.spooled)
+                output = try ValidationOutput(
+                    format == .human ? .human : .report(ReportFormat(rawValue: format.rawValue)!), spooled: run.spooled)
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()

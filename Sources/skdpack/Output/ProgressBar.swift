@@ -32,7 +32,8 @@ final class ProgressBar {
         let remaining = rate > 0 ? Double(total - done) / rate : 0
         let width = 24
         let filled = total > 0 ? min(width, done * width / total) : width
-        let bar = String(repeating: "=", count: filled) + (filled < width ? ">" : "")
+        let bar =
+            String(repeating: "=", count: filled) + (filled < width ? ">" : "")
             + String(repeating: " ", count: max(0, width - filled - 1))
         Self.write("[\(bar)] \(done)/\(total) playlists  \(Int(rate))/s  ETA \(Int(remaining.rounded(.up)))s")
         drawn = true

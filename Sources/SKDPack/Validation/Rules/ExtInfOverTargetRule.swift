@@ -32,7 +32,8 @@ struct ExtInfOverTargetRule: ValidationRule {
         // A duration no decimal-integer could hold (the grammar allows any number of digits) is a typo, not
         // a target to raise to; converting it to an integer would trap.
         let advice =
-            rounded < Double(UInt64.max) ? "raise EXT-X-TARGETDURATION to \(UInt64(rounded))"
+            rounded < Double(UInt64.max)
+            ? "raise EXT-X-TARGETDURATION to \(UInt64(rounded))"
             : "no EXT-X-TARGETDURATION can be that long: check the duration"
         context.report(
             Self.kind,

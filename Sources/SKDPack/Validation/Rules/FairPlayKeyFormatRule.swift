@@ -13,7 +13,8 @@ struct FairPlayKeyFormatRule: ValidationRule {
             return
         }
         let attribute = tag.attributes?["KEYFORMAT"]
-        let message = key.hasExplicitKeyFormat
+        let message =
+            key.hasExplicitKeyFormat
             ? "this key's URI is skd: but its KEYFORMAT is \"\(key.keyFormat)\"; FairPlay keys have KEYFORMAT=\"\(FairPlay.keyFormat)\""
             : "this key's URI is skd: but it has no KEYFORMAT; add KEYFORMAT=\"\(FairPlay.keyFormat)\""
         context.report(Self.kind, message, line: line, column: attribute?.valueColumn ?? tag.valueColumn ?? 1)

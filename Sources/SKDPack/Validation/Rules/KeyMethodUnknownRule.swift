@@ -14,7 +14,8 @@ struct KeyMethodUnknownRule: ValidationRule {
         guard let key = KeyTag(tag), !key.method.isEmpty, !Self.knownMethods.contains(key.method),
             let attribute = tag.attributes?["METHOD"]
         else { return }
-        let hint = Self.knownMethods.first { $0.lowercased() == key.method.lowercased() }
+        let hint =
+            Self.knownMethods.first { $0.lowercased() == key.method.lowercased() }
             .map { "; enumerated-strings are case-sensitive: write \($0)" } ?? "; use NONE, AES-128, SAMPLE-AES or SAMPLE-AES-CTR"
         context.report(Self.kind, "METHOD=\(key.method) is not a known method\(hint)", line: line, column: attribute.valueColumn)
     }

@@ -7,7 +7,8 @@ import SKDTemplate
 struct LicenseHostRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "TPL-host-not-allowed", severity: .error,
-        summary: "The https license URL derived from a FairPlay key URI is on a host not allowed (hosts given, the template's allow_hosts).",
+        summary:
+            "The https license URL derived from a FairPlay key URI is on a host not allowed (hosts given, the template's allow_hosts).",
         specSection: "4.3.2.4")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
