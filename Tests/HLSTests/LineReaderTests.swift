@@ -153,7 +153,13 @@ struct HostileInputTests {
         let input = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let result = try read(input)
         #expect(result.output == input)
-        #expect(result.first("HLS-extm3u-first") != nil)
+        // Binary from the first line: one finding says so; a first line that happens to look like text (a few
+        // random bytes before a line feed) gets the findings of a bad playlist.
+        if result.first("HLS-not-a-playlist") != nil {
+            #expect(result.diagnostics.count == 1)
+        } else {
+            #expect(result.first("HLS-extm3u-first") != nil)
+        }
         // At most 100 listed per kind, plus one line counting the rest.
         let perKind = Dictionary(grouping: result.diagnostics, by: \.id).mapValues(\.count)
         #expect(perKind.values.allSatisfy { $0 <= 101 })

@@ -46,6 +46,10 @@ struct CorpusValidationTests {
         table["Comcast__mamba__mambaTests_Fixtures_bipbopall.m3u8"] = (
             ["HLS-attribute-whitespace"], "spaces after commas in attribute lists (RFC 8216 4.2 allows none)"
         )
+        table["Comcast__mamba__mambaTests_Fixtures_hls_master_playlist_sap.m3u8"] = (
+            ["HLS-stream-inf-without-uri"],
+            "each variant's URI written as a URI attribute of EXT-X-STREAM-INF, which has none; 4.3.4.2 wants a URI line after it"
+        )
         table["grafov__m3u8__sample-playlists_master-with-i-frame-stream-inf.m3u8"] = (
             ["HLS-attribute-type"], "RESOLUTION=\"1x1\" quoted, where 4.2 defines a bare decimal-resolution"
         )

@@ -120,6 +120,14 @@ struct ValidationRuleTests {
             broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\nb.ts\n",
             correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n"),
         RuleCase(
+            rule: "HLS-stream-inf-without-uri", severity: .error, line: 2, column: 1,
+            broken: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n",
+            correct: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\nlo.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n"),
+        RuleCase(
+            rule: "HLS-not-a-playlist", severity: .error, line: 1, column: 1,
+            broken: "\u{0}\u{0}\u{0}\u{18}ftypmp42\u{0}\u{0}\u{0}\u{0}mp42isom\n",
+            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n"),
+        RuleCase(
             rule: "HLS-extinf-without-uri", severity: .error, line: 3, column: 1,
             broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n",
             correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n"),

@@ -1,6 +1,13 @@
 /// The findings the reader itself makes while it parses: encoding, line structure, attribute-list grammar
 /// and tag values. Validation rules built on top of the reader (in `SKDPack`) add their own.
 public enum ParseDiagnostics {
+    public static let notAPlaylist = DiagnosticKind(
+        id: "HLS-not-a-playlist", severity: .error,
+        summary: "The file is not a playlist at all (an MP4 or MPEG-TS file, other binary data): nothing else is reported.",
+        specSection: "4")
+    public static let variantWithoutURI = DiagnosticKind(
+        id: "HLS-stream-inf-without-uri", severity: .error,
+        summary: "An EXT-X-STREAM-INF tag is not followed by the URI line of its variant.", specSection: "4.3.4.2")
     public static let emptyPlaylist = DiagnosticKind(
         id: "HLS-empty-playlist", severity: .error,
         summary: "The file is empty; a playlist starts with #EXTM3U.", specSection: "4.3.1.1")
@@ -83,7 +90,7 @@ public enum ParseDiagnostics {
 
     /// Every kind above, in id order: what `skdpack rules` lists for the reader.
     public static let all: [DiagnosticKind] = [
-        emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, invalidUTF8, lineTooLong,
+        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, invalidUTF8, lineTooLong,
         playlistTooLarge, tooManySegments,
         attributeWhitespace, attributeDuplicate, unterminatedQuote, attributeSyntax, attributeType,
         attributeMissing, tagValue, tagRepeated, removedTag, uriWithoutDuration, durationWithoutURI,

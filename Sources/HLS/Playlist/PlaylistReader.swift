@@ -111,6 +111,11 @@ private struct PlaylistReaderCore: ~Copyable {
     private var finished = false
     /// Set when a size limit stopped the reading: nothing more is read or reported.
     private var stoppedAtLimit = false
+    /// Set when the input is not a playlist at all: it is still read (and copied), but that one finding
+    /// says all there is to say.
+    private var notAPlaylist = false
+    /// The EXT-X-STREAM-INF waiting for its URI line.
+    private var pendingVariantTag: (line: Int, offset: Int)?
     /// The input offset of the overlong line being passed through, for a limit found in one of its parts.
     private var overlongLineOffset = 0
 
@@ -188,7 +193,15 @@ private struct PlaylistReaderCore: ~Copyable {
 
     private mutating func read(_ raw: RawLine) -> PlaylistLine {
         var line = PlaylistLine(raw: raw, kind: .blank)
-        if raw.number == 1 { checkStart(&line) }
+        if raw.number == 1 {
+            if let what = InputSniffer.binaryKind(of: raw.content) {
+                report(
+                    ParseDiagnostics.notAPlaylist, "this is not a playlist (it looks like \(what)); give the .m3u8 file",
+                    on: line, column: 1)
+                notAPlaylist = true
+            }
+            checkStart(&line)
+        }
         let content = line.content
         if let problem = EncodingCheck.firstProblem(in: content) { report(problem, on: line) }
         line.kind = LineKind.classify(content)
@@ -232,12 +245,19 @@ private struct PlaylistReaderCore: ~Copyable {
                 ParseDiagnostics.tagRepeated, "#\(name.rawValue) may appear only once; remove this one",
                 on: line, column: 1)
         }
+        if let variant = pendingVariantTag {
+            // RFC 8216 4.3.4.2: the line after EXT-X-STREAM-INF is its URI; a tag there means it has none.
+            reportVariantWithoutURI(at: variant)
+            pendingVariantTag = nil
+            segments.pendingVariant = false
+        }
         switch name {
         case .extInf:
             if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
             segments.pendingDuration = (line.raw.number, line.raw.offset)
         case .streamInf:
             segments.pendingVariant = true
+            pendingVariantTag = (line.raw.number, line.raw.offset)
         case .allowCache:
             report(
                 ParseDiagnostics.removedTag,
@@ -279,6 +299,7 @@ private struct PlaylistReaderCore: ~Copyable {
         if segments.pendingVariant {
             line.uriRole = .variant
             segments.pendingVariant = false
+            pendingVariantTag = nil
         } else {
             guard segments.segmentCount < options.maximumSegmentCount else {
                 stoppedAtLimit = true
@@ -343,6 +364,7 @@ private struct PlaylistReaderCore: ~Copyable {
                 emit(ParseDiagnostics.emptyPlaylist("the file is empty; a playlist starts with #EXTM3U", at: start))
             }
             if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
+            if let variant = pendingVariantTag { reportVariantWithoutURI(at: variant) }
         }
         for (id, entry) in suppressed.sorted(by: { $0.key < $1.key }) {
             pending.append(
@@ -353,6 +375,11 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     // MARK: Reporting
+
+    private mutating func reportVariantWithoutURI(at position: (line: Int, offset: Int)) {
+        let location = SourceLocation(path: path, line: position.line, column: 1, offset: position.offset)
+        emit(ParseDiagnostics.variantWithoutURI("this #EXT-X-STREAM-INF has no URI line after it; add the variant's URI on the next line", at: location))
+    }
 
     private mutating func reportDurationWithoutURI(at position: (line: Int, offset: Int)) {
         let location = SourceLocation(path: path, line: position.line, column: 1, offset: position.offset)
@@ -388,6 +415,7 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     private mutating func emit(_ diagnostic: Diagnostic) {
+        if notAPlaylist { return }
         switch diagnostic.severity {
         case .error: errorCount += 1
         case .warning: warningCount += 1
