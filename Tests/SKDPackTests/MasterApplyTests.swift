@@ -52,21 +52,31 @@ struct MasterApplyTests {
                     #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/one",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
                 ]))
         #expect(fixture.outcome("t/master.m3u8")?.changes.map(\.action) == [.rewritten, .removed])
-        // Two keys in use (title_dir differs: audio, video): without --session-keys, none added.
+        // Three keys in use (playlist_stem differs: en, v, iframes): without --session-keys, none added.
         var plain = try ApplyFixture(files(master: Self.master([])))
         defer { plain.remove() }
-        try plain.apply(template: "skd://k/{title_dir}")
+        try plain.apply(template: "skd://k/{playlist_stem}")
         #expect(plain.result("t/master.m3u8") == Self.master([]))
-        try plain.apply(template: "skd://k/{title_dir}", sessionKeys: true)
+        try plain.apply(template: "skd://k/{playlist_stem}", sessionKeys: true)
         #expect(
             plain.result("t/master.m3u8")
                 == Self.master([
-                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/audio",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
-                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/video",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/en",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/v",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/iframes",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                ]))
+        // The title owns its renditions: title_dir is the master's folder, whatever sub-folder a rendition is in.
+        var owned = try ApplyFixture(files(master: Self.master([])))
+        defer { owned.remove() }
+        try owned.apply(template: "skd://k/{title_dir}", sessionKeys: true)
+        #expect(
+            owned.result("t/master.m3u8")
+                == Self.master([
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/t",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
                 ]))
     }
 
-    @Test("a master whose media playlist fails is left as it was")
+    @Test("a title whose media playlist fails is left as it was, master and every other playlist")
     func mediaFailure() throws {
         let old = #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#
         var files = files(master: Self.master([old]))
@@ -76,7 +86,8 @@ struct MasterApplyTests {
         try fixture.apply(template: "content-id", vars: ["content_id": "new"])
         #expect(fixture.result("t/master.m3u8") == nil)
         #expect(fixture.ids("t/master.m3u8").contains("PKG-media-failed"))
-        #expect(fixture.result("t/audio/en.m3u8") != nil)
+        #expect(fixture.result("t/audio/en.m3u8") == nil)
+        #expect(fixture.ids("t/audio/en.m3u8") == ["PKG-title-failed"])
     }
 
     @Test("references outside the master's directory are refused; missing ones reported")

@@ -90,7 +90,8 @@ public enum ParseDiagnostics {
 
     /// Every kind above, in id order: what `skdpack rules` lists for the reader.
     public static let all: [DiagnosticKind] = [
-        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, invalidUTF8, lineTooLong,
+        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, invalidUTF8,
+        lineTooLong,
         playlistTooLarge, tooManySegments,
         attributeWhitespace, attributeDuplicate, unterminatedQuote, attributeSyntax, attributeType,
         attributeMissing, tagValue, tagRepeated, removedTag, uriWithoutDuration, durationWithoutURI,

@@ -378,7 +378,9 @@ private struct PlaylistReaderCore: ~Copyable {
 
     private mutating func reportVariantWithoutURI(at position: (line: Int, offset: Int)) {
         let location = SourceLocation(path: path, line: position.line, column: 1, offset: position.offset)
-        emit(ParseDiagnostics.variantWithoutURI("this #EXT-X-STREAM-INF has no URI line after it; add the variant's URI on the next line", at: location))
+        emit(
+            ParseDiagnostics.variantWithoutURI(
+                "this #EXT-X-STREAM-INF has no URI line after it; add the variant's URI on the next line", at: location))
     }
 
     private mutating func reportDurationWithoutURI(at position: (line: Int, offset: Int)) {

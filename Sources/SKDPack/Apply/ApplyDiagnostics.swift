@@ -47,6 +47,12 @@ public enum ApplyDiagnostics {
         summary: "A master is left as it was because one of its media playlists has errors: its session keys must not run ahead.",
         specSection: "4.3.4.5")
 
+    public static let titleFailed = DiagnosticKind(
+        id: "PKG-title-failed", severity: .error,
+        summary: "A playlist is left as it was because another playlist of its title could not be updated: "
+            + "a title is changed whole or not at all.",
+        specSection: "4.3.4.2")
+
     public static let unreadable = DiagnosticKind(
         id: "PKG-unreadable", severity: .error,
         summary: "A playlist of the package could not be read or written (the operating system's reason is given).",
@@ -55,6 +61,6 @@ public enum ApplyDiagnostics {
     public static let all: [DiagnosticKind] = [
         unwritable,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
-        unsafeReference, missingReference, mediaFailed, unreadable,
+        unsafeReference, missingReference, mediaFailed, titleFailed, unreadable,
     ].sorted { $0.id < $1.id }
 }

@@ -17,11 +17,54 @@ public struct ApplyRunner: Sendable {
     }
 
     /// Applies to one package and returns an outcome per playlist, in the order processed. I/O problems
-    /// of one playlist become its outcome's diagnostics, never a stop.
+    /// of one playlist become its outcome's diagnostics, never a stop. Written in place or to a directory,
+    /// a package changes whole or not at all: if any of its playlists fails, none is written.
     public func run(_ package: PlaylistPackage) -> [PlaylistOutcome] {
+        let title = TitleWrite(inPlace: destination == .inPlace)
+        var outcomes = applyAll(package, title: title)
+        let failed = outcomes.filter(\.failed).map(\.path)
+        if let first = failed.first {
+            title.discard()
+            let culprit = first + (failed.count > 1 ? " and \(failed.count - 1) more" : "")
+            markNotWritten(&outcomes, because: culprit, except: [])
+        } else if let failure = title.commit() {
+            let path = outcomes[failure.outcome].path
+            outcomes[failure.outcome].diagnostics.append(
+                ApplyDiagnostics.unreadable(failure.error.description, at: SourceLocation(path: path, line: 1, column: 1, offset: 0)))
+            markNotWritten(&outcomes, because: path, except: failure.renamed)
+        }
+        return outcomes
+    }
+
+    /// Says, on each playlist of a title that would have been written and was not, which one stopped it:
+    /// no summary or report counts it changed.
+    private func markNotWritten(_ outcomes: inout [PlaylistOutcome], because culprit: String, except renamed: Set<Int>) {
+        guard writesFiles else { return }
+        for index in outcomes.indices where !outcomes[index].failed && !renamed.contains(index) {
+            guard outcomes[index].changed || destination != .inPlace else { continue }
+            outcomes[index].diagnostics.append(
+                ApplyDiagnostics.titleFailed(
+                    "not updated: \(culprit) of its title could not be; a title is changed whole or not at all",
+                    at: SourceLocation(path: outcomes[index].path, line: 1, column: 1, offset: 0)))
+        }
+    }
+
+    /// Whether this destination writes files (in place, or a mirror), which a title commits together.
+    private var writesFiles: Bool {
+        switch destination {
+        case .inPlace, .directory: true
+        default: false
+        }
+    }
+
+    /// Every playlist of `package`, media first, written to `title`'s temporary files where files are written.
+    private func applyAll(_ package: PlaylistPackage, title: TitleWrite) -> [PlaylistOutcome] {
         var mediaOptions = options
         mediaOptions.collectsSessionKeys = package.master != nil
-        var outcomes = package.media.map { applyMedia($0, options: mediaOptions) }
+        var outcomes: [PlaylistOutcome] = []
+        for file in package.media {
+            outcomes.append(applyMedia(file, options: mediaOptions, title: title, index: outcomes.count, package: package))
+        }
         guard let master = package.master else { return outcomes }
         var blocked = package.diagnostics
         for outcome in outcomes where outcome.failed {
@@ -43,7 +86,7 @@ public struct ApplyRunner: Sendable {
         }
         // The session keys carry the media keys' URIs, and with them any secret of the media's own values.
         let secrets = outcomes.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) }
-        var outcome = applyMaster(master, wanted: wanted, secrets: secrets)
+        var outcome = applyMaster(master, wanted: wanted, secrets: secrets, title: title, index: outcomes.count)
         outcome.secretValues = secrets
         outcome.redact(options.redaction.adding(secrets))
         outcome.diagnostics = package.diagnostics + outcome.diagnostics
@@ -53,9 +96,11 @@ public struct ApplyRunner: Sendable {
 
     // MARK: Media playlists
 
-    private func applyMedia(_ file: PlaylistFile, options: ApplyOptions) -> PlaylistOutcome {
+    private func applyMedia(
+        _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage
+    ) -> PlaylistOutcome {
         let applier = MediaPlaylistApplier(options: options)
-        let identity = PlaylistIdentity(path: file.path)
+        let identity = PlaylistIdentity(path: file.path, titlePath: package.master?.path)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             switch destination {
             case .check:
@@ -90,7 +135,7 @@ public struct ApplyRunner: Sendable {
                 } else if let offset = result.versionDigitOffset {
                     try output.patch(KeyFormatVersion.digit, at: offset)
                 }
-                try finish(output, file: file, changed: result.outcome.changed, read: version)
+                try finish(output, file: file, changed: result.outcome.changed, read: version, title: title, index: index)
                 return result.outcome
             }
         }
@@ -139,7 +184,9 @@ public struct ApplyRunner: Sendable {
 
     // MARK: Masters
 
-    private func applyMaster(_ file: PlaylistFile, wanted: [KeyAttributes], secrets: Set<String>) -> PlaylistOutcome {
+    private func applyMaster(
+        _ file: PlaylistFile, wanted: [KeyAttributes], secrets: Set<String>, title: TitleWrite, index: Int
+    ) -> PlaylistOutcome {
         let applier = MasterPlaylistApplier(options: options)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             let version = FileVersion(of: file.path)
@@ -160,7 +207,7 @@ public struct ApplyRunner: Sendable {
                 var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.sink.flush()
-                try finish(output, file: file, changed: survey.outcome.changed, read: version)
+                try finish(output, file: file, changed: survey.outcome.changed, read: version, title: title, index: index)
             }
             return survey.outcome
         }
@@ -189,43 +236,22 @@ public struct ApplyRunner: Sendable {
         }
     }
 
-    /// Puts a finished result in place: standard output, the mirror, or over the original if it changed
-    /// and is still the `read` version.
-    private func finish(_ output: AtomicFile, file: PlaylistFile, changed: Bool, read version: FileVersion?) throws(IOError) {
+    /// Hands a finished result on: copied to the stream at once, or staged with its title (a mirror always,
+    /// in place only if it changed) to be renamed when the whole title is ready.
+    private func finish(
+        _ output: AtomicFile, file: PlaylistFile, changed: Bool, read version: FileVersion?, title: TitleWrite, index: Int
+    ) throws(IOError) {
         switch destination {
         case .standardOutput:
             try output.copy(to: stream!.fd, path: stream!.name)
         case .directory:
-            try output.commit()
+            title.stage(output, for: file, read: version, outcome: index)
         case .inPlace:
             guard changed else {
                 output.discard()
                 return
             }
-            var original = stat()
-            guard stat(output.target, &original) == 0 else {
-                throw IOError(path: file.path, operation: "read the permissions of", errno: errno)
-            }
-            let now = FileVersion(original)
-            // Replacing a file needs only a writable directory, so a read-only playlist would be replaced
-            // (as sed -i does); someone made it read-only to keep it as it is. The mode bits decide, not
-            // access(2), which says yes to root.
-            guard original.st_mode & 0o222 != 0 else {
-                output.discard()
-                let mode = String(original.st_mode & 0o7777, radix: 8)
-                throw IOError(
-                    path: file.path, operation: "rewrite", errno: EACCES,
-                    reason: "it is read-only (mode 0\(mode)); make it writable to let skdpack change it, it is left as it was")
-            }
-            // Checked just before the rename: a change after this instant is not seen (rename(2) cannot
-            // compare and swap), but the window is the rename's, not the whole rewrite's.
-            guard let version, now == version else {
-                output.discard()
-                throw IOError(
-                    path: file.path, operation: "rewrite", errno: EAGAIN,
-                    reason: "it changed while skdpack was reading it; it is left as the other writer made it, run again to apply")
-            }
-            try output.commit(replacing: original)
+            title.stage(output, for: file, read: version, outcome: index)
         case .check, .diff:
             output.discard()
         }

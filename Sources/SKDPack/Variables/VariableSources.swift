@@ -86,8 +86,14 @@ public struct VariableSources: Sendable {
 public struct PlaylistIdentity: Hashable, Sendable {
     /// The path as the user gave it (or as found under a directory they gave).
     public var path: String
+    /// The path of the title's master playlist, for a media playlist of a package: the title owns its
+    /// playlists, whatever sub-folders its renditions live in.
+    public var titlePath: String?
 
-    public init(path: String) { self.path = path }
+    public init(path: String, titlePath: String? = nil) {
+        self.path = path
+        self.titlePath = titlePath
+    }
 
     public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
     public var stem: String {
@@ -95,10 +101,10 @@ public struct PlaylistIdentity: Hashable, Sendable {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
-    /// The name of the directory holding the playlist: the title's folder in a library laid out one
-    /// folder a title. `.` for a playlist given without a directory.
+    /// The name of the title's folder: the directory of its master playlist, or, for a playlist on its own,
+    /// the directory holding it. `.` for a playlist given without a directory.
     public var titleDirectory: String {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        let parts = (titlePath ?? path).split(separator: "/", omittingEmptySubsequences: true)
         return parts.count >= 2 ? String(parts[parts.count - 2]) : "."
     }
 }
