@@ -75,6 +75,10 @@ public struct PlaylistDiscovery: Sendable {
             }
             let wasLink = isLink(info)
             if wasLink {
+                if let broken = Self.brokenLink(input) {
+                    problems.append(broken)
+                    continue
+                }
                 guard followSymlinks, stat(input, &info) == 0 else {
                     problems.append(
                         IOError(
@@ -140,6 +144,11 @@ public struct PlaylistDiscovery: Sendable {
             }
             var viaLink = false
             if kind == UInt8(DT_LNK) {
+                // A link that leads nowhere is said, followed or not: it may be a title that went missing.
+                if let broken = Self.brokenLink(path) {
+                    problems.append(broken)
+                    continue
+                }
                 var target = stat()
                 guard followSymlinks, stat(path, &target) == 0 else { continue }
                 kind = Self.directoryEntryType(target)
@@ -151,6 +160,19 @@ public struct PlaylistDiscovery: Sendable {
                 files.append(PlaylistFile(path: path, relativePath: relativePath, isLink: viaLink))
             }
         }
+    }
+
+    /// The problem with the symbolic link at `path` if its target does not exist (or cannot be reached), or
+    /// `nil`.
+    static func brokenLink(_ path: String) -> IOError? {
+        var target = stat()
+        guard stat(path, &target) != 0 else { return nil }
+        let reason = errno
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        let destination = length >= 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+        let what = reason == ENOENT ? "which does not exist" : "which cannot be reached (\(String(cString: strerror(reason))))"
+        return IOError(path: path, operation: "read", errno: reason, reason: "it is a symbolic link to \(destination), \(what)")
     }
 
     /// Which files are masters, and what they reference: every file is opened to find out, so the files

@@ -142,11 +142,13 @@ public struct Report: Hashable, Sendable, Codable {
         }
 
         /// The entry for a playlist of `package` that `apply` processed.
+        /// The entry for what `apply` did to a playlist. A playlist that failed was left as it was: it carries
+        /// no changes, so that the report counts what was done, as the command's own summary does.
         public init(_ outcome: PlaylistOutcome, package: String) {
             self.init(
                 path: outcome.path, package: package, kind: outcome.kind,
                 status: outcome.failed ? .failed : outcome.changed ? .changed : .unchanged,
-                changes: outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init))
+                changes: outcome.failed ? [] : outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init))
         }
 
         /// The order of a report: by package, then by path. It is the order a run over a library writes

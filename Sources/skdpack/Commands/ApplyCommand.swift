@@ -12,8 +12,10 @@ struct ApplyCommand: ParsableCommand {
         discussion: """
             Every FairPlay EXT-X-KEY gets its URI from the template; a key period with other systems' \
             SAMPLE-AES keys but no FairPlay key gets one; masters keep their FairPlay EXT-X-SESSION-KEYs equal \
-            to the keys their media playlists use. Every other byte stays as it was. A playlist with an error \
-            is left as it was, and the exit status is 1.
+            to the keys their media playlists use. Every other byte stays as it was. The whole plan is checked \
+            before anything is written (variables, catalogue columns and rows, license hosts): a mistake there \
+            stops the run with exit status 2. A title (a master and its playlists) is changed whole or not at \
+            all: if one of its playlists has an error, none is written, and the exit status is 1.
 
             Variables, strongest first: --var, --match groups, --path-pattern groups, the --catalog row, the \
             built-ins (playlist, playlist_stem, title_dir, key_index, kid, old_uri), the template's defaults.
@@ -21,8 +23,8 @@ struct ApplyCommand: ParsableCommand {
             Examples:
               skdpack apply --template content-id --var content_id=title-42 video.m3u8 > out.m3u8
               skdpack apply --template entitlement --catalog titles.csv --in-place library/
-              skdpack apply --template entitlement --var entitlement_url=https://lic.example.com/fps \\
-                  --match 'skd://(?<content_id>[^?]+)' --diff library/
+              skdpack apply --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
+                  --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)' --diff library/
             """)
 
     @OptionGroup var templateOptions: TemplateOptions
