@@ -24,6 +24,9 @@ public struct TemplateDefinition: Sendable {
     /// The fields of the file that its reader was told to accept besides the template language's own
     /// (``TemplateFile/parse(_:path:fields:)``), as written and where: checking them is the reader's job.
     public var fields: [String: YAMLNode]
+    /// Where things stand in the file, for messages about them: `uri` (its value), `variables` and
+    /// `variables.NAME` (each variable's settings).
+    public var marks: [String: YAMLMark] = [:]
 
     public init(
         name: String, description: String? = nil, uri: Template, variables: [String: VariableSpec] = [:],

@@ -93,8 +93,15 @@ public enum TemplateFile {
                         throw error("description holds the control character \(scalar.escaped(asASCII: true))", at: value)
                     }
                     definition.description = text
-                case "uri": uriText = (try string(value, "uri"), value)
-                case "variables": definition.variables = try variables(value)
+                case "uri":
+                    uriText = (try string(value, "uri"), value)
+                    definition.marks["uri"] = value.mark
+                case "variables":
+                    definition.variables = try variables(value)
+                    definition.marks["variables"] = keyNode.mark
+                    if case .mapping(let entries, _) = value {
+                        for entry in entries { if let name = entry.key.string { definition.marks["variables." + name] = entry.key.mark } }
+                    }
                 case "license":
                     for (licenseKey, _, licenseValue) in try mapping(value, "license", allowed: ["allow_hosts"]) {
                         guard licenseKey == "allow_hosts", case .sequence(let hosts, _) = licenseValue else {

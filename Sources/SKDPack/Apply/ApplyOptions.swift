@@ -55,6 +55,8 @@ public struct PlaylistOutcome: Sendable {
     /// The values of the template's secret variables met on the way, whatever their source: only ever used
     /// to hide them (``redact(_:)``).
     public var secretValues: Set<String> = []
+    /// The content ids its keys got from the match or the path pattern (see ``SharedContentIDs``).
+    public var contentIDsFromPatterns: Set<String> = []
 
     public init(path: String, kind: PlaylistKind) {
         self.path = path

@@ -15,9 +15,13 @@ public struct MediaPlaylistApplier: Sendable {
     /// The template's secret variables, whose values each playlist notes for redaction.
     private let secretNames: [String]
 
+    /// Whether the template uses `content_id`.
+    private let usesContentID: Bool
+
     public init(options: ApplyOptions) {
         self.options = options
         self.secretNames = options.template.definition.secretNames.sorted()
+        self.usesContentID = options.template.definition.uri.variableNames.contains("content_id")
     }
 
     /// What a pass is told in advance.
@@ -61,7 +65,7 @@ public struct MediaPlaylistApplier: Sendable {
     /// their source (a catalogue row, a --match group), so that nothing shown of the playlist holds them.
     func render(
         _ key: KeyLine?, index: Int, kid: String?, line: Int, values playlistValues: [String: TemplateValue],
-        secrets: inout Set<String>, report: (DiagnosticKind, String, Int) -> Void
+        noting outcome: inout PlaylistOutcome, report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
         var groups: [String: String] = [:]
@@ -78,10 +82,25 @@ public struct MediaPlaylistApplier: Sendable {
         let lookup = options.variables.keyLookup(
             playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
         for name in secretNames {
-            if let value = lookup(name)?.value ?? options.template.definition.variables[name]?.defaultValue { secrets.insert(value) }
+            if let value = lookup(name)?.value ?? options.template.definition.variables[name]?.defaultValue {
+                outcome.secretValues.insert(value)
+            }
+        }
+        if let contentID = contentIDFromPattern(groups: groups, playlistValues: playlistValues) {
+            outcome.contentIDsFromPatterns.insert(contentID)
         }
         do {
-            return try options.template.definition.renderer.render(lookup)
+            let uri = try options.template.definition.renderer.render(lookup)
+            let allowed = options.template.definition.allowHosts
+            if !allowed.isEmpty, case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri), !LicenseURL.isAllowed(host: host, by: allowed)
+            {
+                report(
+                    LicenseHostRule.kind,
+                    "the key URI would point at \(host), which the template's allow_hosts (\(allowed.joined(separator: ", "))) "
+                        + "does not allow; the playlist is left as it was", line)
+                return nil
+            }
+            return uri
         } catch {
             var message = error.message
             if error.problem == .missingValue, let name = error.variable {
@@ -90,6 +109,17 @@ public struct MediaPlaylistApplier: Sendable {
             report(ApplyDiagnostics.renderFailed, message + "; the playlist is left as it was", line)
             return nil
         }
+    }
+
+    /// The content id a key gets from the match or the path pattern (not one given for the run, nor a
+    /// catalogue's): the run warns when many titles get the same one, the sign of a pattern that captures
+    /// too much.
+    private func contentIDFromPattern(groups: [String: String], playlistValues: [String: TemplateValue]) -> String? {
+        let name = "content_id"
+        guard usesContentID, !options.variables.commandLine.contains(where: { $0.name == name }) else { return nil }
+        if let value = groups[name] { return value }
+        guard options.variables.pathPattern?.groupNames.contains(name) == true else { return nil }
+        return playlistValues[name]?.value
     }
 
     /// The key line with its URI (and the METHOD and KEYFORMATVERSIONS the template sets) changed, every
@@ -211,7 +241,7 @@ private struct MediaWalk {
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
             if let uri = applier.render(
-                nil, index: 0, kid: nil, line: number, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                nil, index: 0, kid: nil, line: number, values: playlistValues, noting: &outcome, report: report),
                 let content = written(applier.insertedKey(uri: uri), line: number)
             {
                 try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
@@ -286,7 +316,7 @@ private struct MediaWalk {
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
             } else if let uri = applier.render(
-                nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, secrets: &outcome.secretValues,
+                nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, noting: &outcome,
                 report: report),
                 let content = written(applier.insertedKey(uri: uri), line: periods.lastKeyLine)
             {
@@ -303,7 +333,7 @@ private struct MediaWalk {
                 var written = content
                 if key.isFairPlay, key.methodIsFairPlayCompatible,
                     let uri = applier.render(
-                        key, index: index, kid: kid, line: line, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                        key, index: index, kid: kid, line: line, values: playlistValues, noting: &outcome, report: report),
                     let rewritten = rewritten(key, uri: uri, line: line)
                 {
                     written = rewritten
@@ -377,7 +407,7 @@ private struct MediaWalk {
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
                 if let uri = applier.render(
-                    nil, index: 0, kid: nil, line: first.line, values: playlistValues, secrets: &outcome.secretValues, report: report),
+                    nil, index: 0, kid: nil, line: first.line, values: playlistValues, noting: &outcome, report: report),
                     let content = written(applier.insertedKey(uri: uri), line: first.line)
                 {
                     use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)

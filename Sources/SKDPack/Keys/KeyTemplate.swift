@@ -81,9 +81,43 @@ public struct KeyTemplate: Sendable {
             guard iv.utf8.count == 34 else { throw refuse("iv must be 0x followed by 32 hex digits (a 128-bit IV)", at: node) }
             self.iv = iv
         }
+        try Self.checkDeclarations(
+            of: definition,
+            refuse: { message, mark in
+                TemplateFileError(path: path, line: mark.line, column: mark.column, message: message)
+            })
         if let node = definition.fields["session_keys"] {
             guard let value = node.bool else { throw refuse("session_keys must be true or false", at: node) }
             self.sessionKeys = value
+        }
+    }
+
+    /// A file that declares its variables must declare every variable its URI uses (a built-in aside), and
+    /// use every variable it requires: a typo in either (`{contnet_id}`) is found when the file is loaded,
+    /// not key by key. A file without a `variables` section declares nothing and is not held to this.
+    private static func checkDeclarations(
+        of definition: TemplateDefinition, refuse: (String, YAMLMark) -> TemplateFileError
+    ) throws(TemplateFileError) {
+        guard !definition.variables.isEmpty else { return }
+        let used = definition.uri.variableNames
+        let declared = definition.variables.keys.sorted()
+        let uriMark = definition.marks["uri"] ?? YAMLMark(line: 1, column: 1)
+        for segment in definition.uri.segments {
+            guard case .placeholder(let placeholder) = segment, definition.variables[placeholder.name] == nil,
+                !VariableSources.builtInNames.contains(placeholder.name)
+            else { continue }
+            // The column inside a quoted URI, counted from its opening quote.
+            let mark = YAMLMark(line: uriMark.line, column: uriMark.column + placeholder.column)
+            throw refuse(
+                "uri: {\(placeholder.name)} is not declared under variables (declared: \(declared.joined(separator: ", ")); "
+                    + "built-in: \(VariableSources.builtInNames.joined(separator: ", ")))",
+                mark)
+        }
+        for name in declared where !used.contains(name) {
+            guard let spec = definition.variables[name], spec.required, spec.defaultValue == nil else { continue }
+            throw refuse(
+                "\(name) is declared (and required) but the uri never uses it; remove it, or use {\(name)} in the uri",
+                definition.marks["variables." + name] ?? uriMark)
         }
     }
 

@@ -40,6 +40,11 @@ public struct Catalog: Sendable {
         byPath[playlist.path] ?? byTitle[playlist.titleDirectory]
     }
 
+    /// The variables the catalogue gives (its columns, `path` and `title_dir` aside).
+    public var columns: Set<String> {
+        Set(byPath.values.flatMap(\.values.keys)).union(byTitle.values.flatMap(\.values.keys))
+    }
+
     public var rowCount: Int { Set(byPath.values.map(\.source)).union(byTitle.values.map(\.source)).count }
 
     public static func load(path: String) throws(LoadError) -> Catalog {

@@ -10,6 +10,10 @@ import Synchronization
 /// and the more explicit a source, the higher it stands: what a user typed beats what a file says, and a
 /// value taken from the very key being rewritten beats one taken from its playlist.
 public struct VariableSources: Sendable {
+    /// The variables every playlist and key has without any source given: `playlist`, `playlist_stem`,
+    /// `title_dir`, `key_index`, `kid` (where the key period has another system's KEYID), `old_uri`.
+    public static let builtInNames: [String] = ["playlist", "playlist_stem", "title_dir", "key_index", "kid", "old_uri"]
+
     /// `--var NAME=VALUE`, in the order given (a later one wins).
     public var commandLine: [(name: String, value: String)]
     public var catalog: Catalog?

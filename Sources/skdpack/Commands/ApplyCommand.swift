@@ -50,6 +50,11 @@ struct ApplyCommand: ParsableCommand {
     @Flag(help: "Add missing FairPlay EXT-X-SESSION-KEYs to masters (as the template's session_keys).")
     var sessionKeys = false
 
+    @Flag(
+        name: .customLong("allow-shared-content-id"),
+        help: "Do not warn when several titles get one content id from the match or path pattern.")
+    var allowSharedContentID = false
+
     @Flag(help: "Follow symbolic links when walking directories.")
     var followSymlinks = false
 
@@ -103,6 +108,13 @@ extension ApplySettings {
                 }
             }
             defer { run.close() }
+            // The whole plan before the first write: a mistake in it is said once, and nothing is touched.
+            let problems = ApplyPlan(options: options).problems(for: run.packages)
+            guard problems.isEmpty else {
+                for problem in problems { printer.print(message: "skdpack: \(problem)") }
+                printer.flush()
+                throw ExitStatus.failure
+            }
             Self.removeLeftovers(of: destination, found: run.discovery.leftovers, printer: printer)
             if destination == .standardOutput {
                 let count = run.discovery.packages.reduce(0) { $0 + $1.playlistCount }
@@ -115,6 +127,7 @@ extension ApplySettings {
                 fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
             let runner = ApplyRunner(options: options, destination: destination, stream: stream)
             var summary = ApplySummary()
+            var contentIDs = SharedContentIDs()
             let reports = try Self.openReports(reportFormats, printer: printer)
             // Diffs and standard output are one stream: written by one job, in order.
             let streams = destination == .diff || destination == .standardOutput
@@ -123,6 +136,7 @@ extension ApplySettings {
                     // A package's playlists in path order: the order of the report, written as it goes.
                     (package.key, runner.run(package).sorted { $0.path < $1.path })
                 } consume: { package, outcomes in
+                    contentIDs.add(outcomes, package: package)
                     for var outcome in outcomes {
                         outcome.path = run.shown(outcome.path)
                         for index in outcome.diagnostics.indices {
@@ -138,6 +152,15 @@ extension ApplySettings {
                         }
                     }
                     return outcomes.count
+                }
+                if !allowSharedContentID {
+                    for (id, titles) in contentIDs.shared {
+                        let named = titles.prefix(3).map(run.shown).joined(separator: ", ") + (titles.count > 3 ? ", …" : "")
+                        printer.print(
+                            message: "skdpack: warning: \(titles.count) titles got the content id \(redaction.redact(id)) from --match or "
+                                + "--path-pattern (\(named)); a pattern that captures too much? (--allow-shared-content-id if they share it)"
+                        )
+                    }
                 }
                 printer.print(message: summary.line(checking: destination == .check || destination == .diff))
                 try reports?.finish(

@@ -32,6 +32,7 @@ enum ApplyFastPath {
             case "--diff": settings.diff = true
             case "--assume-encrypted": settings.assumeEncrypted = true
             case "--session-keys": settings.sessionKeys = true
+            case "--allow-shared-content-id": settings.allowSharedContentID = true
             case "--follow-symlinks": settings.followSymlinks = true
             case "--no-progress": settings.noProgress = true
             case "--template":

@@ -15,6 +15,7 @@ struct ApplySettings: Equatable {
     var diff = false
     var assumeEncrypted = false
     var sessionKeys = false
+    var allowSharedContentID = false
     var followSymlinks = false
     var jobs: Int?
     var shard: String?
@@ -34,7 +35,8 @@ extension ApplySettings {
             match: command.templateOptions.match, paths: command.paths, inPlace: command.inPlace,
             output: command.output, check: command.check, diff: command.diff,
             assumeEncrypted: command.assumeEncrypted, sessionKeys: command.sessionKeys,
-            followSymlinks: command.followSymlinks, jobs: command.library.jobs, shard: command.library.shard,
+            allowSharedContentID: command.allowSharedContentID, followSymlinks: command.followSymlinks, jobs: command.library.jobs,
+            shard: command.library.shard,
             noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
             maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
             reports: command.report)

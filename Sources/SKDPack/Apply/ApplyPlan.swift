@@ -1,0 +1,123 @@
+import HLS
+import SKDTemplate
+
+/// What a run of `apply` will need, checked before anything is written: a mistake in the plan (a value
+/// given for a variable the template does not have, a variable no source gives, a catalogue without the
+/// column or the row a title needs, key URIs on a host the template does not allow) is found once, and
+/// said once, instead of failing key by key in the middle of a library.
+public struct ApplyPlan: Sendable {
+    public let options: ApplyOptions
+
+    public init(options: ApplyOptions) { self.options = options }
+
+    /// Everything wrong with running over `packages`, one sentence a problem; empty when the run can go.
+    public func problems(for packages: [PlaylistPackage]) -> [String] {
+        var problems = givenValues() + sources()
+        guard problems.isEmpty else { return problems }
+        problems += catalogueRows(packages)
+        guard problems.isEmpty else { return problems }
+        return hosts(packages)
+    }
+
+    private var definition: TemplateDefinition { options.template.definition }
+    private var names: SettingNames { options.variables.names }
+    private var given: Set<String> { Set(options.variables.commandLine.map(\.name)) }
+
+    /// The template's variables: those its URI uses and those it declares.
+    private var templateVariables: [String] {
+        definition.uri.variableNames + definition.variables.keys.sorted().filter { !definition.uri.variableNames.contains($0) }
+    }
+
+    /// Every value given for the run is for a variable of the template: a typo is not silently ignored.
+    private func givenValues() -> [String] {
+        let known = Set(templateVariables)
+        return options.variables.commandLine.map(\.name).filter { !known.contains($0) }.reduce(into: [String]()) { list, name in
+            if !list.contains(name) { list.append(name) }
+        }.map { name in
+            "\(names.values) \(name): the template \(definition.name) has no variable \(name) "
+                + "(its variables: \(templateVariables.joined(separator: ", ")))"
+        }
+    }
+
+    /// The variables only the catalogue can give: not given for the run, not built in, with no default,
+    /// not a group of the match or path pattern.
+    private var fromCatalogueOnly: [String] {
+        let patterns = Set(options.variables.match?.groupNames ?? []).union(options.variables.pathPattern?.groupNames ?? [])
+        return definition.uri.variableNames.filter { name in
+            let spec = definition.variables[name]
+            return !given.contains(name) && !VariableSources.builtInNames.contains(name) && !patterns.contains(name)
+                && spec?.defaultValue == nil && spec?.required != false
+        }
+    }
+
+    /// Each variable the URI needs has a source: else the run would fail at every key.
+    private func sources() -> [String] {
+        guard let catalog = options.variables.catalog else {
+            return fromCatalogueOnly.map { name in "{\(name)} has no value from any source: \(names.whereValuesComeFrom(for: name))" }
+        }
+        let columns = catalog.columns
+        return fromCatalogueOnly.filter { !columns.contains($0) }.map { name in
+            "the catalogue \(catalog.path) has no \(name) column, and nothing else gives {\(name)} "
+                + "(its columns: \(columns.sorted().joined(separator: ", ")))"
+        }
+    }
+
+    /// Each title the run touches has its catalogue row, when the catalogue is where a variable comes from.
+    private func catalogueRows(_ packages: [PlaylistPackage]) -> [String] {
+        guard let catalog = options.variables.catalog, !fromCatalogueOnly.isEmpty else { return [] }
+        var problems: [String] = []
+        for package in packages {
+            for playlist in playlists(of: package) where catalog.row(for: playlist) == nil {
+                problems.append(
+                    "no catalogue row in \(catalog.path) for title_dir \(playlist.titleDirectory) (nor for the path \(playlist.path)): "
+                        + "its title would get no \(fromCatalogueOnly.joined(separator: ", "))")
+                break
+            }
+        }
+        return problems
+    }
+
+    /// The key URIs of each title point at a host the template allows, where the host does not depend on
+    /// the keys themselves: rendered from the title's values, with stand-ins for what only a key can give
+    /// (if two different stand-ins give the same host, the host is the title's).
+    private func hosts(_ packages: [PlaylistPackage]) -> [String] {
+        let allowed = definition.allowHosts
+        guard !allowed.isEmpty else { return [] }
+        let renderer = TemplateRenderer(template: definition.uri)
+        var titlesByHost: [String: [String]] = [:]
+        var order: [String] = []
+        for package in packages {
+            guard let first = playlists(of: package).first else { continue }
+            let values = options.variables.keyValues(
+                playlist: options.variables.playlistValues(for: first), keyIndex: 0, kid: nil, oldURI: nil, line: 0)
+            guard let host = host(standIn: "a", values: values, renderer: renderer),
+                host == self.host(standIn: "b", values: values, renderer: renderer),
+                !LicenseURL.isAllowed(host: host, by: allowed)
+            else { continue }
+            if titlesByHost[host] == nil { order.append(host) }
+            titlesByHost[host, default: []].append(first.titleDirectory)
+        }
+        return order.map { host in
+            let titles = titlesByHost[host]!
+            let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
+            return "the key URIs of \(titles.count) title\(titles.count == 1 ? "" : "s") (\(named)) would point at \(host), "
+                + "which the template's allow_hosts (\(allowed.joined(separator: ", "))) does not allow"
+        }
+    }
+
+    /// The host of the URI rendered from `values`, the template's defaults, and `standIn` for the rest.
+    private func host(standIn: String, values: [String: TemplateValue], renderer: TemplateRenderer) -> String? {
+        let uri = try? renderer.render { name in
+            values[name] ?? definition.variables[name]?.defaultValue.map { TemplateValue($0, source: "") }
+                ?? TemplateValue(standIn, source: "")
+        }
+        guard let uri, case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri) else { return nil }
+        return host
+    }
+
+    /// The identities of a package's playlists that render keys: its media playlists, each owned by the title.
+    private func playlists(of package: PlaylistPackage) -> [PlaylistIdentity] {
+        let media = package.media.map { PlaylistIdentity(path: $0.path, titlePath: package.master?.path) }
+        return media.isEmpty ? package.master.map { [PlaylistIdentity(path: $0.path)] } ?? [] : media
+    }
+}

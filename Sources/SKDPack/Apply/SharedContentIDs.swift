@@ -1,0 +1,21 @@
+/// Content ids that several titles got from a match or path pattern. Two titles rarely share a content id;
+/// twenty titles with one (`cid=legacy`, say) is almost always a pattern that captures too much, and
+/// every one of them would ask the license server for the same title's keys.
+public struct SharedContentIDs: Sendable {
+    private var titlesByID: [String: [String]] = [:]
+
+    public init() {}
+
+    /// Notes the content ids of a package's outcomes, for the title `package`.
+    public mutating func add(_ outcomes: [PlaylistOutcome], package: String) {
+        for id in Set(outcomes.flatMap(\.contentIDsFromPatterns)) {
+            if titlesByID[id]?.last != package { titlesByID[id, default: []].append(package) }
+        }
+    }
+
+    /// Each content id more than one title got, with those titles, the most shared first.
+    public var shared: [(id: String, titles: [String])] {
+        titlesByID.filter { $0.value.count > 1 }.map { (id: $0.key, titles: $0.value) }
+            .sorted { ($0.titles.count, $1.id) > ($1.titles.count, $0.id) }
+    }
+}
