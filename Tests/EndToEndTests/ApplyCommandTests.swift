@@ -19,6 +19,20 @@ struct Scratch {
         try Data(text.utf8).write(to: root.appendingPathComponent(relative))
     }
     func remove() { try? FileManager.default.removeItem(at: root) }
+
+    /// Every byte of every file under `relative`, by path: to prove that nothing changed.
+    func snapshot(_ relative: String) throws -> [String: Data] {
+        let base = path(relative)
+        var files: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: base)!
+        while let name = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: base + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files[name] = try Data(contentsOf: URL(fileURLWithPath: base + "/" + name))
+            }
+        }
+        return files
+    }
 }
 
 @Suite("skdpack apply, as a user runs it")

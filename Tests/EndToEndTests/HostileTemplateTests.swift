@@ -71,27 +71,13 @@ struct HostileTemplateTests {
         ),
     ]
 
-    /// Every byte of every file under `root`, by relative path.
-    static func snapshot(_ root: String) throws -> [String: Data] {
-        var files: [String: Data] = [:]
-        let enumerator = FileManager.default.enumerator(atPath: root)!
-        while let relative = enumerator.nextObject() as? String {
-            let path = root + "/" + relative
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
-            }
-        }
-        return files
-    }
-
     @Test("refused with file:line:column and exit 2 by apply and validate; every playlist as it was", arguments: files.map(\.label))
     func refused(label: String) throws {
         let file = try #require(Self.files.first { $0.label == label })
         let scratch = try Scratch()
         defer { scratch.remove() }
         try scratch.write("evil.yaml", file.text)
-        let before = try Self.snapshot(scratch.path("library"))
+        let before = try scratch.snapshot("library")
         let location = "\(scratch.path("evil.yaml")):\(file.line):\(file.column): error: "
         for mode in ["--in-place", "--check", "--diff"] {
             let apply = try SKDPackRunner.run(
@@ -109,7 +95,7 @@ struct HostileTemplateTests {
         let check = try SKDPackRunner.run(["templates", "check", scratch.path("evil.yaml")])
         #expect(check.status != 0)
         #expect(check.stderr.contains(location + file.message), "\(check.stderr)")
-        #expect(try Self.snapshot(scratch.path("library")) == before)
+        #expect(try scratch.snapshot("library") == before)
     }
 
     @Test("the same fields written well are accepted, and every key line written is one whole tag")

@@ -1,0 +1,237 @@
+import Foundation
+import SKDTestSupport
+import Testing
+
+/// The slips a packaging engineer makes on a real library, each run through the built `skdpack`: caught
+/// before anything is written (exit 2, every playlist as it was), a title changed whole or not at all,
+/// reports that count what was done, and files that say what they are.
+@Suite("Mistakes caught before anything is written")
+struct PlanTests {
+    static let migration = ["apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps"]
+    static let match = ["--match", "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"]
+
+    /// Runs `arguments` on the example library and expects exit 2, `message` on standard error (once),
+    /// and no file changed.
+    func refused(_ arguments: [String], says message: String, scratch: Scratch) throws {
+        let before = try scratch.snapshot("library")
+        let result = try SKDPackRunner.run(arguments + ["--in-place", scratch.path("library")])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: message).count == 2, "once: \(message)\n\(result.stderr)")
+        #expect(try scratch.snapshot("library") == before, "nothing written")
+    }
+
+    @Test("1. a --var the template does not have (a typo) is refused, naming the template's variables")
+    func unknownVariable() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try refused(
+            [
+                "apply", "--template", "entitlement", "--catalog", PackageLocation.root.appendingPathComponent("examples/catalog.csv").path,
+                "--var", "entitlemnt_url=https://new-lic.example.com/fps",
+            ],
+            says:
+                "skdpack: --var entitlemnt_url: the template entitlement has no variable entitlemnt_url (its variables: entitlement_url, content_id)",
+            scratch: scratch)
+    }
+
+    @Test("2. a template file whose uri uses an undeclared variable is refused by templates check and by apply")
+    func undeclaredPlaceholder() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            "typo.yaml", "name: typo\nuri: \"skd://{contnet_id}\"\nvariables:\n  content_id: {pattern: \"[a-z0-9-]+\"}\n")
+        let message = "typo.yaml:2:13: error: uri: {contnet_id} is not declared under variables (declared: content_id;"
+        let check = try SKDPackRunner.run(["templates", "check", scratch.path("typo.yaml")])
+        #expect(check.status != 0)
+        #expect(check.stderr.contains(message), "\(check.stderr)")
+        try refused(["apply", "--template", scratch.path("typo.yaml"), "--var", "content_id=x"], says: message, scratch: scratch)
+    }
+
+    @Test("3. key URIs on a host the template's allow_hosts does not allow: refused before any write")
+    func hostNotAllowed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            "hosts.yaml",
+            "name: hosts\nuri: \"skd://{entitlement_url|strip_scheme}?cid={content_id|url}\"\n"
+                + "variables:\n  entitlement_url: {}\n  content_id: {}\nlicense:\n  allow_hosts: [lic.example.com]\n")
+        try refused(
+            ["apply", "--template", scratch.path("hosts.yaml"), "--var", "entitlement_url=https://other.example.net/fps"] + Self.match,
+            says: "would point at other.example.net, which the template's allow_hosts (lic.example.com) does not allow", scratch: scratch)
+    }
+
+    @Test("4. a catalogue without the column the template needs, or without a title's row: one line each")
+    func catalogue() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("no-column.csv", "title_dir,entitlement_url\nlegacy-title,https://lic.example.com/fps\n")
+        try refused(
+            ["apply", "--template", "entitlement", "--catalog", scratch.path("no-column.csv")],
+            says: "has no content_id column, and nothing else gives {content_id}", scratch: scratch)
+        try scratch.write(
+            "no-row.csv",
+            "title_dir,content_id,entitlement_url\nclear-title,t-1,https://lic.example.com/fps\n"
+                + "multi-drm-title,t-2,https://lic.example.com/fps\ncrlf-title,t-3,https://lic.example.com/fps\n")
+        try refused(
+            ["apply", "--template", "entitlement", "--catalog", scratch.path("no-row.csv")],
+            says: "for title_dir legacy-title", scratch: scratch)
+    }
+
+    @Test("5. renditions in sub-folders get their title's catalogue row: title_dir is the master's folder")
+    func renditionsInSubfolders() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("movies/movie-1/v720"), withIntermediateDirectories: true)
+        try scratch.write(
+            "movies/movie-1/master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\nv720/index.m3u8\n")
+        try scratch.write(
+            "movies/movie-1/v720/index.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n"
+                + "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://old\",KEYFORMAT=\"com.apple.streamingkeydelivery\",KEYFORMATVERSIONS=\"1\"\n"
+                + "#EXTINF:6,\ns.ts\n#EXT-X-ENDLIST\n")
+        try scratch.write("titles.csv", "title_dir,content_id,entitlement_url\nmovie-1,movie-0001,https://lic.example.com/fps\n")
+        let result = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement", "--catalog", scratch.path("titles.csv"), "--in-place", scratch.path("movies")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.text("movies/movie-1/v720/index.m3u8").contains(#"URI="skd://lic.example.com/fps?cid=movie-0001""#))
+    }
+
+    @Test("6. one read-only or missing media playlist: the title is left whole as it was, and the summary names it")
+    func titleWholeOrNotAtAll() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let title = "library/multi-drm-title"
+        let audio = scratch.path(title + "/audio-en.m3u8")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: audio)
+        let before = try scratch.snapshot(title)
+        let readOnly = try SKDPackRunner.run(Self.migration + Self.match + ["--in-place", scratch.path(title)])
+        #expect(readOnly.status == 2, "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("audio-en.m3u8: cannot rewrite: it is read-only"), "\(readOnly.stderr)")
+        #expect(readOnly.stderr.contains("not updated: \(audio) of its title could not be; a title is changed whole or not at all"))
+        #expect(try scratch.snapshot(title) == before, "not one playlist of the title changed")
+        // Writable again, the same run does the whole title.
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: audio)
+        try FileManager.default.removeItem(atPath: scratch.path(title + "/iframes-720p.m3u8"))
+        let withoutOne = try scratch.snapshot(title)
+        let missing = try SKDPackRunner.run(Self.migration + Self.match + ["--in-place", scratch.path(title)])
+        #expect(missing.status == 1, "\(missing.stderr)")
+        #expect(missing.stderr.contains("[PKG-missing-playlist]"))
+        #expect(try scratch.snapshot(title) == withoutOne, "a title with a missing playlist is not half-migrated")
+    }
+
+    @Test("7. a playlist that fails (not UTF-8) carries no changes: the report's counts equal the summary's")
+    func reportCountsWhatWasDone() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var legacy = try Data(contentsOf: URL(fileURLWithPath: scratch.path("library/legacy-title/video-360p.m3u8")))
+        legacy.append(contentsOf: [0x23, 0xFF, 0xFE, 0x0A])
+        try legacy.write(to: URL(fileURLWithPath: scratch.path("library/legacy-title/video-360p.m3u8")))
+        let report = scratch.path("run.json")
+        let result = try SKDPackRunner.run(Self.migration + Self.match + ["--in-place", "--report", report, scratch.path("library")])
+        #expect(result.status == 1, "\(result.stderr)")
+        let summaryLine = try #require(result.stderr.split(separator: "\n").last { $0.hasPrefix("apply:") })
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let summary = try #require(json["summary"] as? [String: Any])
+        let rewritten = try #require(summary["keysRewritten"] as? Int)
+        #expect(summaryLine.contains("keys rewritten \(rewritten),"), "\(summaryLine) against the report's \(rewritten)")
+        let playlists = try #require(json["playlists"] as? [[String: Any]])
+        for playlist in playlists where playlist["status"] as? String == "failed" {
+            #expect((playlist["changes"] as? [Any])?.isEmpty ?? true, "\(playlist["path"] ?? "")")
+        }
+    }
+
+    @Test("8. an MP4 given as a playlist: one finding that says what it is")
+    func notAPlaylist() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // The start of an fMP4 init segment: a 'ftyp' box, then a 'moov' box.
+        var bytes: [UInt8] = [0, 0, 0, 24] + Array("ftypcmfc".utf8) + [0, 0, 0, 0] + Array("cmfciso6".utf8)
+        bytes += [0, 0, 0, 8] + Array("moov".utf8) + [0x0A, 0x1B, 0x7F, 0x0A, 0x00]
+        try Data(bytes).write(to: URL(fileURLWithPath: scratch.path("init.mp4")))
+        for command in [["validate"], ["cat"], ["apply", "--template", "content-id", "--var", "content_id=x", "--check"]] {
+            let result = try SKDPackRunner.run(command + [scratch.path("init.mp4")])
+            #expect(result.status == 1, "\(command): \(result.stderr)")
+            let text = result.stderr + result.stdoutText
+            #expect(
+                text.contains(
+                    "error: this is not a playlist (it looks like an MP4 file: its first box is 'ftyp'); give the .m3u8 file [HLS-not-a-playlist]"
+                ))
+            #expect(text.components(separatedBy: "error:").count == 2, "one finding: \(text)")
+        }
+    }
+
+    @Test("9. --match giving every title the same content id is warned about; --allow-shared-content-id silences it")
+    func sharedContentID() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // A greedy pattern: everything after skd:// up to the first dot or slash is the same for every title.
+        let greedy = ["--match", "^(?<content_id>skd)"]
+        let warned = try SKDPackRunner.run(Self.migration + greedy + ["--check", scratch.path("library")])
+        #expect(warned.stderr.contains("titles got the content id skd from --match or --path-pattern"), "\(warned.stderr)")
+        let quiet = try SKDPackRunner.run(Self.migration + greedy + ["--allow-shared-content-id", "--check", scratch.path("library")])
+        #expect(!quiet.stderr.contains("titles got the content id"))
+        let honest = try SKDPackRunner.run(Self.migration + Self.match + ["--check", scratch.path("library")])
+        #expect(!honest.stderr.contains("titles got the content id"), "each title its own id: \(honest.stderr)")
+    }
+
+    @Test("10. an EXT-X-STREAM-INF without its URI line is an error at that line")
+    func variantWithoutURI() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            "master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n")
+        let result = try SKDPackRunner.run(["validate", scratch.path("master.m3u8")])
+        #expect(result.status == 1)
+        #expect(
+            result.stdoutText.contains("master.m3u8:2:1: error: this #EXT-X-STREAM-INF has no URI line after it"), "\(result.stdoutText)")
+    }
+
+    @Test("11. broken symbolic links are reported as such, walked or named, with or without --follow-symlinks")
+    func brokenLinks() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let link = scratch.path("library/legacy-title/gone.m3u8")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere.m3u8")
+        let said = "\(link): cannot read: it is a symbolic link to nowhere.m3u8, which does not exist"
+        for extra in [[], ["--follow-symlinks"]] {
+            let walked = try SKDPackRunner.run(["validate"] + extra + [scratch.path("library")])
+            #expect(walked.status == 2)
+            #expect(walked.stderr.contains(said), "\(walked.stderr)")
+            let named = try SKDPackRunner.run(["validate"] + extra + [link])
+            #expect(named.stderr.contains(said), "\(named.stderr)")
+            #expect(!named.stderr.contains("followed only with"))
+        }
+    }
+
+    @Test("12. the Kubernetes recipe's shard command runs on a fresh volume: it makes its report folder")
+    func kubernetesShard() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let recipe = try String(
+            contentsOf: PackageLocation.root.appendingPathComponent("examples/k8s/migrate-job.yaml"), encoding: .utf8)
+        // The first job's shell command: the folded block after `- >-`, joined as YAML folds it.
+        let lines = recipe.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let start = try #require(lines.firstIndex { $0.trimmingCharacters(in: .whitespaces) == "- >-" })
+        let indent = lines[start + 1].prefix { $0 == " " }.count
+        let block = lines[(start + 1)...].prefix {
+            $0.prefix { $0 == " " }.count >= indent && !$0.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        let volume = scratch.path("volume")
+        try FileManager.default.createDirectory(atPath: volume, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: scratch.path("library"), toPath: volume + "/titles")
+        let command = block.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            .replacingOccurrences(of: "/library", with: volume)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+        shell.arguments = ["-c", command]
+        var environment = ProcessInfo.processInfo.environment
+        environment["PATH"] = SKDPackRunner.executable.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "")
+        environment["JOB_COMPLETION_INDEX"] = "0"
+        shell.environment = environment
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        shell.waitUntilExit()
+        #expect(shell.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: volume + "/.skdpack/shard-0.json"))
+    }
+}
