@@ -54,7 +54,10 @@ public final class ReportXMLStream: ReportStream {
         if let template = run.template { try xml.attribute("template", template) }
         try xml.attribute("startedAt", run.startedAt)
         try xml.attribute("durationMilliseconds", run.durationMilliseconds)
+        if let shard = run.shard { try xml.attribute("shard", shard) }
+        if run.partial == true { try xml.attribute("partial", "true") }
         for argument in run.arguments { try xml.element("argument", text: argument) }
+        for missing in run.missingShards ?? [] { try xml.element("missingShard", text: missing) }
         try xml.endElement()
     }
 

@@ -26,7 +26,10 @@ public enum ReportXMLReader {
             arguments: runElement.children("argument").map(\.text),
             template: runElement.attributes["template"],
             startedAt: try runElement.attribute("startedAt"),
-            durationMilliseconds: try runElement.number("durationMilliseconds"))
+            durationMilliseconds: try runElement.number("durationMilliseconds"),
+            shard: runElement.attributes["shard"],
+            partial: runElement.attributes["partial"] == "true" ? true : nil,
+            missingShards: runElement.children("missingShard").isEmpty ? nil : runElement.children("missingShard").map(\.text))
         let playlists = try root.child("playlists").children("playlist").map(playlist)
         var report = Report(
             tool: Report.Tool(name: try tool.attribute("name"), version: try tool.attribute("version")), run: run, playlists: playlists)

@@ -73,9 +73,59 @@ struct LibraryRunTests {
         let run = try #require(try JSONSerialization.jsonObject(with: merged.stdout) as? [String: Any])["run"] as? [String: Any]
         #expect(run?["arguments"] as? [String] == ["--format", "json", library.path()])
 
-        let twice = try SKDPackRunner.run(["report", "merge", shardFiles[0], shardFiles[0]])
+        let twice = try SKDPackRunner.run(["report", "merge", shardFiles[0], shardFiles[1], shardFiles[0]])
         #expect(twice.status == 2)
-        #expect(twice.stderr.contains("shards never share a playlist"))
+        #expect(twice.stderr.contains("shard 0/3 is given twice: \(shardFiles[0]) and \(shardFiles[0])"), "\(twice.stderr)")
+    }
+
+    @Test("merge refuses what is not whole: missing, repeated, foreign shards; --allow-partial says it is partial")
+    func mergeRefusesPartial() throws {
+        let library = try LibraryFixture(titles: 12)
+        defer { library.remove() }
+        func shard(_ shard: String, _ extra: [String] = [], format: String = "json") throws -> String {
+            let file = library.path("shard-\(shard.replacingOccurrences(of: "/", with: "-"))\(extra.isEmpty ? "" : "-x").\(format)")
+            let run = try SKDPackRunner.run(["validate", "--shard", shard, "--format", format] + extra + [library.path()])
+            try run.stdout.write(to: URL(fileURLWithPath: file))
+            return file
+        }
+        let quarters = try (0..<4).map { try shard("\($0)/4") }
+        let all = try SKDPackRunner.run(["report", "merge"] + quarters)
+        #expect(all.status == 0, "\(all.stderr)")
+        let run = try #require(try JSONSerialization.jsonObject(with: all.stdout) as? [String: Any])["run"] as? [String: Any]
+        #expect(run?["partial"] == nil && run?["shard"] == nil)
+
+        let half = try SKDPackRunner.run(["report", "merge", quarters[0], quarters[1]])
+        #expect(half.status == 2)
+        #expect(half.stderr.contains("missing shards 2/4, 3/4"), "\(half.stderr)")
+        #expect(half.stdout.isEmpty)
+
+        let mixed = try SKDPackRunner.run(["report", "merge", quarters[0], try shard("1/3")])
+        #expect(mixed.status == 2)
+        #expect(mixed.stderr.contains("is shard 1/3 of 3"), "\(mixed.stderr)")
+
+        let other = try SKDPackRunner.run(["report", "merge", quarters[0], try shard("1/4", ["--disable", "FPS-iv"])] + quarters[2...])
+        #expect(other.status == 2)
+        #expect(other.stderr.contains("not shards of one run"), "\(other.stderr)")
+
+        for format in ["json", "xml"] {
+            let partial = try SKDPackRunner.run(["report", "merge", "--allow-partial", "--format", format, quarters[0], quarters[2]])
+            #expect(partial.status == 0, "\(partial.stderr)")
+            if format == "json" {
+                #expect(try ValidateCommandTests.jsonSchema().problems(in: [UInt8](partial.stdout)) == [])
+                let run = try #require(try JSONSerialization.jsonObject(with: partial.stdout) as? [String: Any])["run"] as? [String: Any]
+                #expect(run?["partial"] as? Bool == true)
+                #expect(run?["missingShards"] as? [String] == ["1/4", "3/4"])
+            } else {
+                #expect(try ValidateCommandTests.xsd().problems(in: [UInt8](partial.stdout)) == [])
+                #expect(partial.stdoutText.contains(#"partial="true""#))
+                #expect(partial.stdoutText.contains("<missingShard>1/4</missingShard>"))
+                // An XML partial report reads back as partial.
+                let file = library.path("partial.xml")
+                try partial.stdout.write(to: URL(fileURLWithPath: file))
+                let again = try SKDPackRunner.run(["report", "merge", "--allow-partial", file, quarters[1], quarters[3]])
+                #expect(again.status == 2, "a partial merge is not a shard: \(again.stderr)")
+            }
+        }
     }
 
     @Test("apply in shards: the merged reports equal one run's report")

@@ -8,30 +8,58 @@ extension Report {
     /// the summary over all of them; for the run, the first report's command, template and arguments (the
     /// caller removes what names the shard), the earliest start and the longest duration (shards run side
     /// by side).
-    public static func merging(_ reports: [Report]) throws(MergeError) -> Report {
-        guard let first = reports.first else { throw MergeError(description: "no reports to merge") }
-        var seen: [String: Int] = [:]
-        for (number, report) in reports.enumerated() {
+    ///
+    /// Only a whole set is merged, so that a merge that runs too early can never pass for the whole library:
+    /// every report must be a shard (`I/N`) of one `N`, each shard exactly once, all of one run (the same
+    /// command and template, and arguments the same by `sameArguments`). With `allowingMissingShards`, a set
+    /// that lacks shards is merged anyway and the report says it is partial, and which shards it lacks.
+    public static func merging(
+        _ reports: [(name: String, report: Report)], allowingMissingShards: Bool = false,
+        sameArguments: ([String], [String]) -> Bool = { $0 == $1 }
+    ) throws(MergeError) -> Report {
+        guard let (firstName, first) = reports.first else { throw MergeError(description: "no reports to merge") }
+        var shards: [Int: String] = [:]
+        var count: (value: Int, name: String)?
+        var seen: [String: String] = [:]
+        for (name, report) in reports {
             guard report.schemaVersion == first.schemaVersion else {
-                throw MergeError(
-                    description: "report \(number + 1) has schemaVersion \(report.schemaVersion), the first \(first.schemaVersion)")
+                throw MergeError(description: "\(name) has schemaVersion \(report.schemaVersion), \(firstName) \(first.schemaVersion)")
             }
-            guard report.run.command == first.run.command, report.run.template == first.run.template else {
+            guard report.run.command == first.run.command, report.run.template == first.run.template,
+                sameArguments(report.run.arguments, first.run.arguments)
+            else {
                 throw MergeError(
-                    description: "report \(number + 1) is of `\(report.run.command)` with template \(report.run.template ?? "none"), "
-                        + "the first of `\(first.run.command)` with \(first.run.template ?? "none"): not shards of one run")
+                    description: "\(name) is of `\(report.run.command) \(report.run.arguments.joined(separator: " "))`, "
+                        + "\(firstName) of `\(first.run.command) \(first.run.arguments.joined(separator: " "))`: not shards of one run")
+            }
+            guard let text = report.run.shard, let shard = Shard(text) else {
+                throw MergeError(description: "\(name) is not the report of a shard (a run with --shard I/N): there is nothing to merge it with")
+            }
+            if let count, count.value != shard.count {
+                throw MergeError(description: "\(name) is shard \(shard) of \(shard.count), \(count.name) of \(count.value): shards of different runs")
+            }
+            count = (shard.count, name)
+            if let earlier = shards.updateValue(name, forKey: shard.index) {
+                throw MergeError(description: "shard \(shard) is given twice: \(earlier) and \(name)")
             }
             for playlist in report.playlists {
-                if let earlier = seen.updateValue(number, forKey: playlist.path) {
-                    throw MergeError(
-                        description: "\(playlist.path) is in reports \(earlier + 1) and \(number + 1): shards never share a playlist")
+                if let earlier = seen.updateValue(name, forKey: playlist.path) {
+                    throw MergeError(description: "\(playlist.path) is in \(earlier) and \(name): shards never share a playlist")
                 }
             }
         }
+        let total = count?.value ?? 0
+        let missing = (0..<total).filter { shards[$0] == nil }.map { "\($0)/\(total)" }
+        if !missing.isEmpty, !allowingMissingShards {
+            throw MergeError(
+                description: "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")): a merge of part of a "
+                    + "library would read like the whole (merge them when every shard has finished, or allow a partial merge)")
+        }
         let run = Run(
             command: first.run.command, arguments: first.run.arguments, template: first.run.template,
-            startedAt: reports.map(\.run.startedAt).min() ?? first.run.startedAt,
-            durationMilliseconds: reports.map(\.run.durationMilliseconds).max() ?? 0)
-        return Report(tool: first.tool, run: run, playlists: reports.flatMap(\.playlists))
+            startedAt: reports.map(\.report.run.startedAt).min() ?? first.run.startedAt,
+            durationMilliseconds: reports.map(\.report.run.durationMilliseconds).max() ?? 0,
+            partial: missing.isEmpty ? nil : true, missingShards: missing.isEmpty ? nil : missing)
+        return Report(tool: first.tool, run: run, playlists: reports.flatMap(\.report.playlists))
     }
 }

@@ -46,13 +46,25 @@ public struct Report: Hashable, Sendable, Codable {
         /// When the run started, RFC 3339 in UTC.
         public var startedAt: String
         public var durationMilliseconds: Int
+        /// The share of the library this run took (`I/N`), when it was one shard of several.
+        public var shard: String?
+        /// Set on a merge of shard reports that lacks some shards (merged anyway, when asked).
+        public var partial: Bool?
+        /// The shards such a partial merge lacks, as `I/N`.
+        public var missingShards: [String]?
 
-        public init(command: String, arguments: [String], template: String?, startedAt: String, durationMilliseconds: Int) {
+        public init(
+            command: String, arguments: [String], template: String?, startedAt: String, durationMilliseconds: Int,
+            shard: String? = nil, partial: Bool? = nil, missingShards: [String]? = nil
+        ) {
             self.command = command
             self.arguments = arguments
             self.template = template
             self.startedAt = startedAt
             self.durationMilliseconds = durationMilliseconds
+            self.shard = shard
+            self.partial = partial
+            self.missingShards = missingShards
         }
     }
 

@@ -166,7 +166,7 @@ extension ApplySettings {
                 try reports?.finish(
                     run: clock.run(
                         command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
-                        template: template))
+                        template: template, shard: shard))
             } catch {
                 reports?.discard()
                 printer.print(message: "skdpack: \(error)")

@@ -44,6 +44,10 @@ struct ReportMergeCommand: ParsableCommand {
         commandName: "merge",
         abstract: "Join the JSON or XML reports of shards (--shard I/N) into the report one run would have written.",
         discussion: """
+            Only a whole set is merged: every shard 0/N to N-1/N of one run exactly once (the same command, \
+            template and arguments outside --shard and --report). Otherwise the merge says what is missing or \
+            mixed and exits 2; --allow-partial merges what there is and marks the report partial.
+
             Examples:
               skdpack report merge shard-*.json > report.json
               skdpack report merge --format xml shard-*.xml > report.xml
@@ -55,22 +59,27 @@ struct ReportMergeCommand: ParsableCommand {
     @Argument(help: "The reports of the shards, JSON or XML (told apart by their first character), in any mix.")
     var reports: [String] = []
 
+    @Flag(help: "Merge even if shards are missing; the report says it is partial and which shards it lacks.")
+    var allowPartial = false
+
     func run() throws {
         try reportingUsage {
             guard !reports.isEmpty else { throw UsageFailure("give the reports of the shards to merge") }
             let printer = DiagnosticPrinter()
             do {
-                var loaded: [Report] = []
+                var loaded: [(name: String, report: Report)] = []
                 for path in reports {
                     let bytes = Array(try TextFile.read(path).utf8)
                     let isXML = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "<")
                     do {
-                        loaded.append(isXML ? try ReportXMLReader.decode(bytes) : try ReportJSON.decode(bytes))
+                        loaded.append((path, isXML ? try ReportXMLReader.decode(bytes) : try ReportJSON.decode(bytes)))
                     } catch {
                         throw UsageFailure("\(path) is not an skdpack \(isXML ? "XML" : "JSON") report: \(error)")
                     }
                 }
-                var merged = try Report.merging(loaded)
+                var merged = try Report.merging(loaded, allowingMissingShards: allowPartial) {
+                    Self.runArguments($0) == Self.runArguments($1)
+                }
                 merged.run.arguments = Self.withoutShard(merged.run.arguments)
                 var output = OutputSink(fd: 1, path: "<stdout>")
                 try output.write(format.encode(merged))
@@ -87,6 +96,23 @@ struct ReportMergeCommand: ParsableCommand {
 }
 
 extension ReportMergeCommand {
+    /// What makes two shards' runs one run: their arguments without `--shard` and `--report` (each shard
+    /// writes its own report).
+    static func runArguments(_ arguments: [String]) -> [String] {
+        var kept: [String] = []
+        var skipNext = false
+        for argument in withoutShard(arguments) {
+            if skipNext {
+                skipNext = false
+            } else if argument == "--report" {
+                skipNext = true
+            } else if !argument.hasPrefix("--report=") {
+                kept.append(argument)
+            }
+        }
+        return kept
+    }
+
     /// A shard's recorded arguments without `--shard I/N` (or `--shard=I/N`): what the whole run's were.
     static func withoutShard(_ arguments: [String]) -> [String] {
         var kept: [String] = []

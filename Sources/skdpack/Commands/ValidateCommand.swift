@@ -100,7 +100,7 @@ struct ValidateCommand: ParsableCommand {
                     return playlists.count
                 }
                 let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
-                try output.finish(run: clock.run(command: "validate", arguments: arguments, template: template))
+                try output.finish(run: clock.run(command: "validate", arguments: arguments, template: template, shard: library.shard))
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()

@@ -8,11 +8,11 @@ struct RunClock {
     private let start = RunClock.monotonicNanoseconds()
 
     /// The `run` section of a report for `command`, with the arguments given after it.
-    func run(command: String, arguments: [String], template: String?) -> Report.Run {
+    func run(command: String, arguments: [String], template: String?, shard: String?) -> Report.Run {
         let elapsed = (RunClock.monotonicNanoseconds() - start) / 1_000_000
         return Report.Run(
             command: command, arguments: arguments, template: template,
-            startedAt: started.formatted(.iso8601), durationMilliseconds: Int(elapsed))
+            startedAt: started.formatted(.iso8601), durationMilliseconds: Int(elapsed), shard: shard.flatMap(Shard.init)?.description)
     }
 
     /// The arguments after the subcommand's name, as the user typed them.
