@@ -7,10 +7,11 @@ struct SKDPackCommand: ParsableCommand {
         abstract: "Put FairPlay skd: key URIs into HLS playlists, validate them, and report what was done.",
         discussion: """
             Examples:
-              skdpack cat examples/library/clear/index.m3u8
-              skdpack inspect examples/library/multi-drm/video.m3u8 --format json
+              skdpack cat examples/library/clear-title/video-720p.m3u8
+              skdpack inspect examples/library/multi-drm-title/video-720p.m3u8
+              skdpack validate examples/library
             """,
-        version: SKDPackVersion.current,
+        version: SKDPackVersion.full,
         subcommands: [
             ApplyCommand.self, ValidateCommand.self, RenderCommand.self, ResolveCommand.self,
             TemplatesCommand.self, RulesCommand.self, CatCommand.self, InspectCommand.self, ReportCommand.self,
@@ -41,7 +42,13 @@ extension SKDPackCommand {
 }
 
 enum SKDPackVersion {
+    /// The release, as in reports' `tool.version`.
     static let current = "0.1.0"
+
+    /// What `--version` prints: the release and the commit it was built from. The commit is known to a
+    /// build made by `make` (install, dist, the container image), which writes it into
+    /// `Generated/BuildCommit.swift`; a plain `swift build` says so instead.
+    static var full: String { "\(current) (\(commit.map { "commit \($0)" } ?? "built without make: commit unknown"))" }
 }
 
 /// Exit statuses (README): 0 clean, 1 findings of error severity, 2 the tool could not do its job.
