@@ -33,10 +33,12 @@ extension Report {
                         + "\(firstName) of `\(first.run.command) \(first.run.arguments.joined(separator: " "))`: not shards of one run")
             }
             guard let text = report.run.shard, let shard = Shard(text) else {
-                throw MergeError(description: "\(name) is not the report of a shard (a run with --shard I/N): there is nothing to merge it with")
+                throw MergeError(
+                    description: "\(name) is not the report of a shard (a run with --shard I/N): there is nothing to merge it with")
             }
             if let count, count.value != shard.count {
-                throw MergeError(description: "\(name) is shard \(shard) of \(shard.count), \(count.name) of \(count.value): shards of different runs")
+                throw MergeError(
+                    description: "\(name) is shard \(shard) of \(shard.count), \(count.name) of \(count.value): shards of different runs")
             }
             count = (shard.count, name)
             if let earlier = shards.updateValue(name, forKey: shard.index) {
