@@ -52,12 +52,18 @@ let package = Package(
         .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"], exclude: ["Oracle"]),
-        .testTarget(name: "SKDPackTests", dependencies: ["SKDPack", "SKDTemplate", "SKDTestSupport"]),
+        .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
-            name: "SKDReportsTests", dependencies: ["SKDReports", "SKDReportCheck", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]),
+            name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]
+        ),
         // Holds the function types SKDReports declares for dlsym to libxml2's headers: a mismatch fails the build.
         .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "CLibXML2"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["skdpack", "SKDReportCheck", "SKDTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "skdpack", "SKDReportCheck", "SKDTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
