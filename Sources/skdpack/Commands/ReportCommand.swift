@@ -98,31 +98,21 @@ struct ReportMergeCommand: ParsableCommand {
 extension ReportMergeCommand {
     /// What makes two shards' runs one run: their arguments without `--shard` and `--report` (each shard
     /// writes its own report).
-    static func runArguments(_ arguments: [String]) -> [String] {
-        var kept: [String] = []
-        var skipNext = false
-        for argument in withoutShard(arguments) {
-            if skipNext {
-                skipNext = false
-            } else if argument == "--report" {
-                skipNext = true
-            } else if !argument.hasPrefix("--report=") {
-                kept.append(argument)
-            }
-        }
-        return kept
-    }
+    static func runArguments(_ arguments: [String]) -> [String] { without("--report", in: withoutShard(arguments)) }
 
-    /// A shard's recorded arguments without `--shard I/N` (or `--shard=I/N`): what the whole run's were.
-    static func withoutShard(_ arguments: [String]) -> [String] {
+    /// A shard's recorded arguments without `--shard I/N`: what the whole run's were.
+    static func withoutShard(_ arguments: [String]) -> [String] { without("--shard", in: arguments) }
+
+    /// `arguments` without the option `option` and its value (`--option value` or `--option=value`).
+    private static func without(_ option: String, in arguments: [String]) -> [String] {
         var kept: [String] = []
         var skipNext = false
         for argument in arguments {
             if skipNext {
                 skipNext = false
-            } else if argument == "--shard" {
+            } else if argument == option {
                 skipNext = true
-            } else if !argument.hasPrefix("--shard=") {
+            } else if !argument.hasPrefix(option + "=") {
                 kept.append(argument)
             }
         }
