@@ -59,6 +59,19 @@ struct TagLineEditorTests {
         #expect(!editor.hasChanges)
     }
 
+    @Test("one value replaced without an editor: the same bytes, the same checks")
+    func replacingValue() throws {
+        let line = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#
+        let uri = try #require(parseTag(line).tag.attributes?["URI"])
+        let replaced = try TagLineEditor.replacingValue(of: uri, with: .quotedString("skd://new-id"))
+        var editor = try editor(line)
+        try editor.set("URI", .quotedString("skd://new-id"))
+        #expect(replaced == editor.render())
+        #expect(throws: UnwritableAttributeValue.self) {
+            try TagLineEditor.replacingValue(of: uri, with: .quotedString("x\",URI=\"evil\n#EXT-X-ENDLIST"))
+        }
+    }
+
     @Test("hexadecimal-sequences and names are checked too")
     func hexadecimalAndNames() throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)

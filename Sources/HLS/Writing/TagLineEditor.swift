@@ -34,6 +34,21 @@ public struct TagLineEditor: Sendable {
         set(name, raw: try value.encoded(as: name))
     }
 
+    /// `line` with the value of its attribute `attribute` replaced by `value`, every other byte kept: the
+    /// one-edit case (a key's URI) without building an editor, checked the same way.
+    public static func replacingValue(
+        of attribute: Attribute, with value: AttributeValue
+    ) throws(UnwritableAttributeValue) -> [UInt8] {
+        let encoded = try value.encoded(as: attribute.name)
+        let line = attribute.line
+        var output: [UInt8] = []
+        output.reserveCapacity(line.count - attribute.valueRange.count + encoded.count)
+        output += line[..<attribute.valueRange.lowerBound]
+        output += encoded
+        output += line[attribute.valueRange.upperBound...]
+        return output
+    }
+
     /// Removes attribute `name` and the comma that separated it.
     public mutating func remove(_ name: String) {
         guard let attribute = attributes[name] else { return }

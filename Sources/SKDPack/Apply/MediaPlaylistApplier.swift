@@ -127,11 +127,10 @@ public struct MediaPlaylistApplier: Sendable {
     func rewrittenContent(_ key: KeyLine, uri: String) throws(UnwritableAttributeValue) -> [UInt8] {
         let attributes = key.attributes
         let template = options.template
-        // The common case, a key already right: kept without building an editor.
-        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted,
-            current.textBytes.elementsEqual(uri.utf8)
-        {
-            return attributes.line
+        // The common case, only the URI to change (or none): one checked replacement, without an editor.
+        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted {
+            if current.textBytes.elementsEqual(uri.utf8) { return attributes.line }
+            return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
         }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
         let tag = key.tag
