@@ -98,7 +98,7 @@ public struct AttributeListParser {
         var lowerCase = false
         while !atEnd {
             let byte = current
-            if isNameByte(byte) {
+            if Self.isNameByte(byte) {
                 position += 1
             } else if byte >= UInt8(ascii: "a"), byte <= UInt8(ascii: "z") {
                 lowerCase = true
@@ -183,8 +183,10 @@ public struct AttributeListParser {
         issues.append(LineIssue(kind, message, column: index + 1))
     }
 
+    /// Whether `byte` may stand in an attribute name (RFC 8216 4.2: `[A-Z0-9-]`), which the writer holds
+    /// the names it writes to as well.
     @inline(__always)
-    private func isNameByte(_ byte: UInt8) -> Bool {
+    static func isNameByte(_ byte: UInt8) -> Bool {
         (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
     }

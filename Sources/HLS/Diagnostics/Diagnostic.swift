@@ -59,3 +59,11 @@ extension Diagnostic: CustomStringConvertible {
         "\(location): \(severity.rawValue): \(message) [\(id)]"
     }
 }
+
+extension Diagnostic {
+    /// A character's code as messages name it, as Unicode writes it: `U+000A`, `U+1F600`.
+    static func codePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}

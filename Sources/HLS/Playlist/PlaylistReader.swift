@@ -114,8 +114,6 @@ private struct PlaylistReaderCore: ~Copyable {
     /// Set when the input is not a playlist at all: it is still read (and copied), but that one finding
     /// says all there is to say.
     private var notAPlaylist = false
-    /// The EXT-X-STREAM-INF waiting for its URI line.
-    private var pendingVariantTag: (line: Int, offset: Int)?
     /// The input offset of the overlong line being passed through, for a limit found in one of its parts.
     private var overlongLineOffset = 0
 
@@ -245,19 +243,17 @@ private struct PlaylistReaderCore: ~Copyable {
                 ParseDiagnostics.tagRepeated, "#\(name.rawValue) may appear only once; remove this one",
                 on: line, column: 1)
         }
-        if let variant = pendingVariantTag {
+        if let variant = segments.pendingVariant {
             // RFC 8216 4.3.4.2: the line after EXT-X-STREAM-INF is its URI; a tag there means it has none.
             reportVariantWithoutURI(at: variant)
-            pendingVariantTag = nil
-            segments.pendingVariant = false
+            segments.pendingVariant = nil
         }
         switch name {
         case .extInf:
             if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
             segments.pendingDuration = (line.raw.number, line.raw.offset)
         case .streamInf:
-            segments.pendingVariant = true
-            pendingVariantTag = (line.raw.number, line.raw.offset)
+            segments.pendingVariant = (line.raw.number, line.raw.offset)
         case .allowCache:
             report(
                 ParseDiagnostics.removedTag,
@@ -296,10 +292,9 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     private mutating func readURI(_ line: inout PlaylistLine) {
-        if segments.pendingVariant {
+        if segments.pendingVariant != nil {
             line.uriRole = .variant
-            segments.pendingVariant = false
-            pendingVariantTag = nil
+            segments.pendingVariant = nil
         } else {
             guard segments.segmentCount < options.maximumSegmentCount else {
                 stoppedAtLimit = true
@@ -364,7 +359,7 @@ private struct PlaylistReaderCore: ~Copyable {
                 emit(ParseDiagnostics.emptyPlaylist("the file is empty; a playlist starts with #EXTM3U", at: start))
             }
             if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
-            if let variant = pendingVariantTag { reportVariantWithoutURI(at: variant) }
+            if let variant = segments.pendingVariant { reportVariantWithoutURI(at: variant) }
         }
         for (id, entry) in suppressed.sorted(by: { $0.key < $1.key }) {
             pending.append(
@@ -391,10 +386,8 @@ private struct PlaylistReaderCore: ~Copyable {
     private mutating func report(_ problem: EncodingProblem, on line: PlaylistLine) {
         switch problem {
         case .controlCharacter(let index, let scalar):
-            let hex = String(scalar, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             report(
-                ParseDiagnostics.controlCharacter, "remove the control character \(code)", on: line,
+                ParseDiagnostics.controlCharacter, "remove the control character \(Diagnostic.codePoint(scalar))", on: line,
                 column: line.prefixLength + index + 1)
         case .tab(let index):
             report(

@@ -9,7 +9,8 @@ struct SegmentState: LineRunFilter {
     var segmentCount = 0
     /// The line and offset of an EXTINF still waiting for its URI.
     var pendingDuration: (line: Int, offset: Int)?
-    var pendingVariant = false
+    /// The line and offset of an EXT-X-STREAM-INF still waiting for its URI.
+    var pendingVariant: (line: Int, offset: Int)?
     /// Segments past this count are left to the line-by-line path, which stops the reading there.
     var segmentLimit = Int.max
 
@@ -34,7 +35,7 @@ struct SegmentState: LineRunFilter {
                 && content[3] == UInt8(ascii: "T"))
         }
         // A URI: only a segment's, after its EXTINF, and without a {$variable} to check.
-        guard pendingDuration != nil, !pendingVariant, first != UInt8(ascii: " "), !traits.hasBrace,
+        guard pendingDuration != nil, pendingVariant == nil, first != UInt8(ascii: " "), !traits.hasBrace,
             segmentCount < segmentLimit
         else { return false }
         pendingDuration = nil

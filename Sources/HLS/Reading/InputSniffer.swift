@@ -18,7 +18,7 @@ enum InputSniffer {
         if bytes.first == 0x47, hasBinary { return "an MPEG-TS file: it starts with the sync byte 0x47" }
         if bytes.contains(0) { return "binary data: it holds NUL bytes" }
         // Other binary data: control characters throughout the first line, not the odd one a text editor let in.
-        let controls = bytes.reduce(0) { $0 + ($1 < 0x20 && $1 != 0x09 && $1 != 0x0D || $1 == 0x7F ? 1 : 0) }
+        let controls = bytes.reduce(0) { $0 + (($1 < 0x20 && $1 != 0x09 && $1 != 0x0D) || $1 == 0x7F ? 1 : 0) }
         if controls >= 4, controls * 10 >= bytes.count {
             return "binary data: \(controls) control characters in its first \(bytes.count) bytes"
         }

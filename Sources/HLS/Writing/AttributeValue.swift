@@ -97,9 +97,7 @@ public struct UnwritableAttributeValue: Error, Hashable, Sendable, CustomStringC
     public var description: String {
         switch problem {
         case .forbiddenCharacter(let scalar):
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            return "cannot write \(attribute): \(article) \(type.rawValue) cannot hold \(code)"
+            return "cannot write \(attribute): \(article) \(type.rawValue) cannot hold \(Diagnostic.codePoint(scalar.value))"
         case .empty: return "cannot write \(attribute): \(article) \(type.rawValue) cannot be empty"
         case .notHexadecimal: return "cannot write \(attribute): a hexadecimal-sequence is 0x followed by hexadecimal digits"
         case .invalidName: return "cannot write \(attribute): a name is upper-case letters, digits and '-'"

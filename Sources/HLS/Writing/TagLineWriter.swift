@@ -42,10 +42,6 @@ public struct TagLineWriter: Sendable {
 
     /// Whether `name` is an attribute name (RFC 8216 4.2: `[A-Z0-9-]`), which tag names follow too.
     static func isName(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy {
-                ($0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))
-                    || $0 == UInt8(ascii: "-")
-            }
+        !name.isEmpty && name.utf8.allSatisfy(AttributeListParser.isNameByte)
     }
 }

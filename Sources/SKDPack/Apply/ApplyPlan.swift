@@ -12,9 +12,10 @@ public struct ApplyPlan: Sendable {
 
     /// Everything wrong with running over `packages`, one sentence a problem; empty when the run can go.
     public func problems(for packages: [PlaylistPackage]) -> [String] {
-        var problems = givenValues() + sources()
+        let needed = fromCatalogueOnly
+        var problems = givenValues() + sources(needed)
         guard problems.isEmpty else { return problems }
-        problems += catalogueRows(packages)
+        problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
         return hosts(packages)
     }
@@ -50,27 +51,28 @@ public struct ApplyPlan: Sendable {
         }
     }
 
-    /// Each variable the URI needs has a source: else the run would fail at every key.
-    private func sources() -> [String] {
+    /// Each variable the URI needs has a source: else the run would fail at every key. `needed`: the
+    /// variables only a catalogue can give.
+    private func sources(_ needed: [String]) -> [String] {
         guard let catalog = options.variables.catalog else {
-            return fromCatalogueOnly.map { name in "{\(name)} has no value from any source: \(names.whereValuesComeFrom(for: name))" }
+            return needed.map { name in "{\(name)} has no value from any source: \(names.whereValuesComeFrom(for: name))" }
         }
         let columns = catalog.columns
-        return fromCatalogueOnly.filter { !columns.contains($0) }.map { name in
+        return needed.filter { !columns.contains($0) }.map { name in
             "the catalogue \(catalog.path) has no \(name) column, and nothing else gives {\(name)} "
                 + "(its columns: \(columns.sorted().joined(separator: ", ")))"
         }
     }
 
     /// Each title the run touches has its catalogue row, when the catalogue is where a variable comes from.
-    private func catalogueRows(_ packages: [PlaylistPackage]) -> [String] {
-        guard let catalog = options.variables.catalog, !fromCatalogueOnly.isEmpty else { return [] }
+    private func catalogueRows(_ packages: [PlaylistPackage], _ needed: [String]) -> [String] {
+        guard let catalog = options.variables.catalog, !needed.isEmpty else { return [] }
         var problems: [String] = []
         for package in packages {
             for playlist in playlists(of: package) where catalog.row(for: playlist) == nil {
                 problems.append(
                     "no catalogue row in \(catalog.path) for title_dir \(playlist.titleDirectory) (nor for the path \(playlist.path)): "
-                        + "its title would get no \(fromCatalogueOnly.joined(separator: ", "))")
+                        + "its title would get no \(needed.joined(separator: ", "))")
                 break
             }
         }

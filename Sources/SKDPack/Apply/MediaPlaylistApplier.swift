@@ -15,13 +15,16 @@ public struct MediaPlaylistApplier: Sendable {
     /// The template's secret variables, whose values each playlist notes for redaction.
     private let secretNames: [String]
 
-    /// Whether the template uses `content_id`.
-    private let usesContentID: Bool
+    /// Whether the template's `content_id` may come from a match or path pattern: it uses one, and no
+    /// value is given for the whole run. Worked out once, not for every key.
+    private let contentIDMayComeFromPattern: Bool
 
     public init(options: ApplyOptions) {
         self.options = options
         self.secretNames = options.template.definition.secretNames.sorted()
-        self.usesContentID = options.template.definition.uri.variableNames.contains("content_id")
+        self.contentIDMayComeFromPattern =
+            options.template.definition.uri.variableNames.contains("content_id")
+            && !options.variables.commandLine.contains { $0.name == "content_id" }
     }
 
     /// What a pass is told in advance.
@@ -116,7 +119,7 @@ public struct MediaPlaylistApplier: Sendable {
     /// too much.
     private func contentIDFromPattern(groups: [String: String], playlistValues: [String: TemplateValue]) -> String? {
         let name = "content_id"
-        guard usesContentID, !options.variables.commandLine.contains(where: { $0.name == name }) else { return nil }
+        guard contentIDMayComeFromPattern else { return nil }
         if let value = groups[name] { return value }
         guard options.variables.pathPattern?.groupNames.contains(name) == true else { return nil }
         return playlistValues[name]?.value

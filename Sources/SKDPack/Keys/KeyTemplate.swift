@@ -123,12 +123,7 @@ public struct KeyTemplate: Sendable {
 
     /// The template file at `path`, every field checked.
     public static func load(path: String) throws(TemplateLibrary.LookupError) -> KeyTemplate {
-        let definition = try TemplateLibrary(fields: fields).load(path: path)
-        do {
-            return try KeyTemplate(reading: definition)
-        } catch {
-            throw .file(error)
-        }
+        try reading(try TemplateLibrary(fields: fields).load(path: path))
     }
 
     /// The template `argument` names (a shipped name, a file, or an `skd:` URI template), its key fields
@@ -136,7 +131,11 @@ public struct KeyTemplate: Sendable {
     public static func resolve(_ argument: String, in library: TemplateLibrary) throws(TemplateLibrary.LookupError) -> KeyTemplate {
         var library = library
         library.fields.formUnion(fields)
-        let definition = try library.resolve(argument)
+        return try reading(try library.resolve(argument))
+    }
+
+    /// ``init(reading:)``, its error as the library's.
+    private static func reading(_ definition: TemplateDefinition) throws(TemplateLibrary.LookupError) -> KeyTemplate {
         do {
             return try KeyTemplate(reading: definition)
         } catch {

@@ -269,14 +269,8 @@ private struct BlockParser {
         }
         // The line breaks after the text: one per line from its last line to the block's end, the file's
         // last line having one only if the file ends with a line break.
-        var breaks = 0
-        if let lastContent {
-            for line in lastContent..<index where line < lines.count - 1 || endsWithLineBreak { breaks += 1 }
-            body.removeLast(index - 1 - lastContent)
-        } else {
-            for line in first..<index where line < lines.count - 1 || endsWithLineBreak { breaks += 1 }
-            body.removeAll()
-        }
+        let breaks = ((lastContent ?? first)..<index).count { $0 < lines.count - 1 || endsWithLineBreak }
+        if let lastContent { body.removeLast(index - 1 - lastContent) } else { body.removeAll() }
         // Text lines joined: by their line breaks in a literal block; in a folded one a single break between
         // two lines becomes a space, unless either line starts with white space ("more indented"), and the
         // breaks of empty lines stay.

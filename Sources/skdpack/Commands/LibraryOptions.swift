@@ -19,9 +19,6 @@ struct LibraryOptions: ParsableArguments {
     /// The number of jobs, checked.
     func jobCount() throws -> Int { try Self.jobCount(jobs) }
 
-    /// `packages` in the order of their keys (the order of reports), or the share of them the shard takes.
-    func packages(of packages: [PlaylistPackage]) throws -> [PlaylistPackage] { try Self.packages(of: packages, shard: shard) }
-
     /// `--jobs`, checked; the number of cores when not given.
     static func jobCount(_ jobs: Int?) throws -> Int {
         guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
