@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate"]),
+        .library(name: "MP4", targets: ["MP4"]),
         .library(name: "SKDReports", targets: ["SKDReports"]),
         .library(name: "SKDReportCheck", targets: ["SKDReportCheck"]),
         .executable(name: "skdpack", targets: ["skdpack"]),
@@ -17,9 +18,15 @@ let package = Package(
         // The M3U8 engine. Depends on nothing but the standard library and libc, so that it stays fast to
         // start, easy to fuzz, and usable by any Swift tool that needs byte-exact playlists.
         .target(name: "HLS"),
+        // Reading the protection of fMP4 init segments (ISO BMFF boxes, Common Encryption): knows nothing of
+        // playlists or of FairPlay.
+        .target(name: "MP4"),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
         .target(name: "SKDTemplate"),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate"]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4"]),
+        // libxml2 opened at run time (dlopen): the library, the pull reader's function table, a document
+        // read into elements. Shared by the report writers and readers and by the CPIX reader.
+        .target(name: "SKDXML"),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -29,7 +36,7 @@ let package = Package(
         // schemas, embedded in code.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack"],
+            dependencies: ["HLS", "SKDPack", "SKDXML"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),
@@ -51,13 +58,14 @@ let package = Package(
         // Locating the shared corpus and running the built binary, for every test target.
         .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
+        .testTarget(name: "MP4Tests", dependencies: ["MP4", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"], exclude: ["Oracle"]),
         .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
             name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]
         ),
         // Holds the function types SKDReports declares for dlsym to libxml2's headers: a mismatch fails the build.
-        .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "CLibXML2"]),
+        .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "SKDXML", "CLibXML2"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

@@ -1,3 +1,5 @@
+import SKDXML
+
 /// The libxml2 functions the XML writers use (`xmlTextWriter` over an `xmlBuffer`), looked up in
 /// ``LibXML2Library`` the first time a report is written as XML.
 struct LibXML2Writer {

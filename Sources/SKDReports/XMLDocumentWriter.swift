@@ -1,3 +1,5 @@
+import SKDXML
+
 /// A thin, safe layer over libxml2's `xmlTextWriter` writing into memory: every call's return code is
 /// checked (a failure throws), the writer and its buffer are freed on every path, and text goes through
 /// libxml2's escaping after characters XML 1.0 cannot hold at all are replaced.

@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import SKDReports
+@testable import SKDXML
 
 // skdpack opens libxml2 with dlopen (so that it and ICU are not loaded by every run) and calls it through
 // function types written by hand. This file holds every one of those types to libxml2's own headers: each

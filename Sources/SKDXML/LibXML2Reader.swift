@@ -1,43 +1,45 @@
-/// The libxml2 functions ``ReportXMLReader`` uses: the `xmlTextReader` pull parser over a buffer, looked up
-/// in ``LibXML2Library`` the first time an XML report is read.
-struct LibXML2Reader {
-    typealias Pointer = OpaquePointer
-    typealias Text = UnsafePointer<UInt8>?
+/// The libxml2 functions the XML readers use: the `xmlTextReader` pull parser over a buffer, looked up in
+/// ``LibXML2Library`` the first time an XML document (a report, a CPIX document) is read.
+package struct LibXML2Reader: Sendable {
+    package typealias Pointer = OpaquePointer
+    package typealias Text = UnsafePointer<UInt8>?
 
-    let readerForMemory: @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Pointer?
-    let freeReader: @convention(c) (Pointer?) -> Void
-    let read: @convention(c) (Pointer?) -> Int32
-    let nodeType: @convention(c) (Pointer?) -> Int32
-    let isEmptyElement: @convention(c) (Pointer?) -> Int32
-    let localName: @convention(c) (Pointer?) -> Text
-    let namespaceURI: @convention(c) (Pointer?) -> Text
-    let value: @convention(c) (Pointer?) -> Text
-    let moveToNextAttribute: @convention(c) (Pointer?) -> Int32
-    let moveToElement: @convention(c) (Pointer?) -> Int32
+    package let readerForMemory:
+        @convention(c) (UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Pointer?
+    package let freeReader: @convention(c) (Pointer?) -> Void
+    package let read: @convention(c) (Pointer?) -> Int32
+    package let nodeType: @convention(c) (Pointer?) -> Int32
+    package let isEmptyElement: @convention(c) (Pointer?) -> Int32
+    package let localName: @convention(c) (Pointer?) -> Text
+    package let namespaceURI: @convention(c) (Pointer?) -> Text
+    package let value: @convention(c) (Pointer?) -> Text
+    package let moveToNextAttribute: @convention(c) (Pointer?) -> Int32
+    package let moveToElement: @convention(c) (Pointer?) -> Int32
     /// Where the parser is: for an error.
-    let lineNumber: @convention(c) (Pointer?) -> Int32
-    let currentNode: @convention(c) (Pointer?) -> Pointer?
+    package let lineNumber: @convention(c) (Pointer?) -> Int32
+    package let currentNode: @convention(c) (Pointer?) -> Pointer?
     /// Where a node starts.
-    let nodeLine: @convention(c) (Pointer?) -> Int
+    package let nodeLine: @convention(c) (Pointer?) -> Int
 
     /// The `xmlParserOption` bits skdpack sets (values from libxml2's `parser.h`, held to it by
     /// `LibXML2BindingTests`). Loading a DTD (`XML_PARSE_DTDLOAD`) and substituting entities
     /// (`XML_PARSE_NOENT`) are left off: a document can make skdpack read nothing but itself.
-    struct ParserOptions: OptionSet {
-        let rawValue: Int32
+    package struct ParserOptions: OptionSet, Sendable {
+        package let rawValue: Int32
+        package init(rawValue: Int32) { self.rawValue = rawValue }
         /// `XML_PARSE_NOERROR`: errors are not printed on standard error; the reader reports them.
-        static let noErrors = ParserOptions(rawValue: 1 << 5)
+        package static let noErrors = ParserOptions(rawValue: 1 << 5)
         /// `XML_PARSE_NOWARNING`.
-        static let noWarnings = ParserOptions(rawValue: 1 << 6)
+        package static let noWarnings = ParserOptions(rawValue: 1 << 6)
         /// `XML_PARSE_NONET`: no network access, whatever the document refers to.
-        static let noNetwork = ParserOptions(rawValue: 1 << 11)
+        package static let noNetwork = ParserOptions(rawValue: 1 << 11)
     }
 
     /// What every document skdpack reads is parsed with.
-    static let options: ParserOptions = [.noNetwork, .noErrors, .noWarnings]
+    package static let options: ParserOptions = [.noNetwork, .noErrors, .noWarnings]
 
     /// The node types the report reader meets (`xmlReaderTypes`).
-    enum NodeType: Int32 {
+    package enum NodeType: Int32 {
         case element = 1
         case text = 3
         case cdata = 4
@@ -45,7 +47,7 @@ struct LibXML2Reader {
         case endElement = 15
     }
 
-    static func load() throws(LibXML2Library.Unavailable) -> LibXML2Reader {
+    package static func load() throws(LibXML2Library.Unavailable) -> LibXML2Reader {
         switch loaded {
         case .success(let functions): return functions
         case .failure(let error): throw error

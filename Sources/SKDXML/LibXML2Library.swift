@@ -1,7 +1,7 @@
 import Glibc
 
-/// libxml2, opened with `dlopen` the first time an XML report is written or read, for the function tables
-/// ``LibXML2Writer`` and ``LibXML2Reader``.
+/// libxml2, opened with `dlopen` the first time XML is written or read (a report, a CPIX document), for
+/// the function tables of the report writer and of ``LibXML2Reader``.
 ///
 /// libxml2 2.14 changed its soname from `libxml2.so.2` to `libxml2.so.16`; the functions skdpack uses kept
 /// their signatures (the `LibXML2BindingTests` target holds every one to the headers at compile time), so
@@ -12,22 +12,22 @@ import Glibc
 /// written. Every function looked up takes and returns opaque pointers, C strings and `int`s, so no
 /// libxml2 type is needed; the XSD validator, which reads libxml2's structures, links it through the
 /// `CLibXML2` system-library target (module `SKDReportCheck`).
-struct LibXML2Library: @unchecked Sendable {
+package struct LibXML2Library: @unchecked Sendable {
     // @unchecked: the handle is only ever passed to dlsym(3), which may be called from any thread.
 
     /// libxml2 could not be opened, or lacks a function.
-    struct Unavailable: Error, CustomStringConvertible {
-        var description: String
+    package struct Unavailable: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// The sonames tried, in order.
-    static let sonames = ["libxml2.so.16", "libxml2.so.2"]
+    package static let sonames = ["libxml2.so.16", "libxml2.so.2"]
     /// The soname that loaded.
-    let name: String
+    package let name: String
     private let handle: UnsafeMutableRawPointer
 
     /// The library, opened once; the same error every time if it cannot be.
-    static func open() throws(Unavailable) -> LibXML2Library {
+    package static func open() throws(Unavailable) -> LibXML2Library {
         switch opened {
         case .success(let library): return library
         case .failure(let error): throw error
@@ -37,7 +37,7 @@ struct LibXML2Library: @unchecked Sendable {
     private static let opened = Result { () throws(Unavailable) in try open(trying: sonames) }
 
     /// The first of `names` that loads, or an error that names each and why it did not.
-    static func open(trying names: [String]) throws(Unavailable) -> LibXML2Library {
+    package static func open(trying names: [String]) throws(Unavailable) -> LibXML2Library {
         var failures: [String] = []
         for name in names {
             if let handle = dlopen(name, RTLD_NOW | RTLD_LOCAL) { return LibXML2Library(name: name, handle: handle) }
@@ -49,11 +49,11 @@ struct LibXML2Library: @unchecked Sendable {
     }
 
     /// The function `symbol`, as the C function type `T` it is declared with.
-    func function<T>(_ symbol: String) throws(Unavailable) -> T {
+    package func function<T>(_ symbol: String) throws(Unavailable) -> T {
         guard let address = dlsym(handle, symbol) else { throw Unavailable(description: "\(name) has no \(symbol)") }
         return unsafeBitCast(address, to: T.self)
     }
 
     /// The address of `symbol`, for checking that a table holds the library's own functions.
-    func address(of symbol: String) -> UnsafeMutableRawPointer? { dlsym(handle, symbol) }
+    package func address(of symbol: String) -> UnsafeMutableRawPointer? { dlsym(handle, symbol) }
 }

@@ -3,14 +3,14 @@
 /// libxml2 reads the document's bytes lazily, as the reader advances, so they must stay where they are for
 /// the reader's whole life: this type keeps its own copy, frees the reader and then the copy, and never lets
 /// a pointer into a Swift array outlive the closure that lent it.
-final class XMLTextReader {
-    let reader: OpaquePointer
+package final class XMLTextReader {
+    package let reader: OpaquePointer
     private let bytes: UnsafeMutableBufferPointer<CChar>
     private let functions: LibXML2Reader
 
     /// `nil` when libxml2 cannot start reading (out of memory) or the document is past 2 GiB, which
     /// libxml2's `int` sizes cannot address.
-    init?(_ document: [UInt8], encoding: String?, functions: LibXML2Reader) {
+    package init?(_ document: [UInt8], encoding: String?, functions: LibXML2Reader) {
         guard document.count < Int(Int32.max) else { return nil }
         let bytes = UnsafeMutableBufferPointer<CChar>.allocate(capacity: max(document.count, 1))
         document.withUnsafeBytes { UnsafeMutableRawBufferPointer(bytes).copyMemory(from: $0) }

@@ -1,0 +1,74 @@
+import Glibc
+
+/// Reading an init segment from a file: the whole file, or the byte range an `EXT-X-MAP` `BYTERANGE` names,
+/// never more than a limit (an init segment is a few kilobytes; a 4 GB media file named by mistake must not
+/// be read into memory).
+public enum InitSegmentFile {
+    /// 16 MiB: far above any real init segment (a few KB), far below what would hurt.
+    public static let defaultLimit = 16 << 20
+
+    /// Why an init segment could not be read, with the file's path.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public enum Problem: Sendable, Equatable {
+            /// The operating system's reason.
+            case unreadable(String)
+            /// Larger than the limit.
+            case tooLarge(size: Int, limit: Int)
+            /// A byte range past the file's end.
+            case rangeOutside(fileSize: Int)
+            case malformed(MP4FormatError)
+        }
+
+        public var path: String
+        public var problem: Problem
+
+        public var description: String {
+            switch problem {
+            case .unreadable(let reason): "\(path): cannot be read: \(reason)"
+            case .tooLarge(let size, let limit): "\(path): \(size) bytes, more than the \(limit)-byte limit for an init segment"
+            case .rangeOutside(let fileSize): "\(path): the byte range runs past the end of the file (\(fileSize) bytes)"
+            case .malformed(let error): "\(path): \(error)"
+            }
+        }
+    }
+
+    /// The init segment at `path`, or in its `length` bytes from `offset` when a range is given.
+    public static func read(
+        _ path: String, range: (length: Int, offset: Int)? = nil, limit: Int = defaultLimit
+    ) throws(Failure) -> InitSegment {
+        let bytes = try contents(path, range: range, limit: limit)
+        do {
+            return try InitSegment.parse(bytes, baseOffset: range?.offset ?? 0)
+        } catch {
+            throw Failure(path: path, problem: .malformed(error))
+        }
+    }
+
+    /// The bytes to parse, at most `limit` of them.
+    static func contents(_ path: String, range: (length: Int, offset: Int)?, limit: Int) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(path: path, problem: .unreadable("not a regular file")) }
+        let fileSize = Int(info.st_size)
+        let start = range?.offset ?? 0
+        let length = range?.length ?? fileSize
+        guard start >= 0, length >= 0, start <= fileSize, length <= fileSize - start else {
+            throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
+        }
+        guard length <= limit else { throw Failure(path: path, problem: .tooLarge(size: length, limit: limit)) }
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(start + done)) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw Failure(path: path, problem: .unreadable(count == 0 ? "the file ended early" : String(cString: strerror(errno))))
+            }
+            done += count
+        }
+        return bytes
+    }
+}

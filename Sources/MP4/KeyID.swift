@@ -1,0 +1,65 @@
+/// A Common Encryption key identifier (ISO/IEC 23001-7, `default_KID`; a CPIX `ContentKey@kid`): 16 bytes,
+/// shown as 32 lowercase hex digits or as a UUID.
+public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The 16 bytes, in order.
+    public let bytes: [UInt8]
+
+    /// `nil` unless `bytes` holds exactly 16 bytes.
+    public init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == 16 else { return nil }
+        self.bytes = Array(bytes)
+    }
+
+    /// A key id written as a UUID (`8-4-4-4-12`) or as 32 hex digits, either case; `nil` otherwise.
+    public init?(_ text: some StringProtocol) {
+        var digits: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        let isUUID = utf8.count == 36
+        for (index, byte) in utf8.enumerated() {
+            if isUUID, [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard let value = Self.hexValue(byte) else { return nil }
+            digits.append(value)
+        }
+        guard digits.count == 32 else { return nil }
+        self.bytes = stride(from: 0, to: 32, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+    }
+
+    /// 32 lowercase hex digits.
+    public var hex: String { Self.hex(bytes) }
+
+    /// The UUID form, lowercase: `b99ed9e5-c641-49d1-bfa8-43692b686ddb`.
+    public var uuid: String {
+        let hex = Array(self.hex)
+        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+    }
+
+    /// All sixteen bytes zero: what some packagers write where the real key id is given elsewhere.
+    public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    public var description: String { uuid }
+
+    public static func < (lhs: KeyID, rhs: KeyID) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+
+    /// Lowercase hex of any bytes.
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import MP4
+import Testing
+
+/// Hostile and broken init segments: every one is a located error, never a trap or a read past the end.
+@Suite struct MalformedBoxTests {
+    /// A box of `type` holding `payload`.
+    static func box(_ type: String, _ payload: [UInt8] = []) -> [UInt8] {
+        be32(UInt32(8 + payload.count)) + Array(type.utf8) + payload
+    }
+
+    static func be32(_ value: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+
+    static let ftyp = box("ftyp", Array("isom".utf8) + be32(0))
+
+    func failure(_ bytes: [UInt8]) -> MP4FormatError? {
+        do {
+            _ = try InitSegment.parse(bytes)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aSizePastTheEndNamesTheBoxAndItsOffset() {
+        let bytes = Self.ftyp + Self.be32(4000) + Array("moov".utf8) + [0, 0]
+        let error = failure(bytes)
+        #expect(error?.offset == 16)
+        #expect(error?.boxPath == ["moov"])
+        #expect(error?.description.contains("runs past the end of the file") == true)
+    }
+
+    @Test func aSizeSmallerThanTheHeaderIsRefused() {
+        let bytes = Self.ftyp + Self.be32(3) + Array("moov".utf8)
+        #expect(failure(bytes)?.reason.contains("smaller than its own header") == true)
+    }
+
+    @Test func aFourGigabyteClaimIsRefusedWithoutReading() {
+        let large: [UInt8] = Self.be32(1) + Array("moov".utf8) + [0, 0, 0, 1, 0, 0, 0, 0]
+        let error = failure(Self.ftyp + large)
+        #expect(error?.reason.contains("4294967296") == true)
+    }
+
+    @Test func sizeZeroRunsToTheEndOfTheFile() throws {
+        let moov: [UInt8] = Self.be32(0) + Array("moov".utf8) + Self.box("free")
+        let segment = try InitSegment.parse(Self.ftyp + moov)
+        #expect(segment.topLevelBoxes == ["ftyp", "moov"])
+    }
+
+    @Test func aTruncatedTencNamesTheField() {
+        let tenc = Self.box("tenc", [1, 0, 0, 0, 0, 0x19, 1, 0] + [UInt8](repeating: 0xAB, count: 5))
+        let bytes = Self.ftyp + Self.trak(entry: Self.encryptedVideoEntry(tenc: tenc))
+        let error = failure(bytes)
+        #expect(error?.boxPath.suffix(3) == ["sinf", "schi", "tenc"])
+        #expect(error?.reason.contains("default_KID") == true)
+    }
+
+    @Test func aKIDCountOfFourBillionIsRefused() {
+        let pssh = Self.box("pssh", [1, 0, 0, 0] + [UInt8](repeating: 1, count: 16) + Self.be32(.max))
+        let error = failure(Self.ftyp + Self.box("moov", pssh))
+        #expect(error?.boxPath == ["moov", "pssh"])
+        #expect(error?.reason.contains("KID_count 4294967295") == true)
+    }
+
+    @Test func notAnInitSegment() {
+        #expect(failure(Array("#EXTM3U\n#EXT-X-VERSION:3\n".utf8))?.description.contains("offset 0") == true)
+        #expect(failure(Self.ftyp)?.reason.contains("no 'moov' box") == true)
+        #expect(failure([])?.reason.contains("no 'moov' box") == true)
+    }
+
+    @Test func controlCharactersInABoxTypeAreEscaped() {
+        let bytes = Self.be32(8) + [0x0A, 0x1B, 0x41, 0x42]
+        let text = failure(bytes)?.description ?? ""
+        #expect(text.contains("\\x0a\\x1bAB"))
+        #expect(!text.contains("\n"))
+    }
+
+    @Test func aByteRangeOffsetIsAddedToEveryOffset() {
+        let bytes = Self.ftyp + Self.be32(4000) + Array("moov".utf8)
+        #expect(
+            throws: MP4FormatError(offset: 1016, boxPath: ["moov"], reason: "its size 4000 runs past the end of the file (8 bytes left)")
+        ) {
+            try InitSegment.parse(bytes, baseOffset: 1000)
+        }
+    }
+
+    /// A video track whose only sample entry is `entry`.
+    static func trak(entry: [UInt8]) -> [UInt8] {
+        let hdlr = box("hdlr", [0, 0, 0, 0] + be32(0) + Array("vide".utf8) + [UInt8](repeating: 0, count: 12))
+        let stsd = box("stsd", [0, 0, 0, 0] + be32(1) + entry)
+        return box("moov", box("trak", box("mdia", hdlr + box("minf", box("stbl", stsd)))))
+    }
+
+    static func encryptedVideoEntry(tenc: [UInt8]) -> [UInt8] {
+        let sinf = box(
+            "sinf", box("frma", Array("avc1".utf8)) + box("schm", [0, 0, 0, 0] + Array("cbcs".utf8) + be32(0x10000)) + box("schi", tenc))
+        return box("encv", [UInt8](repeating: 0, count: 78) + sinf)
+    }
+}
