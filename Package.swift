@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate"]),
         .library(name: "MP4", targets: ["MP4"]),
+        .library(name: "CPIX", targets: ["CPIX"]),
         .library(name: "SKDReports", targets: ["SKDReports"]),
         .library(name: "SKDReportCheck", targets: ["SKDReportCheck"]),
         .executable(name: "skdpack", targets: ["skdpack"]),
@@ -23,10 +24,12 @@ let package = Package(
         .target(name: "MP4"),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
         .target(name: "SKDTemplate"),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4"]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "CPIX"]),
         // libxml2 opened at run time (dlopen): the library, the pull reader's function table, a document
         // read into elements. Shared by the report writers and readers and by the CPIX reader.
         .target(name: "SKDXML"),
+        // Reading DASH-IF CPIX documents: key ids, DRM signaling, key periods, usage rules; never key values.
+        .target(name: "CPIX", dependencies: ["MP4", "SKDXML"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -59,6 +62,7 @@ let package = Package(
         .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4", "SKDTestSupport"]),
+        .testTarget(name: "CPIXTests", dependencies: ["CPIX", "MP4", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate"], exclude: ["Oracle"]),
         .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(

@@ -1,0 +1,33 @@
+import MP4
+
+/// The key a document gives one content key context (a track in a key period), by its usage rules.
+public enum KeySelection: Sendable, Equatable {
+    case key(ContentKey)
+    /// No key: the rules considered, none of which selects the track.
+    case none(considered: [UsageRule])
+    /// More than one key: a document the spec calls invalid for this track.
+    case ambiguous([ContentKey])
+    /// The document's mapping cannot be used at all, and why.
+    case unusable(String)
+}
+
+extension CPIXDocument {
+    /// The key for `track`: the one whose usage rules select it. A document without rules gives its only
+    /// key to every track (what Shaka Packager and SPEKE v1 do); with several keys and no rules there is
+    /// nothing to choose by.
+    public func select(for track: TrackContext) -> KeySelection {
+        if let reason = unusableMapping { return .unusable(reason) }
+        guard !usageRules.isEmpty else {
+            return keys.count == 1 ? .key(keys[0]) : keys.isEmpty ? .none(considered: []) : .ambiguous(keys)
+        }
+        var chosen: [ContentKey] = []
+        for rule in usageRules where rule.matches(track) {
+            if let key = key(rule.kid), !chosen.contains(key) { chosen.append(key) }
+        }
+        switch chosen.count {
+        case 0: return .none(considered: usageRules)
+        case 1: return .key(chosen[0])
+        default: return .ambiguous(chosen)
+        }
+    }
+}
