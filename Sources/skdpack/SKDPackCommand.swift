@@ -14,7 +14,7 @@ struct SKDPackCommand: ParsableCommand {
         version: SKDPackVersion.full,
         subcommands: [
             ApplyCommand.self, ValidateCommand.self, RenderCommand.self, ResolveCommand.self,
-            TemplatesCommand.self, RulesCommand.self, CatCommand.self, InspectCommand.self, ReportCommand.self,
+            TemplatesCommand.self, RulesCommand.self, CatCommand.self, InspectCommand.self, CPIXCommand.self, ReportCommand.self,
         ]
     )
 }

@@ -1,15 +1,23 @@
 import ArgumentParser
 import FoundationEssentials
 import HLS
+import MP4
+import SKDPack
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Print the typed view of a playlist as JSON: tags, segments with their keys, variants, findings.",
+        abstract: "Print the typed view of a playlist, or an init segment's protection, as JSON.",
         discussion: """
+            A playlist: tags, segments with their keys, variants, findings; with --media, also the protection of
+            each init segment its EXT-X-MAP tags name (scheme, default KID, IV, pattern, pssh systems). An fMP4
+            init segment (told by its first box): its tracks' protection and its pssh boxes.
+
             Examples:
               skdpack inspect examples/library/multi-drm/video.m3u8
               skdpack inspect master.m3u8 | jq '.variants[].stream.uri'
+              skdpack inspect init.mp4
+              skdpack inspect --media video.m3u8 | jq '.initSegments'
             """
     )
 
@@ -21,9 +29,19 @@ struct InspectCommand: ParsableCommand {
     @Option(help: "Output format.")
     var format: Format = .json
 
+    @Flag(help: "Also read the init segments the playlist's EXT-X-MAP tags name (local files only).")
+    var media = false
+
+    @Option(help: "The largest init segment read, in bytes.")
+    var maxInitSize = InitSegmentFile.defaultLimit
+
     @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
 
     func run() throws {
+        if path != "-", InitSegmentSniffer.looksLikeMP4(path) {
+            try inspectInitSegment()
+            return
+        }
         var options = ReaderOptions()
         try reportingUsage { options = try limits.applied(to: options) }
         let printer = DiagnosticPrinter()
@@ -36,17 +54,90 @@ struct InspectCommand: ParsableCommand {
             printer.print(message: "skdpack: \(error)")
             throw ExitStatus.failure
         }
+        let initSegments = media ? InitSegmentEntry.all(in: inspection, store: InitSegmentStore(limit: maxInitSize)) : nil
+        try printJSON(InspectionOutput(inspection: inspection, initSegments: initSegments), printer: printer)
+        if inspection.diagnostics.contains(where: { $0.severity == .error }) || initSegments?.contains(where: { $0.error != nil }) == true {
+            throw ExitStatus.findings
+        }
+    }
+
+    private func inspectInitSegment() throws {
+        let printer = DiagnosticPrinter()
+        defer { printer.flush() }
+        do {
+            let segment = try InitSegmentFile.read(path, limit: maxInitSize)
+            try printJSON(InitSegmentSummary(segment), printer: printer)
+        } catch let failure as InitSegmentFile.Failure {
+            printer.print(message: "skdpack: \(failure)")
+            throw ExitStatus.failure
+        }
+    }
+
+    private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var output = OutputSink(fd: 1, path: "<stdout>")
         do {
-            try output.write(Array(try encoder.encode(inspection)))
+            try output.write(Array(try encoder.encode(value)))
             try output.write("\n")
             try output.flush()
         } catch {
             printer.print(message: "skdpack: \(error)")
             throw ExitStatus.failure
         }
-        if inspection.diagnostics.contains(where: { $0.severity == .error }) { throw ExitStatus.findings }
+    }
+}
+
+/// A playlist's inspection, with the init segments of its EXT-X-MAP tags when asked: the same top-level
+/// object as without, one key more.
+private struct InspectionOutput: Encodable {
+    var inspection: PlaylistInspection
+    var initSegments: [InitSegmentEntry]?
+
+    private enum CodingKeys: String, CodingKey { case initSegments }
+
+    func encode(to encoder: any Encoder) throws {
+        try inspection.encode(to: encoder)
+        guard let initSegments else { return }
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(initSegments, forKey: .initSegments)
+    }
+}
+
+/// One distinct EXT-X-MAP of a playlist and what its init segment says, or why it could not be read.
+private struct InitSegmentEntry: Encodable {
+    var line: Int
+    var uri: String
+    var byteRange: String?
+    var file: String?
+    var protection: InitSegmentSummary?
+    var error: String?
+    var note: String?
+
+    static func all(in inspection: PlaylistInspection, store: InitSegmentStore) -> [InitSegmentEntry] {
+        var entries: [InitSegmentEntry] = []
+        var seen: Set<String> = []
+        for tag in inspection.tags where tag.name == "EXT-X-MAP" {
+            let attributes = Dictionary((tag.attributes ?? []).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            guard case .string(let uri)? = attributes["URI"] else { continue }
+            var byteRange: String?
+            if case .byteRange(let length, let offset)? = attributes["BYTERANGE"] {
+                byteRange = "\(length)" + (offset.map { "@\($0)" } ?? "")
+            }
+            guard seen.insert(uri + "#" + (byteRange ?? "")).inserted else { continue }
+            var entry = InitSegmentEntry(line: tag.line, uri: uri, byteRange: byteRange)
+            guard let file = InitSegmentStore.localPath(of: uri, inPlaylistAt: inspection.path) else {
+                entry.note = "not a local file: cannot be read here"
+                entries.append(entry)
+                continue
+            }
+            entry.file = file
+            switch store.segment(at: file, range: byteRange.flatMap(ByteRange.init)) {
+            case .success(let segment): entry.protection = InitSegmentSummary(segment)
+            case .failure(let failure): entry.error = failure.description
+            }
+            entries.append(entry)
+        }
+        return entries
     }
 }

@@ -1,0 +1,55 @@
+import MP4
+import Synchronization
+
+/// The init segments a run reads, each distinct file (and byte range) read once however many playlists
+/// name it; safe to share between the jobs of a library run.
+public final class InitSegmentStore: Sendable {
+    /// What became of one init segment.
+    public typealias Lookup = Result<InitSegment, InitSegmentFile.Failure>
+
+    /// The largest init segment read (`--max-init-size`).
+    public let limit: Int
+    private let cache = Mutex<[String: Lookup]>([:])
+
+    public init(limit: Int = InitSegmentFile.defaultLimit) { self.limit = limit }
+
+    /// The init segment at `path`, in `range` when the map has a `BYTERANGE`.
+    public func segment(at path: String, range: ByteRange?) -> Lookup {
+        let key = path + (range.map { "#\($0.length)@\($0.offset)" } ?? "")
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let lookup = Result { () throws(InitSegmentFile.Failure) in
+            try InitSegmentFile.read(path, range: range.map { ($0.length, $0.offset) }, limit: limit)
+        }
+        cache.withLock { $0[key] = lookup }
+        return lookup
+    }
+
+    /// The init segment an `EXT-X-MAP` of the playlist at `playlistPath` names: `nil` for a URI with a
+    /// scheme (remote media cannot be checked here), else the file beside the playlist.
+    public static func localPath(of uri: String, inPlaylistAt playlistPath: String) -> String? {
+        guard !uri.contains("://"), !uri.hasPrefix("data:"), !uri.isEmpty else { return nil }
+        let file = String(uri.prefix { $0 != "?" && $0 != "#" })
+        if file.hasPrefix("/") { return nil }
+        guard let slash = playlistPath.lastIndex(of: "/") else { return file }
+        return String(playlistPath[...slash]) + file
+    }
+}
+
+/// An `EXT-X-MAP` `BYTERANGE`: `length[@offset]`, the offset 0 when absent.
+public struct ByteRange: Sendable, Equatable {
+    public var length: Int
+    public var offset: Int
+
+    /// `nil` when `text` is not `n[@o]` with decimal integers.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let length = Int(parts[0]), length >= 0 else { return nil }
+        self.length = length
+        if parts.count == 2 {
+            guard let offset = Int(parts[1]), offset >= 0 else { return nil }
+            self.offset = offset
+        } else {
+            self.offset = 0
+        }
+    }
+}

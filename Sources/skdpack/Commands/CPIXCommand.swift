@@ -1,0 +1,65 @@
+import ArgumentParser
+import CPIX
+import FoundationEssentials
+import HLS
+import SKDPack
+
+struct CPIXCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cpix",
+        abstract: "Read CPIX documents from a key server.",
+        subcommands: [CPIXShowCommand.self]
+    )
+}
+
+struct CPIXShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Print what skdpack understands of a CPIX document: keys, FairPlay signaling, periods, usage rules.",
+        discussion: """
+            Never prints a key value: skdpack reads key ids and signaling only. A document skdpack cannot use is
+            refused with file:line: and the reason (exit status 2).
+
+            Examples:
+              skdpack cpix show keys.xml
+              skdpack cpix show --format json keys.xml | jq '.keys[].fairPlay.uri'
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, json }
+
+    @Argument(help: "A CPIX document.")
+    var path: String
+
+    @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var format: Format = .text
+
+    func run() throws {
+        let printer = DiagnosticPrinter()
+        defer { printer.flush() }
+        let document: CPIXDocument
+        do {
+            document = try CPIXReader.read(path)
+        } catch {
+            printer.print(message: "skdpack: \(error)")
+            throw ExitStatus.failure
+        }
+        let summary = CPIXSummary(document)
+        var output = OutputSink(fd: 1, path: "<stdout>")
+        do {
+            switch format {
+            case .text:
+                try output.write(summary.text)
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                try output.write(Array(try encoder.encode(summary)))
+                try output.write("\n")
+            }
+            try output.flush()
+        } catch {
+            printer.print(message: "skdpack: \(error)")
+            throw ExitStatus.failure
+        }
+    }
+}
