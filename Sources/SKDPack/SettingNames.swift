@@ -12,6 +12,10 @@ public struct SettingNames: Sendable, Hashable {
     public var assumeEncrypted: String
     /// The setting that follows symbolic links (`--follow-symlinks`).
     public var followSymlinks: String
+    /// The CPIX documents given (`--cpix`).
+    public var cpix = "a CPIX document given for the run"
+    /// The setting that takes `{kid}` from the init segments (`--kid-from media`).
+    public var kidFromMedia = "the setting that takes the KID from the media"
 
     public init(
         values: String = "a value given for the run", match: String = "the match pattern",

@@ -15,6 +15,14 @@ enum ShippedTemplates {
             description: the title's content id, as the license server knows it
 
         """#,
+        "cpix": #"""
+        name: cpix
+        description: >-
+          The key server's own FairPlay signaling: the URI the CPIX document's HLSSignalingData (or URIExtXKey) gives
+          the key of each track and key period, written as it is. Needs --cpix.
+        uri: "{cpix_uri}"
+
+        """#,
         "entitlement": #"""
         name: entitlement
         description: >-

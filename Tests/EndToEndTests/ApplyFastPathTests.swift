@@ -21,6 +21,8 @@ struct ApplyFastPathTests {
         ],
         ["--template", "t", "--check", "--max-line-length", "64K", "--max-playlist-size", "2G", "--max-segments", "10", "-"],
         ["--template", "t", "--diff", "--max-line-length", "4096", "x"],
+        ["--template", "cpix", "--cpix", "a.xml", "--cpix", "keys/", "--max-init-size", "1M", "x"],
+        ["--template", "key-id", "--kid-from", "media", "x"],
         ["x", "--template", "t", "y"],
         ["--template", "t"],
     ]

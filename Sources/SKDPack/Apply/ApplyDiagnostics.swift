@@ -58,8 +58,14 @@ public enum ApplyDiagnostics {
         summary: "A playlist of the package could not be read or written (the operating system's reason is given).",
         specSection: "4.3.4.2")
 
+    public static let noKeyTruth = DiagnosticKind(
+        id: "CPIX-no-key", severity: .error,
+        summary: "No key, or more than one, is known for a FairPlay key's track and period: the CPIX document maps "
+            + "none (or two) to it, or the init segment names none.",
+        specSection: "CPIX 2.4 5.4.2")
+
     public static let all: [DiagnosticKind] = [
-        unwritable,
+        unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
         unsafeReference, missingReference, mediaFailed, titleFailed, unreadable,
     ].sorted { $0.id < $1.id }

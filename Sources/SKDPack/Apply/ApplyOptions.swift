@@ -17,6 +17,8 @@ public struct ApplyOptions: Sendable {
     /// Collect the FairPlay keys a media playlist uses, for its master's session keys: needed only for the
     /// media of a package with a master (the runner sets it per package).
     public var collectsSessionKeys = true
+    /// The CPIX documents and init segments `{kid}` and its kin come from (`--cpix`, `--kid-from media`).
+    public var keyTruth = KeyTruth()
 
     public init(
         template: KeyTemplate, variables: VariableSources = VariableSources(), assumeEncrypted: Bool = false,

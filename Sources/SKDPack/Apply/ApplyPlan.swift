@@ -13,7 +13,7 @@ public struct ApplyPlan: Sendable {
     /// Everything wrong with running over `packages`, one sentence a problem; empty when the run can go.
     public func problems(for packages: [PlaylistPackage]) -> [String] {
         let needed = fromCatalogueOnly
-        var problems = givenValues() + sources(needed)
+        var problems = givenValues() + keyTruthSources() + sources(needed)
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
@@ -40,13 +40,29 @@ public struct ApplyPlan: Sendable {
         }
     }
 
+    /// The variables only key truth gives have it: `{cpix_uri}` needs a CPIX document, `{kid_uuid}` a
+    /// document or the media.
+    private func keyTruthSources() -> [String] {
+        let truth = options.keyTruth
+        return definition.uri.variableNames.compactMap { name in
+            guard KeyTruth.variableNames.contains(name), name != "kid", !given.contains(name),
+                definition.variables[name]?.defaultValue == nil
+            else { return nil }
+            if name == "kid_uuid", truth.kidFromMedia || !truth.documents.isEmpty { return nil }
+            guard truth.documents.isEmpty else { return nil }
+            let from = name == "kid_uuid" ? "\(names.cpix) or \(names.kidFromMedia)" : names.cpix
+            return "{\(name)} comes from a CPIX document, and none was given (\(from))"
+        }
+    }
+
     /// The variables only the catalogue can give: not given for the run, not built in, with no default,
     /// not a group of the match or path pattern.
     private var fromCatalogueOnly: [String] {
         let patterns = Set(options.variables.match?.groupNames ?? []).union(options.variables.pathPattern?.groupNames ?? [])
         return definition.uri.variableNames.filter { name in
             let spec = definition.variables[name]
-            return !given.contains(name) && !VariableSources.builtInNames.contains(name) && !patterns.contains(name)
+            return !given.contains(name) && !VariableSources.builtInNames.contains(name) && !KeyTruth.variableNames.contains(name)
+                && !patterns.contains(name)
                 && spec?.defaultValue == nil && spec?.required != false
         }
     }

@@ -99,7 +99,7 @@ public struct ApplyRunner: Sendable {
     private func applyMedia(
         _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage
     ) -> PlaylistOutcome {
-        let applier = MediaPlaylistApplier(options: options)
+        let applier = MediaPlaylistApplier(options: options, tracks: package.tracks[file.path] ?? [])
         let identity = PlaylistIdentity(path: file.path, titlePath: package.master?.path)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             switch destination {

@@ -1,4 +1,6 @@
+import CPIX
 import HLS
+import MP4
 import SKDTemplate
 
 /// Applies a template to one media playlist (README "What apply does", rules 1 to 5).
@@ -19,8 +21,12 @@ public struct MediaPlaylistApplier: Sendable {
     /// value is given for the whole run. Worked out once, not for every key.
     private let contentIDMayComeFromPattern: Bool
 
-    public init(options: ApplyOptions) {
+    /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
+    public let tracks: [TrackContext]
+
+    public init(options: ApplyOptions, tracks: [TrackContext] = []) {
         self.options = options
+        self.tracks = tracks
         self.secretNames = options.template.definition.secretNames.sorted()
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
@@ -66,9 +72,12 @@ public struct MediaPlaylistApplier: Sendable {
     /// The URI for a key (`key` is the existing FairPlay key, `nil` for an inserted one), or `nil` after
     /// reporting why it cannot be rendered. The values of secret variables go into `secrets`, whatever
     /// their source (a catalogue row, a --match group), so that nothing shown of the playlist holds them.
+    /// `truth` holds the values key truth gives this key (``KeyTruth/variableNames``), from `truthSource`;
+    /// a value given for the run still wins over them.
     func render(
         _ key: KeyLine?, index: Int, kid: String?, line: Int, values playlistValues: [String: TemplateValue],
-        noting outcome: inout PlaylistOutcome, report: (DiagnosticKind, String, Int) -> Void
+        truth: [String: String] = [:], truthSource: String = "", noting outcome: inout PlaylistOutcome,
+        report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
         var groups: [String: String] = [:]
@@ -82,8 +91,16 @@ public struct MediaPlaylistApplier: Sendable {
             }
             groups = found
         }
-        let lookup = options.variables.keyLookup(
+        let sources = options.variables.keyLookup(
             playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
+        let given = options.variables.commandLine
+        let lookup: (String) -> TemplateValue? =
+            truth.isEmpty
+            ? sources
+            : { name in
+                if let value = truth[name], !given.contains(where: { $0.name == name }) { return TemplateValue(value, source: truthSource) }
+                return sources(name)
+            }
         for name in secretNames {
             if let value = lookup(name)?.value ?? options.template.definition.variables[name]?.defaultValue {
                 outcome.secretValues.insert(value)
@@ -194,6 +211,11 @@ private struct MediaWalk {
     let collectsSessionKeys: Bool
     /// Made once: the secrets to keep out of messages and changes.
     let redaction: Redaction
+    /// The CPIX key of each key period, when a document is given; or why the title has none.
+    var chooser: TrackKeyChooser?
+    var truthProblem: KeyTruthProblem?
+    /// The `EXT-X-MAP` in force, for `--kid-from media`.
+    var currentMap: MapTag?
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -204,6 +226,15 @@ private struct MediaWalk {
         self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
+        let truth = applier.options.keyTruth
+        if !truth.documents.isEmpty {
+            let contentID =
+                applier.options.variables.commandLine.last(where: { $0.name == "content_id" })?.value ?? playlistValues["content_id"]?.value
+            switch truth.document(for: contentID) {
+            case .success(let document): chooser = TrackKeyChooser(document: document, tracks: applier.tracks)
+            case .failure(let problem): truthProblem = problem
+            }
+        }
     }
 
     func collect(_ diagnostic: Diagnostic) { box.diagnostics.append(diagnostic) }
@@ -242,8 +273,7 @@ private struct MediaWalk {
         let number = line.raw.number
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
-            if let uri = applier.render(
-                nil, index: 0, kid: nil, line: number, values: playlistValues, noting: &outcome, report: report),
+            if let uri = renderKey(nil, index: 0, kid: nil, line: number),
                 let content = written(applier.insertedKey(uri: uri), line: number)
             {
                 try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
@@ -277,6 +307,12 @@ private struct MediaWalk {
                 version = (number, text, digit)
                 try keep(line, into: &emitter)
             }
+        case .tag(.map) where applier.options.keyTruth.kidFromMedia:
+            if let tag = line.parseTag(), var map = MapTag(tag) {
+                map.uri = reader.variables.substitute(map.uri).text
+                currentMap = map
+            }
+            try keep(line, into: &emitter)
         case .tag(let name?) where name.scope == .mediaSegment && name != .map && reader.segmentCount == 0:
             if firstSegmentTag == nil { firstSegmentTag = (number, line.raw.offset) }
             try keep(line, into: &emitter)
@@ -317,9 +353,7 @@ private struct MediaWalk {
                     "key period \(index) is encrypted with METHOD=\(key.method) (KEYFORMAT \(key.keyFormat), "
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
-            } else if let uri = applier.render(
-                nil, index: index, kid: kid, line: periods.lastKeyLine, values: playlistValues, noting: &outcome,
-                report: report),
+            } else if let uri = renderKey(nil, index: index, kid: kid, line: periods.lastKeyLine),
                 let content = written(applier.insertedKey(uri: uri), line: periods.lastKeyLine)
             {
                 insertion = content
@@ -334,8 +368,7 @@ private struct MediaWalk {
             case .key(let key, let content, let terminator, let line):
                 var written = content
                 if key.isFairPlay, key.methodIsFairPlayCompatible,
-                    let uri = applier.render(
-                        key, index: index, kid: kid, line: line, values: playlistValues, noting: &outcome, report: report),
+                    let uri = renderKey(key, index: index, kid: kid, line: line),
                     let rewritten = rewritten(key, uri: uri, line: line)
                 {
                     written = rewritten
@@ -361,6 +394,71 @@ private struct MediaWalk {
         }
         held.removeAll(keepingCapacity: true)
         periods.end()
+    }
+
+    /// The URI of the FairPlay key of key period `index`, with what key truth gives it (the CPIX key of
+    /// the track and period, or the init segment's KID), or `nil` after reporting why it has none.
+    private mutating func renderKey(_ key: KeyLine?, index: Int, kid: String?, line: Int) -> String? {
+        var truth: [String: String] = [:]
+        var source = ""
+        if let truthProblem {
+            report(ApplyDiagnostics.noKeyTruth, truthProblem.message + "; the playlist is left as it was", line: line)
+            return nil
+        }
+        if chooser != nil {
+            switch chooser!.key(forKeyPeriod: index) {
+            case .success(let chosen):
+                truth = chooser!.values(of: chosen)
+                source = "the CPIX document \(chooser!.document.path)"
+            case .failure(let problem):
+                report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
+                return nil
+            }
+        } else if applier.options.keyTruth.kidFromMedia {
+            switch mediaKeyID() {
+            case .success(let (keyID, file)):
+                truth = ["kid": keyID.hex, "kid_uuid": keyID.uuid]
+                source = "the init segment \(file)"
+            case .failure(let problem):
+                report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
+                return nil
+            }
+        }
+        return applier.render(
+            key, index: index, kid: kid, line: line, values: playlistValues, truth: truth, truthSource: source, noting: &outcome,
+            report: report)
+    }
+
+    /// The default KID of the init segment in force, and its file.
+    private func mediaKeyID() -> Result<(KeyID, String), KeyTruthProblem> {
+        guard let map = currentMap else {
+            return .failure(KeyTruthProblem("no EXT-X-MAP is in force here: a KID from the media needs fMP4 init segments"))
+        }
+        guard let file = InitSegmentStore.localPath(of: map.uri, inPlaylistAt: identity.path) else {
+            return .failure(KeyTruthProblem("the init segment \(map.uri) is not a local file, so its KID cannot be read here"))
+        }
+        let range = map.byteRange.flatMap(ByteRange.init)
+        switch applier.options.keyTruth.initSegments.segment(at: file, range: range) {
+        case .failure(let failure):
+            return .failure(KeyTruthProblem(failure.description))
+        case .success(let segment):
+            let kids = segment.tracks.filter(\.isEncrypted).compactMap(\.defaultKID).reduce(into: [KeyID]()) { list, kid in
+                if !list.contains(kid) { list.append(kid) }
+            }
+            guard let kid = kids.first else {
+                return .failure(
+                    KeyTruthProblem("the init segment \(file) is clear: no sample entry of it is protected, so it names no KID"))
+            }
+            guard kids.count == 1 else {
+                return .failure(
+                    KeyTruthProblem("the init segment \(file) has tracks with different KIDs (\(kids.map(\.uuid).joined(separator: ", ")))")
+                )
+            }
+            guard !kid.isZero else {
+                return .failure(KeyTruthProblem("the init segment \(file) has an all-zero default KID, which names no key"))
+            }
+            return .success((kid, file))
+        }
     }
 
     /// The line of a key to insert, or `nil` after reporting why it cannot be written (the playlist then
@@ -408,8 +506,7 @@ private struct MediaWalk {
         var versionDigitOffset: Int?
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
-                if let uri = applier.render(
-                    nil, index: 0, kid: nil, line: first.line, values: playlistValues, noting: &outcome, report: report),
+                if let uri = renderKey(nil, index: 0, kid: nil, line: first.line),
                     let content = written(applier.insertedKey(uri: uri), line: first.line)
                 {
                     use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)

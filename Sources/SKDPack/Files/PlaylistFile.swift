@@ -1,3 +1,4 @@
+import CPIX
 import Dispatch
 import Glibc
 import HLS
@@ -29,6 +30,16 @@ public struct PlaylistPackage: Sendable {
     public var media: [PlaylistFile]
     /// Problems found while putting the package together (a reference outside the input, a missing file).
     public var diagnostics: [Diagnostic]
+    /// What the master says of the track each media playlist carries, by path: one entry per reference
+    /// (a video playlist listed in several variants has several, normally alike).
+    public var tracks: [String: [TrackContext]] = [:]
+
+    public init(master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:]) {
+        self.master = master
+        self.media = media
+        self.diagnostics = diagnostics
+        self.tracks = tracks
+    }
 
     /// The playlists of the package: its media and its master.
     public var playlistCount: Int { media.count + (master == nil ? 0 : 1) }
@@ -208,6 +219,7 @@ public struct PlaylistDiscovery: Sendable {
         let masterPaths = Set(masters.map { normalize($0.0.path) })
         for (master, references) in masters {
             var media: [PlaylistFile] = []
+            var tracks: [String: [TrackContext]] = [:]
             var diagnostics: [Diagnostic] = references.diagnostics
             for reference in references.local {
                 let resolved = normalize(AtomicFile.directory(of: master.path) + "/" + reference.path)
@@ -226,6 +238,7 @@ public struct PlaylistDiscovery: Sendable {
                             "\(reference.path) is \(which); a variant or rendition must be a media playlist", at: location))
                 } else if let file = byPath[resolved] {
                     if !media.contains(file) { media.append(file) }
+                    tracks[file.path, default: []].append(reference.track)
                     claimed.insert(resolved)
                 } else if access(resolved, F_OK) == 0 {
                     let relative = AtomicFile.directory(of: master.relativePath)
@@ -234,13 +247,14 @@ public struct PlaylistDiscovery: Sendable {
                         path: resolved, relativePath: normalize((relative == "." ? "" : relative + "/") + reference.path),
                         isLink: lstat(resolved, &info) == 0 && isLink(info))
                     if !media.contains(file) { media.append(file) }
+                    tracks[file.path, default: []].append(reference.track)
                     claimed.insert(resolved)
                 } else {
                     diagnostics.append(
                         ApplyDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
                 }
             }
-            packages.append(PlaylistPackage(master: master, media: media, diagnostics: diagnostics))
+            packages.append(PlaylistPackage(master: master, media: media, diagnostics: diagnostics, tracks: tracks))
             claimed.insert(normalize(master.path))
         }
         for file in files where !claimed.contains(normalize(file.path)) {
@@ -293,6 +307,8 @@ struct MasterReferences {
     struct Reference {
         var path: String
         var line: Int
+        /// The track the master says the playlist carries.
+        var track: TrackContext
     }
 
     var local: [Reference] = []
@@ -308,21 +324,32 @@ struct MasterReferences {
         options.parsesEveryTag = false
         let reader = PlaylistReader(source: source, path: path, options: options)
         var references = MasterReferences()
+        var streamInf: Tag?
         do {
             while let line = try reader.next() {
                 var uri: String?
+                var track = TrackContext(type: .other)
                 switch line.kind {
                 case .uri where line.uriRole == .variant:
                     uri = line.text
-                case .tag(.media), .tag(.iFrameStreamInf):
-                    uri = line.parseTag()?.quotedString("URI")
+                    track = streamInf.map(MasterTrack.variant) ?? TrackContext(type: .video)
+                case .tag(.streamInf):
+                    streamInf = line.parseTag()
+                case .tag(.media):
+                    let tag = line.parseTag()
+                    uri = tag?.quotedString("URI")
+                    track = tag.map(MasterTrack.rendition) ?? track
+                case .tag(.iFrameStreamInf):
+                    let tag = line.parseTag()
+                    uri = tag?.quotedString("URI")
+                    track = tag.map(MasterTrack.variant) ?? track
                 case .tag(.extInf):
                     return nil
                 default:
                     break
                 }
                 if let uri, let local = localPath(reader.variables.substitute(uri).text) {
-                    references.local.append(Reference(path: local, line: line.raw.number))
+                    references.local.append(Reference(path: local, line: line.raw.number, track: track))
                 }
             }
         } catch {

@@ -104,13 +104,14 @@ public struct KeyTemplate: Sendable {
         let uriMark = definition.marks["uri"] ?? YAMLMark(line: 1, column: 1)
         for segment in definition.uri.segments {
             guard case .placeholder(let placeholder) = segment, definition.variables[placeholder.name] == nil,
-                !VariableSources.builtInNames.contains(placeholder.name)
+                !VariableSources.builtInNames.contains(placeholder.name), !KeyTruth.variableNames.contains(placeholder.name)
             else { continue }
             // The column inside a quoted URI, counted from its opening quote.
             let mark = YAMLMark(line: uriMark.line, column: uriMark.column + placeholder.column)
             throw refuse(
                 "uri: {\(placeholder.name)} is not declared under variables (declared: \(declared.joined(separator: ", ")); "
-                    + "built-in: \(VariableSources.builtInNames.joined(separator: ", ")))",
+                    + "built-in: \(VariableSources.builtInNames.joined(separator: ", ")); from key truth: "
+                    + "\(KeyTruth.variableNames.joined(separator: ", ")))",
                 mark)
         }
         for name in declared where !used.contains(name) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Glibc
 import HLS
+import MP4
 import SKDPack
 import SKDReports
 import SKDTemplate
@@ -20,11 +21,19 @@ struct ApplyCommand: ParsableCommand {
             Variables, strongest first: --var, --match groups, --path-pattern groups, the --catalog row, the \
             built-ins (playlist, playlist_stem, title_dir, key_index, kid, old_uri), the template's defaults.
 
+            Key truth: with --cpix, each FairPlay key gets the key the key server's CPIX document gives its track \
+            (the master's RESOLUTION, EXT-X-MEDIA CHANNELS) and key period: {kid} (32 hex digits), {kid_uuid}, \
+            {cpix_content_id}, {iv_hex} and {cpix_uri} (the URI of the document's FairPlay signaling; the \
+            shipped template cpix writes it). With --kid-from media, {kid} and {kid_uuid} are the default KID of \
+            the init segment the key period's EXT-X-MAP names. No key, or two, for a track is an error.
+
             Examples:
               skdpack apply --template content-id --var content_id=title-42 video.m3u8 > out.m3u8
               skdpack apply --template entitlement --catalog titles.csv --in-place library/
               skdpack apply --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
                   --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)' --diff library/
+              skdpack apply --template cpix --cpix keys.xml --in-place title/
+              skdpack apply --template key-id --kid-from media --in-place title/
             """)
 
     @OptionGroup var templateOptions: TemplateOptions
@@ -57,6 +66,18 @@ struct ApplyCommand: ParsableCommand {
 
     @Flag(help: "Follow symbolic links when walking directories.")
     var followSymlinks = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A CPIX document from the key server (repeatable), or a directory of them matched to titles by content id.",
+            valueName: "FILE"))
+    var cpix: [String] = []
+
+    @Option(help: ArgumentHelp("Take {kid} from the default KID of each key period's init segment (EXT-X-MAP).", valueName: "media"))
+    var kidFrom: String?
+
+    @Option(help: ArgumentHelp("The largest init segment read (K, M, G suffixes).", valueName: "SIZE"))
+    var maxInitSize = ByteCount(InitSegmentFile.defaultLimit)
 
     @OptionGroup var library: LibraryOptions
 
@@ -95,6 +116,7 @@ extension ApplySettings {
             options.readerOptions.parsesEveryTag = false
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             options.keepsChangeDetails = !reportFormats.isEmpty
+            options.keyTruth = try KeyTruthOptions.apply(cpix: cpix, kidFrom: kidFrom, maxInitSize: maxInitSize)
             let redaction = options.redaction
 
             let run = try LibraryRun(

@@ -22,7 +22,7 @@ enum ApplyFastPath {
                 continue
             }
             // A single-valued option given twice, or a flag given twice: ArgumentParser decides.
-            if word != "--var", word != "--report" {
+            if word != "--var", word != "--report", word != "--cpix" {
                 guard !given.contains(word) else { return nil }
                 given.append(word)
             }
@@ -59,6 +59,15 @@ enum ApplyFastPath {
             case "--report":
                 guard let value = words.value() else { return nil }
                 settings.reports.append(value)
+            case "--cpix":
+                guard let value = words.value() else { return nil }
+                settings.cpix.append(value)
+            case "--kid-from":
+                guard let value = words.value() else { return nil }
+                settings.kidFrom = value
+            case "--max-init-size":
+                guard let value = words.value().flatMap(ByteCount.init(argument:)) else { return nil }
+                settings.maxInitSize = value.bytes
             case "--jobs":
                 guard let value = words.value().flatMap(Int.init) else { return nil }
                 settings.jobs = value

@@ -1,4 +1,5 @@
 import HLS
+import MP4
 
 /// What an `apply` run is asked to do, as plain values: made from ArgumentParser's `ApplyCommand`, or
 /// directly by ``ApplyFastPath``, and run the same way either way.
@@ -24,6 +25,9 @@ struct ApplySettings: Equatable {
     var maxPlaylistSize = ReaderOptions.defaultMaximumPlaylistSize
     var maxSegments = ReaderOptions.defaultMaximumSegmentCount
     var reports: [String] = []
+    var cpix: [String] = []
+    var kidFrom: String?
+    var maxInitSize = InitSegmentFile.defaultLimit
 }
 
 extension ApplySettings {
@@ -39,6 +43,6 @@ extension ApplySettings {
             shard: command.library.shard,
             noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
             maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
-            reports: command.report)
+            reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes)
     }
 }

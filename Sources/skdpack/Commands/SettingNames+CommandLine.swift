@@ -2,7 +2,12 @@ import SKDPack
 
 extension SettingNames {
     /// The flags of `skdpack`'s command line, for the library's messages.
-    static let commandLine = SettingNames(
-        values: "--var", match: "--match", pathPattern: "--path-pattern", assumeEncrypted: "--assume-encrypted",
-        followSymlinks: "--follow-symlinks")
+    static let commandLine: SettingNames = {
+        var names = SettingNames(
+            values: "--var", match: "--match", pathPattern: "--path-pattern", assumeEncrypted: "--assume-encrypted",
+            followSymlinks: "--follow-symlinks")
+        names.cpix = "--cpix"
+        names.kidFromMedia = "--kid-from media"
+        return names
+    }()
 }

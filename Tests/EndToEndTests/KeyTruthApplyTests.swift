@@ -1,0 +1,90 @@
+import Foundation
+import SKDTestSupport
+import Testing
+
+/// `apply --cpix` and `--kid-from media` on a title with per-track keys and key rotation, as a packaging
+/// pipeline runs them.
+@Suite("apply from key truth")
+struct KeyTruthApplyTests {
+    func title() throws -> Scratch {
+        let scratch = try Scratch()
+        try KeyTruthTitle.write(into: URL(fileURLWithPath: scratch.path(".")))
+        return scratch
+    }
+
+    /// The URIs of the FairPlay keys of `playlist`, in order.
+    func keyURIs(_ scratch: Scratch, _ playlist: String) throws -> [String] {
+        try scratch.text("title/" + playlist).split(separator: "\n").filter { $0.hasPrefix("#EXT-X-KEY:") }.compactMap { line in
+            line.firstMatch(of: /URI="([^"]*)"/).map { String($0.output.1) }
+        }
+    }
+
+    @Test("each playlist's keys get the key of its track and period from the CPIX document")
+    func cpixPicksPerTrackAndPeriod() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys.xml"), "--in-place", "--no-progress", scratch.path("title"),
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        for rendition in KeyTruthTitle.renditions {
+            let expected = (1...2).map { "skd://" + KeyTruthTitle.uuid(KeyTruthTitle.kid(rendition.label, period: $0)) }
+            #expect(try keyURIs(scratch, rendition.playlist) == expected, "\(rendition.playlist)")
+        }
+        let master = try scratch.text("title/master.m3u8")
+        #expect(master.components(separatedBy: "#EXT-X-SESSION-KEY").count - 1 == 0 || master.contains("skd://"))
+    }
+
+    @Test("kid from the media: each period's URI names its init segment's default KID")
+    func kidFromMedia() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "skd://{kid_uuid}", "--kid-from", "media", "--in-place", "--no-progress", scratch.path("title"),
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = (1...2).map { "skd://" + KeyTruthTitle.uuid(KeyTruthTitle.kid("HD", period: $0)) }
+        #expect(try keyURIs(scratch, "video-1080.m3u8") == expected)
+    }
+
+    @Test("a track no rule selects is an error naming the playlist, the track and the rules considered")
+    func noKeyForATrack() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        let document = try scratch.text("keys.xml").replacingOccurrences(
+            of: #"<cpix:AudioFilter minChannels="3"/>"#, with: #"<cpix:AudioFilter minChannels="8"/>"#)
+        try scratch.write("keys.xml", document)
+        let before = try scratch.text("title/audio-51.m3u8")
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys.xml"), "--in-place", "--no-progress", scratch.path("title"),
+        ])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("audio-51.m3u8:6:1: error: no key of the CPIX document"), "\(run.stderr)")
+        #expect(run.stderr.contains("(audio, 6 channels, period keyPeriod_1)"), "\(run.stderr)")
+        #expect(run.stderr.contains("[MULTICHANNEL_AUDIO]"))
+        // A title changes whole or not at all.
+        #expect(try scratch.text("title/audio-51.m3u8") == before)
+        #expect(try keyURIs(scratch, "video-480.m3u8") == ["skd://old-key-1", "skd://old-key-2"])
+    }
+
+    @Test("a document refused is said with its file and line before anything is written")
+    func refusedDocument() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        try scratch.write("bad.xml", "<?xml version=\"1.0\"?>\n<cpix:CPIX xmlns:cpix=\"urn:dashif:org:cpix\" version=\"4.0\"/>\n")
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("bad.xml"), "--check", scratch.path("title"),
+        ])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("bad.xml:2: CPIX@version \"4.0\""), "\(run.stderr)")
+    }
+
+    @Test("{cpix_uri} without a document is a plan error")
+    func cpixVariableWithoutDocument() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        let run = try SKDPackRunner.run(["apply", "--template", "cpix", "--check", scratch.path("title")])
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("{cpix_uri} comes from a CPIX document, and none was given (--cpix)"), "\(run.stderr)")
+    }
+}
