@@ -31,8 +31,8 @@ struct KeyTruthApplyTests {
             let expected = (1...2).map { "skd://" + KeyTruthTitle.uuid(KeyTruthTitle.kid(rendition.label, period: $0)) }
             #expect(try keyURIs(scratch, rendition.playlist) == expected, "\(rendition.playlist)")
         }
-        let master = try scratch.text("title/master.m3u8")
-        #expect(master.components(separatedBy: "#EXT-X-SESSION-KEY").count - 1 == 0 || master.contains("skd://"))
+        // Without --session-keys the master (which has none) is left as it was.
+        #expect(!(try scratch.text("title/master.m3u8")).contains("#EXT-X-SESSION-KEY"))
     }
 
     @Test("kid from the media: each period's URI names its init segment's default KID")
@@ -86,5 +86,80 @@ struct KeyTruthApplyTests {
         let run = try SKDPackRunner.run(["apply", "--template", "cpix", "--check", scratch.path("title")])
         #expect(run.status == 2)
         #expect(run.stderr.contains("{cpix_uri} comes from a CPIX document, and none was given (--cpix)"), "\(run.stderr)")
+    }
+}
+
+/// `validate --cpix --media` on the title `apply --cpix` wrote, then on the same title with its media
+/// broken as packaging mistakes break it.
+@Suite("validate against key truth")
+struct KeyTruthValidateTests {
+    func appliedTitle() throws -> Scratch {
+        let scratch = try Scratch()
+        try KeyTruthTitle.write(into: URL(fileURLWithPath: scratch.path(".")))
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys.xml"), "--session-keys", "--in-place", "--no-progress",
+            scratch.path("title"),
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        return scratch
+    }
+
+    func validate(_ scratch: Scratch) throws -> SKDPackRunner.Result {
+        try SKDPackRunner.run(
+            ["validate", "--media", "--cpix", scratch.path("keys.xml"), "--no-progress", scratch.path("title")],
+            environment: ["NO_COLOR": "1"])
+    }
+
+    @Test("the applied title passes, session keys and all")
+    func appliedTitlePasses() throws {
+        let scratch = try appliedTitle()
+        defer { scratch.remove() }
+        let run = try validate(scratch)
+        #expect(run.status == 0, "\(run.stdoutText)\(run.stderr)")
+        #expect(!run.stdoutText.contains("MEDIA-") && !run.stdoutText.contains("CPIX-"), "\(run.stdoutText)")
+        let master = try scratch.text("title/master.m3u8")
+        #expect(master.components(separatedBy: "#EXT-X-SESSION-KEY:").count - 1 == 10)
+    }
+
+    @Test("two init segments swapped, one made cenc: each broken playlist named at its key line")
+    func brokenMediaIsFound() throws {
+        let scratch = try appliedTitle()
+        defer { scratch.remove() }
+        let title = URL(fileURLWithPath: scratch.path("title"))
+        let sd = title.appendingPathComponent("video-480-init-p1.mp4")
+        let hd = title.appendingPathComponent("video-1080-init-p1.mp4")
+        let sdBytes = try Data(contentsOf: sd)
+        try Data(contentsOf: hd).write(to: sd)
+        try sdBytes.write(to: hd)
+        let cenc = InitSegmentMaker.segment(.audio(channels: 2), scheme: "cenc", kid: KeyTruthTitle.kid("STEREO_AUDIO", period: 2))
+        try Data(cenc).write(to: title.appendingPathComponent("audio-stereo-init-p2.mp4"))
+
+        let run = try validate(scratch)
+        let output = run.stdoutText + run.stderr
+        #expect(run.status == 1)
+        #expect(output.contains("video-480.m3u8:6:1: error: this key names KID"), "\(output)")
+        #expect(output.contains("video-1080.m3u8:6:1: error: this key names KID"), "\(output)")
+        #expect(output.contains("[MEDIA-kid-mismatch]"))
+        #expect(output.contains("audio-stereo.m3u8:12:1: error: this FairPlay key is over"), "\(output)")
+        #expect(output.contains("encrypted with 'cenc'") && output.contains("[MEDIA-scheme-not-cbcs]"))
+        // The playlists themselves still agree with the key server's document.
+        #expect(!output.contains("CPIX-"), "\(output)")
+        #expect(!output.contains("video-2160.m3u8:") && !output.contains("audio-51.m3u8:"), "\(output)")
+    }
+
+    @Test("a key swapped in the playlist is named against the document")
+    func swappedKeyIsFoundAgainstTheDocument() throws {
+        let scratch = try appliedTitle()
+        defer { scratch.remove() }
+        let hd = KeyTruthTitle.uuid(KeyTruthTitle.kid("HD", period: 2))
+        let uhd = KeyTruthTitle.uuid(KeyTruthTitle.kid("UHD", period: 2))
+        let playlist = try scratch.text("title/video-2160.m3u8").replacingOccurrences(of: uhd, with: hd)
+        try scratch.write("title/video-2160.m3u8", playlist)
+        let run = try validate(scratch)
+        let output = run.stdoutText + run.stderr
+        #expect(run.status == 1)
+        #expect(output.contains("video-2160.m3u8:12:1: error: this FairPlay key is not the one"), "\(output)")
+        #expect(output.contains("[CPIX-signaling-mismatch]"))
+        #expect(output.contains("video-2160.m3u8:12:1: error: this key names KID \(hd)"), "\(output)")
     }
 }

@@ -13,8 +13,14 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     var broken: String
     var correct: String
     var options = ValidationOptions()
+    /// The options of the correct playlist, when not the same.
+    var correctOptions: ValidationOptions?
+    /// Validated as a playlist of the folder of ``KeyTruthFixtures`` (whose init segments it names).
+    var inFixtures = false
 
     var testDescription: String { rule.rawValue }
+
+    var path: String { inFixtures ? KeyTruthFixtures.directory + "/t.m3u8" : "t.m3u8" }
 }
 
 /// Options that check keys against the entitlement template, pinned to a server, and allow that server.
@@ -55,196 +61,198 @@ private func master(_ lines: String...) -> String {
         + "#EXT-X-STREAM-INF:BANDWIDTH=1000000\nvideo.m3u8\n"
 }
 
-func findings(_ text: String, options: ValidationOptions = ValidationOptions()) throws -> [Diagnostic] {
-    try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8", options: options).diagnostics
+func findings(_ text: String, options: ValidationOptions = ValidationOptions(), path: String = "t.m3u8") throws -> [Diagnostic] {
+    try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: path, options: options).diagnostics
 }
 
 @Suite("validation rules")
 struct ValidationRuleTests {
-    static let cases: [RuleCase] = [
-        // HLS
-        // The reader's own findings, which validate reports with the rules'.
-        RuleCase(
-            rule: "HLS-empty-playlist", severity: .error, line: 1, column: 1,
-            broken: "", correct: media()),
-        RuleCase(
-            rule: "HLS-extm3u-first", severity: .error, line: 1, column: 1,
-            broken: "# packaged by x\n" + media(), correct: media()),
-        RuleCase(
-            rule: "HLS-playlist-too-large", severity: .error, line: 6, column: 4,
-            broken: media(), correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
-            options: readerLimits(size: 70)),
-        RuleCase(
-            rule: "HLS-too-many-segments", severity: .error, line: 7, column: 1,
-            broken: media(), correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
-            options: readerLimits(segments: 1)),
-        RuleCase(
-            rule: "HLS-byte-order-mark", severity: .error, line: 1, column: 1,
-            broken: "\u{FEFF}" + media(), correct: media()),
-        RuleCase(
-            rule: "HLS-control-character", severity: .error, line: 5, column: 4,
-            broken: media().replacingOccurrences(of: "a.ts", with: "a.t\u{07}s"), correct: media()),
-        RuleCase(
-            rule: "HLS-tab-character", severity: .warning, line: 5, column: 2,
-            broken: media().replacingOccurrences(of: "a.ts", with: "a\t.ts"), correct: media()),
-        RuleCase(
-            rule: "HLS-attribute-whitespace", severity: .error, line: 4, column: 30,
-            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES, URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
-        RuleCase(
-            rule: "HLS-attribute-duplicate", severity: .error, line: 4, column: 38,
-            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k",URI="j""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
-        RuleCase(
-            rule: "HLS-attribute-unterminated-quote", severity: .error, line: 4, column: 34,
-            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k"#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
-        RuleCase(
-            rule: "HLS-attribute-syntax", severity: .error, line: 4, column: 30,
-            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,,URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
-        RuleCase(
-            rule: "HLS-attribute-type", severity: .error, line: 4, column: 34,
-            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI=k"#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
-        RuleCase(
-            rule: "HLS-attribute-missing", severity: .error, line: 3, column: 19,
-            broken: "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:CODECS=\"avc1.4d401f\"\nv.m3u8\n",
-            correct: "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.4d401f\"\nv.m3u8\n"),
-        RuleCase(
-            rule: "HLS-tag-value", severity: .error, line: 3, column: 23,
-            broken: media().replacingOccurrences(of: "TARGETDURATION:10", with: "TARGETDURATION:ten"), correct: media()),
-        RuleCase(
-            rule: "HLS-tag-repeated", severity: .error, line: 4, column: 1,
-            broken: media("#EXT-X-TARGETDURATION:10"), correct: media()),
-        RuleCase(
-            rule: "HLS-removed-tag", severity: .warning, line: 4, column: 1,
-            broken: media("#EXT-X-ALLOW-CACHE:NO"), correct: media()),
-        RuleCase(
-            rule: "HLS-extinf-missing", severity: .error, line: 5, column: 1,
-            broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\nb.ts\n",
-            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n"),
-        RuleCase(
-            rule: "HLS-stream-inf-without-uri", severity: .error, line: 2, column: 1,
-            broken: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n",
-            correct: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\nlo.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n"),
-        RuleCase(
-            rule: "HLS-not-a-playlist", severity: .error, line: 1, column: 1,
-            broken: "\u{0}\u{0}\u{0}\u{18}ftypmp42\u{0}\u{0}\u{0}\u{0}mp42isom\n",
-            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n"),
-        RuleCase(
-            rule: "HLS-extinf-without-uri", severity: .error, line: 3, column: 1,
-            broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n",
-            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n"),
-        RuleCase(
-            rule: "HLS-undefined-variable", severity: .error, line: 5, column: 1,
-            broken: media(version: 8).replacingOccurrences(of: "a.ts", with: "{$base}/a.ts"),
-            correct: media(#"#EXT-X-DEFINE:NAME="base",VALUE="v1""#, version: 8).replacingOccurrences(of: "a.ts", with: "{$base}/a.ts")),
-        RuleCase(
-            rule: "HLS-define-duplicate", severity: .error, line: 5, column: 1,
-            broken: media(#"#EXT-X-DEFINE:NAME="x",VALUE="1""#, #"#EXT-X-DEFINE:NAME="x",VALUE="2""#, version: 8),
-            correct: media(#"#EXT-X-DEFINE:NAME="x",VALUE="1""#, #"#EXT-X-DEFINE:NAME="y",VALUE="2""#, version: 8)),
-        RuleCase(
-            rule: "KEY-method-missing", severity: .error, line: 4, column: 12,
-            broken: media(#"#EXT-X-KEY:URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#)),
-        RuleCase(
-            rule: "KEY-uri-missing", severity: .error, line: 4, column: 12,
-            broken: media("#EXT-X-KEY:METHOD=AES-128"), correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#)),
-        RuleCase(
-            rule: "KEY-iv-format", severity: .error, line: 4, column: 38,
-            broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#),
-            correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#)),
-        RuleCase(
-            rule: "HLS-mixed-playlist", severity: .error, line: 4, column: 1,
-            broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
-            correct: master()),
-        RuleCase(
-            rule: "HLS-targetduration-missing", severity: .error, line: 1, column: 1,
-            broken: "#EXTM3U\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
-            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
-        RuleCase(
-            rule: "HLS-extinf-over-target", severity: .error, line: 4, column: 9,
-            broken: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.5,\na.ts\n",
-            correct: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.499,\na.ts\n"),
-        RuleCase(
-            rule: "HLS-version-too-low", severity: .error, line: 4, column: 12,
-            broken: media(fairPlayKey, version: 4), correct: media(fairPlayKey, version: 5)),
-        RuleCase(
-            rule: "HLS-segments-after-endlist", severity: .warning, line: 6, column: 1,
-            broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\nb.ts\n",
-            correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
-        RuleCase(
-            rule: "HLS-nothing-to-play", severity: .error, line: 1, column: 1,
-            broken: "#EXTM3U\n#EXT-X-VERSION:3\n", correct: master()),
-        // KEY
-        RuleCase(
-            rule: "KEY-method-unknown", severity: .error, line: 4, column: 19,
-            broken: media(#"#EXT-X-KEY:METHOD=sample-aes,URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
-        RuleCase(
-            rule: "KEY-none-with-attributes", severity: .error, line: 4, column: 24,
-            broken: media(#"#EXT-X-KEY:METHOD=NONE,URI="skd://x""#), correct: media("#EXT-X-KEY:METHOD=NONE")),
-        RuleCase(
-            rule: "KEY-keyformatversions-syntax", severity: .error, line: 4, column: 54,
-            broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMATVERSIONS="1//2""#),
-            correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMATVERSIONS="1/2""#)),
-        RuleCase(
-            rule: "KEY-method-mismatch", severity: .error, line: 7, column: 1,
-            broken: media(fairPlayKey, #"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="data:x",KEYFORMAT="urn:uuid:edef8ba9""#),
-            correct: media(fairPlayKey, #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:x",KEYFORMAT="urn:uuid:edef8ba9""#)),
-        RuleCase(
-            rule: "KEY-session-none", severity: .error, line: 3, column: 27,
-            broken: master("#EXT-X-SESSION-KEY:METHOD=NONE"),
-            correct: master(fairPlayKey.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY"))),
-        RuleCase(
-            rule: "KEY-session-in-media", severity: .error, line: 4, column: 1,
-            broken: media(fairPlayKey.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY")),
-            correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "KEY-session-duplicate", severity: .error, line: 4, column: 1,
-            broken: master(
-                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
-                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#),
-            correct: master(
-                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
-                #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://b",KEYFORMAT="com.apple.streamingkeydelivery""#)),
-        // FPS
-        RuleCase(
-            rule: "FPS-method", severity: .error, line: 4, column: 19,
-            broken: media(fairPlayKey.replacingOccurrences(of: "SAMPLE-AES", with: "AES-128")), correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "FPS-keyformat-missing", severity: .error, line: 4, column: 12,
-            broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1""#), correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "FPS-scheme", severity: .error, line: 4, column: 35,
-            broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "sdk://")), correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "FPS-skd-without-slashes", severity: .warning, line: 4, column: 35,
-            broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "skd:")), correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "FPS-placeholder-left", severity: .error, line: 4, column: 45,
-            broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/${content_id}")),
-            correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/title-1"))),
-        RuleCase(
-            rule: "FPS-keyformatversions", severity: .error, line: 4, column: 112,
-            broken: media(fairPlayKey.replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="2""#)),
-            correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "FPS-iv", severity: .info, line: 4, column: 93,
-            broken: media(fairPlayKey.replacingOccurrences(of: #",KEYFORMATVERSIONS="1""#, with: ",IV=0x0123456789abcdef0123456789abcdef")),
-            correct: media(fairPlayKey)),
-        RuleCase(
-            rule: "FPS-uri-length", severity: .warning, line: 4, column: 35,
-            broken: media(fairPlayKey.replacingOccurrences(of: "title-1", with: String(repeating: "t", count: 2049))),
-            correct: media(fairPlayKey.replacingOccurrences(of: "title-1", with: String(repeating: "t", count: 2000)))),
-        // TPL
-        RuleCase(
-            rule: "TPL-key-mismatch", severity: .error, line: 4, column: 35,
-            broken: media(entitlementKey("skd://old-lic.example.com/fps?cid=42")),
-            correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
-        RuleCase(
-            rule: "TPL-host-not-allowed", severity: .error, line: 4, column: 41,
-            broken: media(entitlementKey("skd://lic.example.org/fps?cid=42")),
-            correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
-    ]
+    static let cases: [RuleCase] =
+        [
+            // HLS
+            // The reader's own findings, which validate reports with the rules'.
+            RuleCase(
+                rule: "HLS-empty-playlist", severity: .error, line: 1, column: 1,
+                broken: "", correct: media()),
+            RuleCase(
+                rule: "HLS-extm3u-first", severity: .error, line: 1, column: 1,
+                broken: "# packaged by x\n" + media(), correct: media()),
+            RuleCase(
+                rule: "HLS-playlist-too-large", severity: .error, line: 6, column: 4,
+                broken: media(), correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+                options: readerLimits(size: 70)),
+            RuleCase(
+                rule: "HLS-too-many-segments", severity: .error, line: 7, column: 1,
+                broken: media(), correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+                options: readerLimits(segments: 1)),
+            RuleCase(
+                rule: "HLS-byte-order-mark", severity: .error, line: 1, column: 1,
+                broken: "\u{FEFF}" + media(), correct: media()),
+            RuleCase(
+                rule: "HLS-control-character", severity: .error, line: 5, column: 4,
+                broken: media().replacingOccurrences(of: "a.ts", with: "a.t\u{07}s"), correct: media()),
+            RuleCase(
+                rule: "HLS-tab-character", severity: .warning, line: 5, column: 2,
+                broken: media().replacingOccurrences(of: "a.ts", with: "a\t.ts"), correct: media()),
+            RuleCase(
+                rule: "HLS-attribute-whitespace", severity: .error, line: 4, column: 30,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES, URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+            RuleCase(
+                rule: "HLS-attribute-duplicate", severity: .error, line: 4, column: 38,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k",URI="j""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+            RuleCase(
+                rule: "HLS-attribute-unterminated-quote", severity: .error, line: 4, column: 34,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k"#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+            RuleCase(
+                rule: "HLS-attribute-syntax", severity: .error, line: 4, column: 30,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,,URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+            RuleCase(
+                rule: "HLS-attribute-type", severity: .error, line: 4, column: 34,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI=k"#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+            RuleCase(
+                rule: "HLS-attribute-missing", severity: .error, line: 3, column: 19,
+                broken: "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:CODECS=\"avc1.4d401f\"\nv.m3u8\n",
+                correct: "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.4d401f\"\nv.m3u8\n"),
+            RuleCase(
+                rule: "HLS-tag-value", severity: .error, line: 3, column: 23,
+                broken: media().replacingOccurrences(of: "TARGETDURATION:10", with: "TARGETDURATION:ten"), correct: media()),
+            RuleCase(
+                rule: "HLS-tag-repeated", severity: .error, line: 4, column: 1,
+                broken: media("#EXT-X-TARGETDURATION:10"), correct: media()),
+            RuleCase(
+                rule: "HLS-removed-tag", severity: .warning, line: 4, column: 1,
+                broken: media("#EXT-X-ALLOW-CACHE:NO"), correct: media()),
+            RuleCase(
+                rule: "HLS-extinf-missing", severity: .error, line: 5, column: 1,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\nb.ts\n",
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n"),
+            RuleCase(
+                rule: "HLS-stream-inf-without-uri", severity: .error, line: 2, column: 1,
+                broken: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n",
+                correct: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000\nlo.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n"),
+            RuleCase(
+                rule: "HLS-not-a-playlist", severity: .error, line: 1, column: 1,
+                broken: "\u{0}\u{0}\u{0}\u{18}ftypmp42\u{0}\u{0}\u{0}\u{0}mp42isom\n",
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n"),
+            RuleCase(
+                rule: "HLS-extinf-without-uri", severity: .error, line: 3, column: 1,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n",
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n"),
+            RuleCase(
+                rule: "HLS-undefined-variable", severity: .error, line: 5, column: 1,
+                broken: media(version: 8).replacingOccurrences(of: "a.ts", with: "{$base}/a.ts"),
+                correct: media(#"#EXT-X-DEFINE:NAME="base",VALUE="v1""#, version: 8).replacingOccurrences(of: "a.ts", with: "{$base}/a.ts")),
+            RuleCase(
+                rule: "HLS-define-duplicate", severity: .error, line: 5, column: 1,
+                broken: media(#"#EXT-X-DEFINE:NAME="x",VALUE="1""#, #"#EXT-X-DEFINE:NAME="x",VALUE="2""#, version: 8),
+                correct: media(#"#EXT-X-DEFINE:NAME="x",VALUE="1""#, #"#EXT-X-DEFINE:NAME="y",VALUE="2""#, version: 8)),
+            RuleCase(
+                rule: "KEY-method-missing", severity: .error, line: 4, column: 12,
+                broken: media(#"#EXT-X-KEY:URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#)),
+            RuleCase(
+                rule: "KEY-uri-missing", severity: .error, line: 4, column: 12,
+                broken: media("#EXT-X-KEY:METHOD=AES-128"), correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#)),
+            RuleCase(
+                rule: "KEY-iv-format", severity: .error, line: 4, column: 38,
+                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#),
+                correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#)),
+            RuleCase(
+                rule: "HLS-mixed-playlist", severity: .error, line: 4, column: 1,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
+                correct: master()),
+            RuleCase(
+                rule: "HLS-targetduration-missing", severity: .error, line: 1, column: 1,
+                broken: "#EXTM3U\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n",
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
+            RuleCase(
+                rule: "HLS-extinf-over-target", severity: .error, line: 4, column: 9,
+                broken: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.5,\na.ts\n",
+                correct: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.499,\na.ts\n"),
+            RuleCase(
+                rule: "HLS-version-too-low", severity: .error, line: 4, column: 12,
+                broken: media(fairPlayKey, version: 4), correct: media(fairPlayKey, version: 5)),
+            RuleCase(
+                rule: "HLS-segments-after-endlist", severity: .warning, line: 6, column: 1,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\nb.ts\n",
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
+            RuleCase(
+                rule: "HLS-nothing-to-play", severity: .error, line: 1, column: 1,
+                broken: "#EXTM3U\n#EXT-X-VERSION:3\n", correct: master()),
+            // KEY
+            RuleCase(
+                rule: "KEY-method-unknown", severity: .error, line: 4, column: 19,
+                broken: media(#"#EXT-X-KEY:METHOD=sample-aes,URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
+            RuleCase(
+                rule: "KEY-none-with-attributes", severity: .error, line: 4, column: 24,
+                broken: media(#"#EXT-X-KEY:METHOD=NONE,URI="skd://x""#), correct: media("#EXT-X-KEY:METHOD=NONE")),
+            RuleCase(
+                rule: "KEY-keyformatversions-syntax", severity: .error, line: 4, column: 54,
+                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMATVERSIONS="1//2""#),
+                correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMATVERSIONS="1/2""#)),
+            RuleCase(
+                rule: "KEY-method-mismatch", severity: .error, line: 7, column: 1,
+                broken: media(fairPlayKey, #"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="data:x",KEYFORMAT="urn:uuid:edef8ba9""#),
+                correct: media(fairPlayKey, #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:x",KEYFORMAT="urn:uuid:edef8ba9""#)),
+            RuleCase(
+                rule: "KEY-session-none", severity: .error, line: 3, column: 27,
+                broken: master("#EXT-X-SESSION-KEY:METHOD=NONE"),
+                correct: master(fairPlayKey.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY"))),
+            RuleCase(
+                rule: "KEY-session-in-media", severity: .error, line: 4, column: 1,
+                broken: media(fairPlayKey.replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY")),
+                correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "KEY-session-duplicate", severity: .error, line: 4, column: 1,
+                broken: master(
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#),
+                correct: master(
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://b",KEYFORMAT="com.apple.streamingkeydelivery""#)),
+            // FPS
+            RuleCase(
+                rule: "FPS-method", severity: .error, line: 4, column: 19,
+                broken: media(fairPlayKey.replacingOccurrences(of: "SAMPLE-AES", with: "AES-128")), correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-keyformat-missing", severity: .error, line: 4, column: 12,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1""#), correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-scheme", severity: .error, line: 4, column: 35,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "sdk://")), correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-skd-without-slashes", severity: .warning, line: 4, column: 35,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "skd:")), correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-placeholder-left", severity: .error, line: 4, column: 45,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/${content_id}")),
+                correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/title-1"))),
+            RuleCase(
+                rule: "FPS-keyformatversions", severity: .error, line: 4, column: 112,
+                broken: media(fairPlayKey.replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="2""#)),
+                correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-iv", severity: .info, line: 4, column: 93,
+                broken: media(
+                    fairPlayKey.replacingOccurrences(of: #",KEYFORMATVERSIONS="1""#, with: ",IV=0x0123456789abcdef0123456789abcdef")),
+                correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-uri-length", severity: .warning, line: 4, column: 35,
+                broken: media(fairPlayKey.replacingOccurrences(of: "title-1", with: String(repeating: "t", count: 2049))),
+                correct: media(fairPlayKey.replacingOccurrences(of: "title-1", with: String(repeating: "t", count: 2000)))),
+            // TPL
+            RuleCase(
+                rule: "TPL-key-mismatch", severity: .error, line: 4, column: 35,
+                broken: media(entitlementKey("skd://old-lic.example.com/fps?cid=42")),
+                correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
+            RuleCase(
+                rule: "TPL-host-not-allowed", severity: .error, line: 4, column: 41,
+                broken: media(entitlementKey("skd://lic.example.org/fps?cid=42")),
+                correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
+        ] + KeyTruthFixtures.cases
 
     @Test("a playlist that breaks the rule gets its finding, with severity and line:column", arguments: cases)
     func broken(_ rule: RuleCase) throws {
-        let found = try findings(rule.broken, options: rule.options).filter { $0.id == rule.rule }
+        let found = try findings(rule.broken, options: rule.options, path: rule.path).filter { $0.id == rule.rule }
         #expect(found.count == 1, "\(found)")
         let finding = try #require(found.first)
         #expect(finding.severity == rule.severity)
@@ -255,7 +263,7 @@ struct ValidationRuleTests {
 
     @Test("a correct playlist does not trigger the rule, nor any other error", arguments: cases)
     func correct(_ rule: RuleCase) throws {
-        let found = try findings(rule.correct, options: rule.options)
+        let found = try findings(rule.correct, options: rule.correctOptions ?? rule.options, path: rule.path)
         #expect(!found.contains { $0.id == rule.rule }, "\(found)")
         #expect(!found.contains { $0.severity == .error }, "\(found)")
     }

@@ -39,6 +39,9 @@ public final class PlaylistReader {
         core.keysInForce.first { predicate($0.list) }.map { ($0.list, $0.line) }
     }
 
+    /// Every key in force, as read (attributes, no ``KeyTag`` built), with its line.
+    public var keyAttributesInForce: [(attributes: AttributeList, line: Int)] { core.keysInForce.map { ($0.list, $0.line) } }
+
     /// Whether any key is in force.
     public var hasKeysInForce: Bool { !core.keysInForce.isEmpty }
     public var segmentCount: Int { core.segments.segmentCount }

@@ -1,3 +1,4 @@
+import CPIX
 import Glibc
 import HLS
 import SKDTemplate
@@ -5,15 +6,16 @@ import SKDTemplate
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag
 /// values) and those of every enabled rule of ``RuleRegistry``, in line order.
 public enum PlaylistValidator {
-    /// The findings for the playlist read from `source`, shown as `path`.
+    /// The findings for the playlist read from `source`, shown as `path`; `tracks` are what its master
+    /// says it carries (for the `CPIX` rules).
     public static func validate(
-        _ source: any ByteSource, path: String, options: ValidationOptions = ValidationOptions()
+        _ source: any ByteSource, path: String, options: ValidationOptions = ValidationOptions(), tracks: [TrackContext] = []
     ) throws(IOError) -> PlaylistValidation {
         var readerOptions = options.reader
         readerOptions.parsesEveryTag = true
         let reader = PlaylistReader(source: source, path: path, options: readerOptions)
         let context = RuleContext(
-            path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind)
+            path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind, tracks: tracks)
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
         var keys = KeyFacts()
@@ -25,6 +27,10 @@ public enum PlaylistValidator {
             switch line.kind {
             case .tag(_?):
                 guard line.raw.part == .whole, let tag = Self.tagAsRead(line, by: reader, context: context) else { continue }
+                if let truth = context.keyTruth {
+                    if tag.name == .key { truth.noteKey() }
+                    if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
+                }
                 for index in rules.indices { rules[index].tag(tag, at: line, in: context) }
                 keys.note(tag, line: line.raw.number)
             case .uri where line.uriRole != .variant:

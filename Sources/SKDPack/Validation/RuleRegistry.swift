@@ -18,6 +18,11 @@ public enum RuleRegistry {
         FairPlayURILengthRule.self,
         // TPL: with --template and --allow-host.
         TemplateMatchRule.self, LicenseHostRule.self,
+        // MEDIA: with --media, against the init segments.
+        MediaInitUnreadableRule.self, MediaSchemeRule.self, MediaEncryptionMismatchRule.self, MediaKeyIDRule.self,
+        MediaZeroKeyIDRule.self, MediaUnannouncedSystemRule.self,
+        // CPIX: with --cpix, against the key server's document.
+        CPIXNoKeyRule.self, CPIXSignalingRule.self, CPIXUnknownKeyIDRule.self,
     ]
 
     /// Findings about a package as a whole: made while its playlists are found, or by ``PackageValidator``

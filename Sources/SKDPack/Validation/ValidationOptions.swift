@@ -15,6 +15,10 @@ public struct ValidationOptions: Sendable {
     public var allowHosts: [String] = []
     /// The reader's options (line length limit, findings per kind).
     public var reader = ReaderOptions()
+    /// The CPIX documents to check FairPlay keys against (`CPIX` rules), and the init segment store.
+    public var keyTruth = KeyTruth()
+    /// Read the init segments `EXT-X-MAP` names and check the keys against them (`MEDIA` rules).
+    public var checksMedia = false
 
     public init() {}
 

@@ -1,3 +1,4 @@
+import CPIX
 import HLS
 import SKDTemplate
 
@@ -46,8 +47,14 @@ final class RuleContext {
     /// Hosts license URLs may point at; empty when not checked.
     let allowHosts: [String]
 
-    init(path: String, reader: PlaylistReader, options: ValidationOptions, maximumPerKind: Int) {
+    /// With `--media` or `--cpix`: the init segments and the CPIX keys of this playlist.
+    let keyTruth: KeyTruthContext?
+
+    init(path: String, reader: PlaylistReader, options: ValidationOptions, maximumPerKind: Int, tracks: [TrackContext] = []) {
         self.path = path
+        self.keyTruth =
+            options.checksMedia || !options.keyTruth.documents.isEmpty
+            ? KeyTruthContext(path: path, truth: options.keyTruth, checksMedia: options.checksMedia, tracks: tracks) : nil
         self.reader = reader
         self.maximumURILength = options.maximumURILength
         self.templateMatcher = options.templateMatcher

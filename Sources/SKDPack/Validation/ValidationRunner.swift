@@ -25,7 +25,8 @@ public struct ValidationRunner: Sendable {
         for file in [package.master].compactMap({ $0 }) + package.media {
             do {
                 let result = try PlaylistValidator.validate(
-                    try FileDescriptorSource.open(path: file.path), path: file.path, options: options)
+                    try FileDescriptorSource.open(path: file.path), path: file.path, options: options,
+                    tracks: package.tracks[file.path] ?? [])
                 if file.path == package.master?.path { master = result } else { media.append(result) }
             } catch {
                 unreadable.append(error)

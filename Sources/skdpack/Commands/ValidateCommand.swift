@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import HLS
+import MP4
 import SKDPack
 import SKDReports
 import SKDTemplate
@@ -16,6 +17,11 @@ struct ValidateCommand: ParsableCommand {
             `skdpack rules` lists the rules. Exit status: 0 no errors, 1 errors found, 2 an input could not
             be read.
 
+            Key truth: --media reads each init segment EXT-X-MAP names (once per file) and checks the keys
+            against it (MEDIA rules: cbcs for FairPlay, the KID a key names against the default KID, clear
+            against encrypted); --cpix checks each FairPlay key against the key server's document for its
+            track (from the master) and key period (CPIX rules).
+
             Examples:
               skdpack validate examples/library
               skdpack validate --disable FPS-iv --warnings-as-errors title/master.m3u8
@@ -23,6 +29,7 @@ struct ValidateCommand: ParsableCommand {
               skdpack validate --shard 2/8 --format json library/ > shard-2.json
               skdpack validate --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
                   --allow-host new-lic.example.com library/
+              skdpack validate --media --cpix keys.xml title/
             """
     )
 
@@ -59,6 +66,18 @@ struct ValidateCommand: ParsableCommand {
 
     @Flag(help: "Follow symbolic links to playlists and directories.")
     var followSymlinks = false
+
+    @Flag(help: "Read the init segments EXT-X-MAP names and check the keys against them (MEDIA rules): scheme, KID, encryption.")
+    var media = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Check FairPlay keys against a CPIX document from the key server (CPIX rules; repeatable; a directory of them).",
+            valueName: "FILE"))
+    var cpix: [String] = []
+
+    @Option(help: ArgumentHelp("The largest init segment read (K, M, G suffixes).", valueName: "SIZE"))
+    var maxInitSize = ByteCount(InitSegmentFile.defaultLimit)
 
     @OptionGroup var library: LibraryOptions
 
@@ -126,6 +145,10 @@ struct ValidateCommand: ParsableCommand {
         options.maximumURILength = maxURILength
         options.warningsAsErrors = warningsAsErrors
         options.reader = try limits.applied(to: options.reader)
+        guard maxInitSize.bytes > 0 else { throw UsageFailure("--max-init-size must be positive") }
+        options.checksMedia = media
+        options.keyTruth = KeyTruth(
+            documents: try KeyTruthOptions.documents(cpix), initSegments: InitSegmentStore(limit: maxInitSize.bytes))
         var pinned: [String: String] = [:]
         for variable in variables {
             let (name, value) = try TemplateOptions.variable(variable)

@@ -1,0 +1,54 @@
+import HLS
+import MP4
+
+/// The keys in force at a segment as the `MEDIA` and `CPIX` rules look at them, once per key period.
+struct KeyPeriodView {
+    struct Key {
+        var attributes: AttributeList
+        var line: Int
+        var method: String
+        var keyFormat: String
+        var isFairPlay: Bool
+        /// The key id it names: KEYID, or the one in a FairPlay URI.
+        var keyID: KeyID?
+        /// The methods that encrypt samples inside fMP4, so that the init segment says so (AES-128
+        /// encrypts whole segments and leaves the init segment clear).
+        var encryptsSamples: Bool { method == "SAMPLE-AES" || method == "SAMPLE-AES-CTR" }
+    }
+
+    let keys: [Key]
+
+    init(_ context: RuleContext) {
+        keys = context.reader.keyAttributesInForce.map { attributes, line in
+            let format = attributes["KEYFORMAT"].map { $0.text } ?? KeyTag.defaultKeyFormat
+            return Key(
+                attributes: attributes, line: line, method: attributes["METHOD"]?.text ?? "", keyFormat: format,
+                isFairPlay: KeyLine.isFairPlay(attributes),
+                keyID: KeyIDInURI.named(by: attributes, variables: context.reader.variables))
+        }
+    }
+
+    /// Keys that encrypt (METHOD other than NONE).
+    var encrypting: [Key] { keys.filter { !$0.method.isEmpty && $0.method != "NONE" } }
+    var fairPlay: Key? { keys.first(where: \.isFairPlay) }
+}
+
+/// Remembers which key period a rule has looked at, so that it looks at each once (at its first segment)
+/// however many segments follow.
+struct PeriodGate {
+    private var seen = -1
+
+    /// Whether the period in force is new to this rule.
+    mutating func isNew(_ truth: KeyTruthContext) -> Bool {
+        guard truth.serial != seen else { return false }
+        seen = truth.serial
+        return true
+    }
+}
+
+extension RuleContext {
+    /// Reports a finding on the line of a key (or a map) read earlier.
+    func report(_ kind: DiagnosticKind, _ message: String, onLine line: Int) {
+        report(kind, message, at: SourceLocation(path: path, line: line, column: 1, offset: 0))
+    }
+}

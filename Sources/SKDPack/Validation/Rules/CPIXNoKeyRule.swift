@@ -1,0 +1,16 @@
+import HLS
+
+/// Every FairPlay key period must have exactly one key in the key server's document for the playlist's
+/// track: none (no rule selects it) or two (rules overlap) is a document the packager cannot follow.
+struct CPIXNoKeyRule: ValidationRule {
+    static let kind = ApplyDiagnostics.noKeyTruth
+
+    private var gate = PeriodGate()
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = KeyPeriodView(context).fairPlay,
+            case .failure(let problem)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID)
+        else { return }
+        context.report(Self.kind, problem.message, onLine: key.line)
+    }
+}
