@@ -31,6 +31,9 @@ struct JSONEntryWriter {
         member("action", string: change.action.rawValue, depth: depth + 1, last: false)
         if let after = change.after { member("after", string: after, depth: depth + 1, last: false) }
         if let before = change.before { member("before", string: before, depth: depth + 1, last: false) }
+        if let kid = change.kid { member("kid", string: kid, depth: depth + 1, last: false) }
+        if let file = change.kidFile { member("kidFile", string: file, depth: depth + 1, last: false) }
+        if let source = change.kidSource { member("kidSource", string: source.rawValue, depth: depth + 1, last: false) }
         member("line", number: change.line, depth: depth + 1, last: false)
         member("tag", string: change.tag, depth: depth + 1, last: true)
         indent(depth)

@@ -86,6 +86,9 @@ public final class ReportXMLStream: ReportStream {
             try xml.attribute("line", change.line)
             try xml.attribute("tag", change.tag)
             try xml.attribute("action", change.action.rawValue)
+            if let kid = change.kid { try xml.attribute("kid", kid) }
+            if let source = change.kidSource { try xml.attribute("kidSource", source.rawValue) }
+            if let file = change.kidFile { try xml.attribute("kidFile", file) }
             if let before = change.before { try xml.element("before", text: before) }
             if let after = change.after { try xml.element("after", text: after) }
             try xml.endElement()

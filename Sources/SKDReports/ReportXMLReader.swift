@@ -22,8 +22,10 @@ public enum ReportXMLReader {
             throw Malformed(description: "the root element is not <report xmlns=\"\(ReportSchemas.xmlNamespace)\">")
         }
         let version = try root.attribute("schemaVersion")
-        guard version == Report.currentSchemaVersion else {
-            throw Malformed(description: "schema version \(version); this skdpack reads version \(Report.currentSchemaVersion)")
+        guard Report.readableSchemaVersions.contains(version) else {
+            throw Malformed(
+                description:
+                    "schema version \(version); this skdpack reads versions \(Report.readableSchemaVersions.joined(separator: ", "))")
         }
         let tool = try root.required("tool")
         let runElement = try root.required("run")
@@ -48,7 +50,10 @@ public enum ReportXMLReader {
             ApplyChange(
                 line: try change.number("line"), tag: try change.attribute("tag"),
                 action: try change.value("action", as: ApplyChange.Action.self),
-                before: change.children("before").first?.text, after: change.children("after").first?.text)
+                before: change.children("before").first?.text, after: change.children("after").first?.text,
+                kid: change.attributes["kid"],
+                kidSource: try change.attributes["kidSource"].map { _ in try change.value("kidSource", as: ApplyChange.KeyIDSource.self) },
+                kidFile: change.attributes["kidFile"])
         }
         let findings = try element.required("diagnostics").children("diagnostic").map { finding in
             Report.Finding(

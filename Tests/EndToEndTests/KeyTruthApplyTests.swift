@@ -35,6 +35,31 @@ struct KeyTruthApplyTests {
         #expect(!(try scratch.text("title/master.m3u8")).contains("#EXT-X-SESSION-KEY"))
     }
 
+    @Test("the reports say, per key written, its KID and where it came from; they keep to the schemas")
+    func reportsCarryTheKeyID() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys.xml"), "--check", "--report", scratch.path("r.json"),
+            "--report", scratch.path("r.xml"), scratch.path("title"),
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        let json = try Data(contentsOf: URL(fileURLWithPath: scratch.path("r.json")))
+        #expect(try ValidateCommandTests.jsonSchema().problems(in: [UInt8](json)) == [])
+        let xml = try Data(contentsOf: URL(fileURLWithPath: scratch.path("r.xml")))
+        #expect(try ValidateCommandTests.xsd().problems(in: [UInt8](xml)) == [])
+        let report = try JSONSerialization.jsonObject(with: json) as? [String: Any]
+        #expect(report?["schemaVersion"] as? String == "1.1")
+        let playlists = report?["playlists"] as? [[String: Any]] ?? []
+        let uhd = try #require(playlists.first { ($0["path"] as? String)?.hasSuffix("video-2160.m3u8") == true })
+        let keys = (uhd["changes"] as? [[String: Any]] ?? []).filter { $0["tag"] as? String == "EXT-X-KEY" }
+        #expect(keys.map { $0["kid"] as? String } == (1...2).map { KeyTruthTitle.uuid(KeyTruthTitle.kid("UHD", period: $0)) })
+        #expect(keys.allSatisfy { $0["kidSource"] as? String == "cpix" && ($0["kidFile"] as? String)?.hasSuffix("keys.xml") == true })
+        #expect(String(decoding: xml, as: UTF8.self).contains(#"kidSource="cpix""#))
+        // No key value of the document reaches a report.
+        #expect(!String(decoding: json + xml, as: UTF8.self).contains("c2VjcmV0LWtleS12YWx1ZQ=="))
+    }
+
     @Test("kid from the media: each period's URI names its init segment's default KID")
     func kidFromMedia() throws {
         let scratch = try title()

@@ -15,12 +15,28 @@ public struct ApplyChange: Hashable, Sendable, Codable {
     public var before: String?
     /// The line after (not for a removal), with secrets redacted.
     public var after: String?
+    /// For a FairPlay key written from key truth: the key id (a UUID), where it came from (`cpix` or
+    /// `media`), and the file (the CPIX document, or the init segment). Added in schema version 1.1.
+    public var kid: String?
+    public var kidSource: KeyIDSource?
+    public var kidFile: String?
 
-    public init(line: Int, tag: String, action: Action, before: String?, after: String?) {
+    /// Where a key id written came from.
+    public enum KeyIDSource: String, Hashable, Sendable, Codable {
+        case cpix, media
+    }
+
+    public init(
+        line: Int, tag: String, action: Action, before: String?, after: String?, kid: String? = nil, kidSource: KeyIDSource? = nil,
+        kidFile: String? = nil
+    ) {
         self.line = line
         self.tag = tag
         self.action = action
         self.before = before
         self.after = after
+        self.kid = kid
+        self.kidSource = kidSource
+        self.kidFile = kidFile
     }
 }

@@ -216,6 +216,8 @@ private struct MediaWalk {
     var truthProblem: KeyTruthProblem?
     /// The `EXT-X-MAP` in force, for `--kid-from media`.
     var currentMap: MapTag?
+    /// The key id the last key rendered got from key truth, for the change that writes it.
+    var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -401,6 +403,7 @@ private struct MediaWalk {
     private mutating func renderKey(_ key: KeyLine?, index: Int, kid: String?, line: Int) -> String? {
         var truth: [String: String] = [:]
         var source = ""
+        lastKeyID = nil
         if let truthProblem {
             report(ApplyDiagnostics.noKeyTruth, truthProblem.message + "; the playlist is left as it was", line: line)
             return nil
@@ -410,6 +413,7 @@ private struct MediaWalk {
             case .success(let chosen):
                 truth = chooser!.values(of: chosen)
                 source = "the CPIX document \(chooser!.document.path)"
+                lastKeyID = (chosen.kid, .cpix, chooser!.document.path)
             case .failure(let problem):
                 report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
                 return nil
@@ -419,6 +423,7 @@ private struct MediaWalk {
             case .success(let (keyID, file)):
                 truth = ["kid": keyID.hex, "kid_uuid": keyID.uuid]
                 source = "the init segment \(file)"
+                lastKeyID = (keyID, .media, file)
             case .failure(let problem):
                 report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
                 return nil
@@ -491,11 +496,13 @@ private struct MediaWalk {
     /// Counts a change, and keeps it (its lines as text, secrets redacted) when details are kept.
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
         let redaction = redaction
+        let keyID = tag == "EXT-X-KEY" ? lastKeyID : nil
         outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
             ApplyChange(
                 line: line, tag: tag, action: action,
                 before: before.map { redaction.redact(String(decoding: $0, as: UTF8.self)) },
-                after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) })
+                after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) }, kid: keyID?.kid.uuid,
+                kidSource: keyID?.source, kidFile: keyID?.file)
         }
     }
 

@@ -7,7 +7,10 @@ import HLS
 /// are equal outside `run`: a report can be diffed, cached and kept as the record of a packaging run.
 public struct Report: Hashable, Sendable, Codable {
     /// The version of this model; it changes when a field changes meaning or is removed.
-    public static let currentSchemaVersion = "1"
+    /// 1.1 added, to each change, the key id written and where it came from (`kid`, `kidSource`, `kidFile`).
+    public static let currentSchemaVersion = "1.1"
+    /// The versions this skdpack reads back (`report merge`): each adds to the one before.
+    public static let readableSchemaVersions = ["1", "1.1"]
 
     public var schemaVersion = Report.currentSchemaVersion
     public var tool: Tool
