@@ -3,14 +3,17 @@
 # seeded from the shared corpus and from Benchmarks/fuzz/seeds/TARGET (hostile template files). A crash leaves its input in Benchmarks/fuzz/crashes/ and stops the run
 # with libFuzzer's report; add that input to the regression tests.
 #
-#   Benchmarks/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: reader tags template apply (default: all)
+#   Benchmarks/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: reader tags template apply mp4 cpix (default: all)
+#
+# mp4 is seeded from the shared init segments (../shared/media), cpix from the shared CPIX documents.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader tags template apply)
+[ ${#targets[@]} -gt 0 ] || targets=(reader tags template apply mp4 cpix)
 corpus=${SKDPACK_CORPUS:-../shared/corpus}
+shared=$(dirname "$corpus")
 out=Benchmarks/fuzz/build
 failed=()
 mkdir -p "$out" Benchmarks/fuzz/crashes
@@ -21,7 +24,7 @@ sources() {
     rm -rf "$dir" && mkdir -p "$dir"
     for module in "${@:2}"; do
         find "Sources/$module" -name '*.swift' | while read -r file; do
-            sed -e '/^import HLS$/d' -e '/^import SKDTemplate$/d' "$file" > "$dir/${module}_$(basename "$file")"
+            sed -E -e '/^import (HLS|SKDTemplate|MP4|CPIX|SKDXML)$/d' "$file" > "$dir/${module}_$(basename "$file")"
         done
     done
     echo "$dir"
@@ -33,7 +36,7 @@ build() {
     local dir
     dir=$(sources "$name" "$@")
     echo "building fuzz-$name ..."
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Fuzz \
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Fuzz -package-name skdpack \
         "$dir"/*.swift "Benchmarks/fuzz/$entry" -o "$out/fuzz-$name"
 }
 
@@ -42,17 +45,24 @@ for target in "${targets[@]}"; do
         reader) build reader ReaderFuzz.swift HLS ;;
         tags) build tags TagFuzz.swift HLS ;;
         template) build template TemplateFuzz.swift SKDTemplate ;;
-        apply) build apply ApplyFuzz.swift HLS SKDTemplate SKDPack ;;
+        apply) build apply ApplyFuzz.swift HLS SKDTemplate MP4 SKDXML CPIX SKDPack ;;
+        mp4) build mp4 MP4Fuzz.swift MP4 ;;
+        cpix) build cpix CPIXFuzz.swift SKDXML MP4 CPIX ;;
         *) echo "unknown target $target" >&2; exit 2 ;;
     esac
     work=$out/corpus-$target
     mkdir -p "$work"
-    echo "running fuzz-$target for ${seconds}s (seeds: $corpus)"
+    seeds=$corpus
+    case $target in
+        mp4) seeds=$shared/media ;;
+        cpix) seeds=$shared/cpix ;;
+    esac
+    echo "running fuzz-$target for ${seconds}s (seeds: $seeds)"
     # Leak detection off: LeakSanitizer counts Swift's lazily built globals (a `static let` table, made once
     # and kept for the process) as leaks.
     if ! ASAN_OPTIONS=detect_leaks=0 "$out/fuzz-$target" -max_total_time="$seconds" -max_len=65536 -timeout=20 \
         -rss_limit_mb=4096 -detect_leaks=0 -artifact_prefix=Benchmarks/fuzz/crashes/"$target"- -print_final_stats=1 \
-        "$work" "$corpus" $( [ -d "Benchmarks/fuzz/seeds/$target" ] && echo "Benchmarks/fuzz/seeds/$target" ) > "$out/$target.log" 2>&1; then
+        "$work" "$seeds" $( [ -d "Benchmarks/fuzz/seeds/$target" ] && echo "Benchmarks/fuzz/seeds/$target" ) > "$out/$target.log" 2>&1; then
         failed+=("$target")
     fi
     tail -8 "$out/$target.log"
