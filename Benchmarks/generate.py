@@ -3,6 +3,8 @@
 
     generate.py media SEGMENTS OUT.m3u8
     generate.py library TITLES SEGMENTS OUT_DIR
+    generate.py cpix PERIODS OUT.xml
+    generate.py init OUT.mp4
 
 Every 100 segments a new key period starts with three EXT-X-KEY tags: Widevine, PlayReady and FairPlay,
 all METHOD=SAMPLE-AES (cbcs), the FairPlay one pointing at a legacy license server, the thing a migration
@@ -72,8 +74,64 @@ def library(titles: int, segments: int, root) -> None:
                 media(segments, handle)
 
 
+def cpix(periods: int, out) -> None:
+    """The key server's CPIX document for the media playlist: a key per key period (the period's KEYID),
+    each with FairPlay signaling for the new license server, a ContentKeyPeriod and a usage rule, as a
+    key-rotating SPEKE v2 server answers."""
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n<cpix:CPIX xmlns:cpix="urn:dashif:org:cpix" '
+              'contentId="title-0001" version="2.3">\n<cpix:ContentKeyList>\n')
+    uuids = []
+    # No periods: one key for the whole title and every track (no usage rules), as a VOD answer has.
+    for period in range(max(periods, 1)):
+        kid = f"{period:032x}"
+        uuid = f"{kid[:8]}-{kid[8:12]}-{kid[12:16]}-{kid[16:20]}-{kid[20:]}"
+        uuids.append((kid, uuid))
+        out.write(f'<cpix:ContentKey kid="{uuid}" commonEncryptionScheme="cbcs"/>\n')
+    out.write("</cpix:ContentKeyList>\n<cpix:DRMSystemList>\n")
+    for kid, uuid in uuids:
+        line = (f'#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://new-license.example.com/fps?cid=title-0001&kid={kid}",'
+                f'KEYFORMAT="{FAIRPLAY}",KEYFORMATVERSIONS="1"')
+        signaling = base64.b64encode(line.encode()).decode()
+        out.write(f'<cpix:DRMSystem kid="{uuid}" systemId="94ce86fb-07ff-4f43-adb8-93d2fa968ca2">'
+                  f'<cpix:HLSSignalingData playlist="media">{signaling}</cpix:HLSSignalingData></cpix:DRMSystem>\n')
+    if periods == 0:
+        out.write("</cpix:DRMSystemList>\n</cpix:CPIX>\n")
+        return
+    out.write("</cpix:DRMSystemList>\n<cpix:ContentKeyPeriodList>\n")
+    for period in range(periods):
+        out.write(f'<cpix:ContentKeyPeriod id="p{period}" index="{period}"/>\n')
+    out.write("</cpix:ContentKeyPeriodList>\n<cpix:ContentKeyUsageRuleList>\n")
+    for period, (kid, uuid) in enumerate(uuids):
+        out.write(f'<cpix:ContentKeyUsageRule kid="{uuid}" intendedTrackType="ALL-{period}">'
+                  f'<cpix:KeyPeriodFilter periodId="p{period}"/></cpix:ContentKeyUsageRule>\n')
+    out.write("</cpix:ContentKeyUsageRuleList>\n</cpix:CPIX>\n")
+
+
+def init_segment(kid: bytes) -> bytes:
+    """A small fMP4 init segment: one 1280x720 video track, cbcs, default KID `kid`."""
+    import struct
+
+    def box(kind: str, payload: bytes) -> bytes:
+        return struct.pack(">I", 8 + len(payload)) + kind.encode() + payload
+
+    tenc = box("tenc", bytes([1, 0, 0, 0, 0, 0x19, 1, 0]) + kid + bytes([16]) + kid)
+    sinf = box("sinf", box("frma", b"avc1") + box("schm", bytes(4) + b"cbcs" + struct.pack(">I", 0x10000)) + box("schi", tenc))
+    entry = box("encv", bytes(6) + struct.pack(">H", 1) + bytes(16) + struct.pack(">HH", 1280, 720) + bytes(50) + sinf)
+    hdlr = box("hdlr", bytes(8) + b"vide" + bytes(13))
+    stsd = box("stsd", bytes(4) + struct.pack(">I", 1) + entry)
+    trak = box("trak", box("tkhd", bytes([0, 0, 0, 7]) + bytes(8) + struct.pack(">I", 1) + bytes(68))
+               + box("mdia", hdlr + box("minf", box("stbl", stsd))))
+    return box("ftyp", b"iso6" + bytes(4) + b"iso6cmfc") + box("moov", box("mvhd", bytes(100)) + trak)
+
+
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "media":
+    if len(sys.argv) == 4 and sys.argv[1] == "cpix":
+        with open(sys.argv[3], "w", encoding="utf-8", newline="\n") as handle:
+            cpix(int(sys.argv[2]), handle)
+    elif len(sys.argv) == 3 and sys.argv[1] == "init":
+        with open(sys.argv[2], "wb") as handle:
+            handle.write(init_segment(bytes(16)))
+    elif len(sys.argv) == 4 and sys.argv[1] == "media":
         with open(sys.argv[3], "w", encoding="utf-8", newline="\n") as handle:
             media(int(sys.argv[2]), handle)
     elif len(sys.argv) == 5 and sys.argv[1] == "library":

@@ -42,3 +42,40 @@ def measure(argv, stdout_path=None, stdin_path=None, runs=5, env=None, budget=0.
         if done == 1 and budget > 0:
             runs = max(runs, min(200, int(budget / max(elapsed, 1e-4))))
     return Measurement(best, peak)
+
+
+@dataclass
+class Pairing:
+    """Two commands timed in turns: the median, least and greatest of the ratios second/first of each
+    pair, and each command's median time."""
+    ratio: float
+    least: float
+    greatest: float
+    first_seconds: float
+    second_seconds: float
+
+
+def paired(first, second, pairs=21, stdout_path=None) -> Pairing:
+    """Runs `first` and `second` (argument lists, started without a shell) one after the other, `pairs`
+    times, and judges on the median of the per-pair ratios: a slow moment of the machine falls on both
+    runs of a pair, and the median does not flatter as the best run does."""
+    import statistics
+
+    def once(argv) -> float:
+        with open(stdout_path or os.devnull, "wb") as stdout:
+            start = time.perf_counter()
+            process = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.DEVNULL)
+            _, status, _ = os.wait4(process.pid, 0)
+            elapsed = time.perf_counter() - start
+        if os.waitstatus_to_exitcode(status) not in (0, 1):
+            raise SystemExit(f"{argv} failed with exit status {os.waitstatus_to_exitcode(status)}")
+        return elapsed
+
+    firsts, seconds, ratios = [], [], []
+    for _ in range(pairs):
+        a = once(first)
+        b = once(second)
+        firsts.append(a)
+        seconds.append(b)
+        ratios.append(b / a)
+    return Pairing(statistics.median(ratios), min(ratios), max(ratios), statistics.median(firsts), statistics.median(seconds))

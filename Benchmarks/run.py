@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """skdpack benchmarks: whole-process timings against peers measured in the same run.
 
-    python3 Benchmarks/run.py [--runs N] [--skdpack PATH] [--keep]
+    python3 Benchmarks/run.py [--runs N] [--skdpack PATH] [--keep] [--only key-truth]
 
 Builds skdpack in release mode (statically linked Swift runtime, as it ships), generates the workloads
 under Benchmarks/work/, and prints each figure next to the peers it is compared with. Exits 1 if a target
@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from generate import library, media  # noqa: E402
-from measure import measure  # noqa: E402
+from generate import cpix, init_segment, library, media  # noqa: E402
+from measure import measure, paired  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "Benchmarks" / "work"
@@ -143,6 +143,47 @@ def library_rows(skdpack: Path, pristine: Path, place: Path, judged: bool, pytho
     report.unlink(missing_ok=True)
 
 
+def key_truth_rows(skdpack: Path, playlist: Path, apply: list[str], target) -> None:
+    """`apply --cpix` against the `--match` migration on the 200,000-segment playlist, and `validate
+    --media` against `validate` over the library with an init segment per media playlist; judged on the
+    median of 21 alternating pairs."""
+    out = WORK / "key-truth-out.m3u8"
+    print("\nkey truth: medians of 21 alternating pairs (ratio = with key truth / without)")
+    vod = WORK / "keys-vod.xml"
+    with open(vod, "w", encoding="utf-8", newline="\n") as handle:
+        cpix(0, handle)
+    rotation = WORK / "keys-rotation.xml"
+    with open(rotation, "w", encoding="utf-8", newline="\n") as handle:
+        cpix(2000, handle)
+    base = apply + [str(playlist)]
+    for name, document, judged in [("one key (VOD)", vod, True), ("2,000 keys, a period each (rotation)", rotation, False)]:
+        result = paired(base, [str(skdpack), "apply", "--template", "cpix", "--cpix", str(document), str(playlist)], stdout_path=out)
+        print(f"  apply --cpix, {name:<38} {result.second_seconds * 1000:7.1f} ms against {result.first_seconds * 1000:.1f} ms: "
+              f"{result.ratio:.2f}x (min {result.least:.2f}, max {result.greatest:.2f}); document {document.stat().st_size / 1e6:.2f} MB")
+        if judged:
+            target(result.ratio <= 1.1, "apply --cpix on the 200,000-segment playlist at most 1.1x apply (median)")
+
+    library_copy = WORK / "library-media"
+    if not library_copy.exists():
+        shutil.copytree(library_workload(300), library_copy)
+        segment = init_segment(bytes(16))
+        for media_playlist in library_copy.rglob("*.m3u8"):
+            if media_playlist.name == "master.m3u8":
+                continue
+            name = media_playlist.stem + "-init.mp4"
+            text = media_playlist.read_text(encoding="utf-8").replace('URI="init.mp4"', f'URI="{name}"')
+            media_playlist.write_text(text, encoding="utf-8", newline="\n")
+            (media_playlist.parent / name).write_bytes(segment)
+    validate = [str(skdpack), "validate", "--no-progress", str(library_copy)]
+    result = paired(validate, validate[:2] + ["--media"] + validate[2:])
+    print(f"  validate --media, 300 titles, 1,800 init segments  {result.second_seconds * 1000:7.1f} ms against "
+          f"{result.first_seconds * 1000:.1f} ms: {result.ratio:.2f}x (min {result.least:.2f}, max {result.greatest:.2f})")
+    target(result.ratio <= 1.3, "validate --media over the library at most 1.3x validate (median)")
+    out.unlink(missing_ok=True)
+    for path in [vod, rotation]:
+        path.unlink(missing_ok=True)
+
+
 def library_size(path: Path) -> int:
     return sum(file.stat().st_size for file in path.rglob("*.m3u8"))
 
@@ -156,6 +197,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--skdpack", type=Path, help="use this binary instead of building one")
     parser.add_argument("--keep", action="store_true", help="keep the generated workloads")
+    parser.add_argument("--only", choices=["key-truth"], help="run only these rows")
     args = parser.parse_args()
 
     WORK.mkdir(parents=True, exist_ok=True)
@@ -168,8 +210,13 @@ def main() -> int:
         if not ok:
             failures.append(text)
 
-    # 1. skdpack cat on a 200,000-segment multi-DRM playlist, against cat and sed.
     playlist = workload(200_000)
+    if args.only == "key-truth":
+        key_truth_rows(skdpack, playlist, [str(skdpack), "apply", "--template", TEMPLATE, "--match", MATCH], target)
+        print(f"\n{'all targets met' if not failures else str(len(failures)) + ' target(s) missed'}")
+        return 1 if failures else 0
+
+    # 1. skdpack cat on a 200,000-segment multi-DRM playlist, against cat and sed.
     size = playlist.stat().st_size
     print(f"\ncat: {playlist.name}, {size / 1e6:.1f} MB, 200,000 segments, keys every 100 (Widevine, PlayReady, FairPlay)")
     plain = measure(["cat", str(playlist)], out, runs=args.runs, budget=BUDGET)
@@ -249,6 +296,9 @@ def main() -> int:
     else:
         print(f"  on the disk ({WORK}); no tmpfs to write to:")
         library_rows(skdpack, pristine, WORK, judged=True, python=python, target=target)
+
+    # 5. Key truth: apply from a CPIX document, and validate against the init segments.
+    key_truth_rows(skdpack, playlist, apply, target)
 
     out.unlink(missing_ok=True)
     if not args.keep:

@@ -20,9 +20,10 @@ enum Base64 {
         bytes.reserveCapacity(values.count * 3 / 4)
         var index = 0
         while index < values.count {
-            let chunk = values[index..<min(index + 4, values.count)]
-            let word = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (18 - 6 * UInt32($1.offset)) }
-            for part in 0..<(chunk.count - 1) { bytes.append(UInt8(truncatingIfNeeded: word >> (16 - 8 * UInt32(part)))) }
+            let count = min(4, values.count - index)
+            var word: UInt32 = 0
+            for offset in 0..<count { word |= UInt32(values[index + offset]) << (18 - 6 * UInt32(offset)) }
+            for part in 0..<(count - 1) { bytes.append(UInt8(truncatingIfNeeded: word >> (16 - 8 * UInt32(part)))) }
             index += 4
         }
         return bytes

@@ -14,10 +14,24 @@ public struct CPIXDocument: Sendable {
     public var id: String?
     /// The key values are encrypted for a recipient (`DeliveryDataList`): no matter here, noted for `show`.
     public var hasDeliveryData = false
-    public var keys: [ContentKey] = []
-    public var drmSystems: [DRMSystem] = []
+    public var keys: [ContentKey] = [] {
+        didSet { keyPositions = Dictionary(keys.enumerated().map { ($1.kid, $0) }, uniquingKeysWith: { first, _ in first }) }
+    }
+    public var drmSystems: [DRMSystem] = [] {
+        didSet { systemPositions = Dictionary(grouping: drmSystems.indices, by: { drmSystems[$0].kid }) }
+    }
+    /// Where each key and each key's DRM systems are: a key-rotated document has thousands of keys, and
+    /// every key period of a long playlist looks one up.
+    private var keyPositions: [KeyID: Int] = [:]
+    private var systemPositions: [KeyID: [Int]] = [:]
     public var periods: [KeyPeriod] = []
-    public var usageRules: [UsageRule] = []
+    public var usageRules: [UsageRule] = [] {
+        didSet {
+            unusableMapping = usageRules.first { $0.unusableReason != nil }.map { rule in
+                "the usage rule at line \(rule.line) \(rule.unusableReason!), so the document maps no key to any track"
+            }
+        }
+    }
     /// Things a reader should know that do not stop the document from being used (a SPEKE contract
     /// broken, an empty signaling element of a request).
     public var notes: [Note] = []
@@ -31,12 +45,15 @@ public struct CPIXDocument: Sendable {
     }
 
     /// The key with `kid`.
-    public func key(_ kid: KeyID) -> ContentKey? { keys.first { $0.kid == kid } }
+    public func key(_ kid: KeyID) -> ContentKey? { keyPositions[kid].map { keys[$0] } }
 
-    /// The DRM system entries of `kid` for `systemID`.
+    /// The DRM system entry of `kid` for `systemID`.
     public func drmSystem(_ systemID: KeyID, kid: KeyID) -> DRMSystem? {
-        drmSystems.first { $0.systemID == systemID && $0.kid == kid }
+        systemPositions[kid]?.lazy.map { drmSystems[$0] }.first { $0.systemID == systemID }
     }
+
+    /// The DRM system entries of `kid`.
+    public func drmSystems(of kid: KeyID) -> [DRMSystem] { systemPositions[kid]?.map { drmSystems[$0] } ?? [] }
 
     /// The periods in the order their keys are used: by `@index` where every period has one, else as listed.
     public var periodsInOrder: [KeyPeriod] {
@@ -45,11 +62,8 @@ public struct CPIXDocument: Sendable {
     }
 
     /// The reason no key can be mapped to any track, when a rule is unusable (CPIX 2.4, 5.4.2: "the
-    /// client shall not map any content keys").
-    public var unusableMapping: String? {
-        guard let rule = usageRules.first(where: { $0.unusableReason != nil }) else { return nil }
-        return "the usage rule at line \(rule.line) \(rule.unusableReason!), so the document maps no key to any track"
-    }
+    /// client shall not map any content keys"). Kept up to date with ``usageRules``.
+    public private(set) var unusableMapping: String?
 }
 
 /// `ContentKey`: a key id and what the document says of its use.

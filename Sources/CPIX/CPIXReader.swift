@@ -61,6 +61,13 @@ public enum CPIXReader {
 private struct DocumentReader {
     let path: String
     var document: CPIXDocument
+    /// The keys and DRM systems as they are read, given to the document whole (it indexes them).
+    var keys: [ContentKey] = []
+    var kids: Set<KeyID> = []
+    var drmSystems: [DRMSystem] = []
+    var systemsAndKeys: Set<[UInt8]> = []
+    var periodIDs: Set<String> = []
+    var usageRules: [UsageRule] = []
 
     init(path: String) {
         self.path = path
@@ -90,13 +97,16 @@ private struct DocumentReader {
         for element in cpix(root, "ContentKeyList").map({ cpixChildren($0, "ContentKey") }) ?? [] {
             try contentKey(element, rootContentID: root.attributes["contentId"])
         }
+        document.keys = keys
         for element in cpix(root, "DRMSystemList").map({ cpixChildren($0, "DRMSystem") }) ?? [] { try drmSystem(element) }
+        document.drmSystems = drmSystems
         for element in cpix(root, "ContentKeyPeriodList").map({ cpixChildren($0, "ContentKeyPeriod") }) ?? [] {
             try period(element)
         }
         for element in cpix(root, "ContentKeyUsageRuleList").map({ cpixChildren($0, "ContentKeyUsageRule") }) ?? [] {
             try usageRule(element)
         }
+        document.usageRules = usageRules
         noteSPEKEContract()
         return document
     }
@@ -105,7 +115,7 @@ private struct DocumentReader {
 
     private mutating func contentKey(_ element: XMLElement, rootContentID: String?) throws(CPIXError) {
         let kid = try keyID(element, "kid")
-        guard document.key(kid) == nil else { throw error(element, "a second ContentKey with kid \(kid)") }
+        guard kids.insert(kid).inserted else { throw error(element, "a second ContentKey with kid \(kid)") }
         var key = ContentKey(kid: kid, line: element.line)
         if let text = element.attributes["explicitIV"] {
             guard let iv = Base64.decode(text) else {
@@ -132,7 +142,7 @@ private struct DocumentReader {
             key.dependsOnKey = try keyID(element, "dependsOnKey")
             guard key.contentID == nil else { throw error(element, "ContentKey@contentId must not appear with @dependsOnKey (CPIX 2.4)") }
         }
-        document.keys.append(key)
+        keys.append(key)
     }
 
     // MARK: DRM systems
@@ -141,7 +151,7 @@ private struct DocumentReader {
         let systemID = try keyID(element, "systemId")
         let kid = try keyID(element, "kid")
         guard document.key(kid) != nil else { throw error(element, "DRMSystem@kid \(kid) names no ContentKey of the document") }
-        guard document.drmSystem(systemID, kid: kid) == nil else {
+        guard systemsAndKeys.insert(systemID.bytes + kid.bytes).inserted else {
             throw error(element, "a second DRMSystem for system \(systemID) and kid \(kid)")
         }
         var system = DRMSystem(systemID: systemID, kid: kid, line: element.line)
@@ -177,7 +187,7 @@ private struct DocumentReader {
                 document.notes.append(.init(line: uri.line, message: "URIExtXKey is empty (a request)"))
             }
         }
-        document.drmSystems.append(system)
+        drmSystems.append(system)
     }
 
     /// The UTF-8 text a base64 element holds; `nil` when empty.
@@ -203,7 +213,7 @@ private struct DocumentReader {
         for name in ["start", "end", "startOffset", "endOffset", "duration"] {
             if let value = element.attributes[name] { period.times[name] = value }
         }
-        if let id = period.id, document.periods.contains(where: { $0.id == id }) {
+        if let id = period.id, !periodIDs.insert(id).inserted {
             throw error(element, "a second ContentKeyPeriod with id \"\(id)\" (an xs:ID)")
         }
         document.periods.append(period)
@@ -221,7 +231,7 @@ private struct DocumentReader {
             switch filter.name {
             case "KeyPeriodFilter":
                 guard let id = filter.attributes["periodId"] else { throw error(filter, "KeyPeriodFilter has no periodId") }
-                guard document.periods.contains(where: { $0.id == id }) else {
+                guard periodIDs.contains(id) else {
                     throw error(filter, "KeyPeriodFilter@periodId \"\(id)\" names no ContentKeyPeriod of the document")
                 }
                 rule.filters.append(.keyPeriod(periodID: id))
@@ -246,13 +256,13 @@ private struct DocumentReader {
                 rule.unusableReason = rule.unusableReason ?? "has a filter skdpack does not know (<\(filter.name)>)"
             }
         }
-        document.usageRules.append(rule)
+        usageRules.append(rule)
     }
 
     /// SPEKE v2's contract: each intendedTrackType once. Broken, the document still maps by its filters.
     private mutating func noteSPEKEContract() {
         var seen: [String: UsageRule] = [:]
-        for rule in document.usageRules {
+        for rule in usageRules {
             guard let type = rule.intendedTrackType else { continue }
             if let first = seen[type], first.kid != rule.kid {
                 document.notes.append(

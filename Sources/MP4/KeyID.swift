@@ -12,19 +12,21 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// A key id written as a UUID (`8-4-4-4-12`) or as 32 hex digits, either case; `nil` otherwise.
     public init?(_ text: some StringProtocol) {
-        var digits: [UInt8] = []
-        let utf8 = Array(text.utf8)
+        let utf8 = text.utf8
         let isUUID = utf8.count == 36
-        for (index, byte) in utf8.enumerated() {
-            if isUUID, [8, 13, 18, 23].contains(index) {
+        guard isUUID || utf8.count == 32 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var digit = 0
+        for (index, byte) in zip(0..., utf8) {
+            if isUUID, index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
             guard let value = Self.hexValue(byte) else { return nil }
-            digits.append(value)
+            bytes[digit >> 1] |= digit & 1 == 0 ? value << 4 : value
+            digit += 1
         }
-        guard digits.count == 32 else { return nil }
-        self.bytes = stride(from: 0, to: 32, by: 2).map { digits[$0] << 4 | digits[$0 + 1] }
+        self.bytes = bytes
     }
 
     /// 32 lowercase hex digits.
@@ -32,9 +34,18 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The UUID form, lowercase: `b99ed9e5-c641-49d1-bfa8-43692b686ddb`.
     public var uuid: String {
-        let hex = Array(self.hex)
-        return [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(hex[$0]) }.joined(separator: "-")
+        let digits = Self.digits
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
+
+    private static let digits = Array("0123456789abcdef".utf8)
 
     /// All sixteen bytes zero: what some packagers write where the real key id is given elsewhere.
     public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
@@ -45,7 +56,7 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// Lowercase hex of any bytes.
     public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Array("0123456789abcdef".utf8)
+        let digits = Self.digits
         var text: [UInt8] = []
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])

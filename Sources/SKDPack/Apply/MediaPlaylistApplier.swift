@@ -216,6 +216,8 @@ private struct MediaWalk {
     var truthProblem: KeyTruthProblem?
     /// The `EXT-X-MAP` in force, for `--kid-from media`.
     var currentMap: MapTag?
+    /// The key-truth problems already reported: one that is not about a period is said once, not per key.
+    var reportedTruthProblems: Set<String> = []
     /// The key id the last key rendered got from key truth, for the change that writes it.
     var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
 
@@ -405,7 +407,7 @@ private struct MediaWalk {
         var source = ""
         lastKeyID = nil
         if let truthProblem {
-            report(ApplyDiagnostics.noKeyTruth, truthProblem.message + "; the playlist is left as it was", line: line)
+            reportOnce(truthProblem, line: line)
             return nil
         }
         if chooser != nil {
@@ -415,7 +417,7 @@ private struct MediaWalk {
                 source = "the CPIX document \(chooser!.document.path)"
                 lastKeyID = (chosen.kid, .cpix, chooser!.document.path)
             case .failure(let problem):
-                report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
+                reportOnce(problem, line: line)
                 return nil
             }
         } else if applier.options.keyTruth.kidFromMedia {
@@ -425,13 +427,20 @@ private struct MediaWalk {
                 source = "the init segment \(file)"
                 lastKeyID = (keyID, .media, file)
             case .failure(let problem):
-                report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
+                reportOnce(problem, line: line)
                 return nil
             }
         }
         return applier.render(
             key, index: index, kid: kid, line: line, values: playlistValues, truth: truth, truthSource: source, noting: &outcome,
             report: report)
+    }
+
+    /// Reports `problem` at `line` unless the same was reported already (a problem of the playlist, not of
+    /// its period, would otherwise be said at every key).
+    private mutating func reportOnce(_ problem: KeyTruthProblem, line: Int) {
+        guard reportedTruthProblems.insert(problem.message).inserted else { return }
+        report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
     }
 
     /// The default KID of the init segment in force, and its file.

@@ -70,7 +70,7 @@ public struct CPIXSummary: Encodable, Sendable {
         contentID = document.contentID
         encryptedKeyValues = document.hasDeliveryData
         keys = document.keys.map { key in
-            let systems = document.drmSystems.filter { $0.kid == key.kid }.map { system in
+            let systems = document.drmSystems(of: key.kid).map { system in
                 System(
                     systemID: system.systemID.uuid, name: ProtectionSystem.name(of: system.systemID),
                     signaling: Dictionary(

@@ -8,32 +8,33 @@ public enum KeyIDInURI {
     /// The first UUID in `uri`, else the first run of exactly 32 hex digits.
     public static func find(_ uri: String) -> KeyID? {
         let bytes = Array(uri.utf8)
-        var runStart = 0
+        // The runs of hex digits: a UUID is five runs of 8, 4, 4, 4 and 12 joined by single dashes, a bare
+        // key id one run of 32. One pass to find the runs, nothing built until one fits.
+        var runs: [Range<Int>] = []
         var index = 0
-        var candidates: [KeyID] = []
-        func isHex(_ byte: UInt8) -> Bool {
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
-        }
-        // A UUID: 8-4-4-4-12 hex digits not touching more hex digits.
-        while index + 36 <= bytes.count {
-            if index == 0 || !isHex(bytes[index - 1]), index + 36 == bytes.count || !isHex(bytes[index + 36]),
-                let kid = KeyID(String(decoding: bytes[index..<(index + 36)], as: UTF8.self))
-            {
-                return kid
+        while index < bytes.count {
+            guard isHex(bytes[index]) else {
+                index += 1
+                continue
             }
-            index += 1
+            let start = index
+            while index < bytes.count, isHex(bytes[index]) { index += 1 }
+            runs.append(start..<index)
         }
-        index = 0
-        while index <= bytes.count {
-            if index == bytes.count || !isHex(bytes[index]) {
-                if index - runStart == 32, let kid = KeyID(String(decoding: bytes[runStart..<index], as: UTF8.self)) {
-                    candidates.append(kid)
+        var bare: KeyID?
+        for (position, run) in runs.enumerated() {
+            if position + 4 < runs.count {
+                let five = runs[position...(position + 4)]
+                let joined = zip(five.dropLast(), five.dropFirst()).allSatisfy { left, right in
+                    left.upperBound + 1 == right.lowerBound && bytes[left.upperBound] == UInt8(ascii: "-")
                 }
-                runStart = index + 1
+                if joined, five.map(\.count) == [8, 4, 4, 4, 12] {
+                    return KeyID(String(decoding: bytes[run.lowerBound..<runs[position + 4].upperBound], as: UTF8.self))
+                }
             }
-            index += 1
+            if bare == nil, run.count == 32 { bare = KeyID(String(decoding: bytes[run], as: UTF8.self)) }
         }
-        return candidates.first
+        return bare
     }
 
     /// The key id `attributes` (an `EXT-X-KEY`) names: KEYID, else a key id in a FairPlay URI.
@@ -43,5 +44,9 @@ public enum KeyIDInURI {
             return nil
         }
         return find(uri)
+    }
+
+    private static func isHex(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
     }
 }

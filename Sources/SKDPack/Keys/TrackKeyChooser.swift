@@ -14,20 +14,38 @@ public struct TrackKeyChooser: Sendable {
     private let periods: [KeyPeriod]
     /// Key period index (`key_index`) → the ordinal of that encrypted period in the playlist.
     private var ordinals: [Int: Int] = [:]
+    /// The values of each key asked for: a key serves every period of a playlist without rotation.
+    private var valuesByKey: [KeyID: [String: String]] = [:]
+    /// The rules by the period their KeyPeriodFilter names, and those for any period.
+    private let rulesByPeriod: [String: [UsageRule]]
+    private let rulesForAnyPeriod: [UsageRule]
 
     public init(document: CPIXDocument, tracks: [TrackContext]) {
         self.document = document
         self.tracks = tracks
         self.periods = document.periodsInOrder
+        var byPeriod: [String: [UsageRule]] = [:]
+        var any: [UsageRule] = []
+        for rule in document.usageRules {
+            let periods = rule.filters.compactMap { if case .keyPeriod(let id) = $0 { id } else { nil } }
+            if periods.isEmpty { any.append(rule) }
+            for id in Set(periods) { byPeriod[id, default: []].append(rule) }
+        }
+        rulesByPeriod = byPeriod
+        rulesForAnyPeriod = any
     }
 
     /// The key for the playlist's key period `keyIndex`, or why there is none.
     public mutating func key(forKeyPeriod keyIndex: Int) -> Result<ContentKey, KeyTruthProblem> {
         let ordinal = ordinals[keyIndex] ?? ordinals.count
         ordinals[keyIndex] = ordinal
-        var contexts = tracks.isEmpty ? [] : tracks
+        var contexts = tracks
+        let periodID = periods.isEmpty ? nil : ordinal < periods.count ? periods[ordinal].id : nil
+        let candidates = rulesForAnyPeriod + (periodID.flatMap { rulesByPeriod[$0] } ?? [])
         if tracks.isEmpty {
-            guard document.usageRules.isEmpty else {
+            // Without the master, a track is known only to be a track: enough for rules by period alone.
+            let needsTrack = candidates.contains { rule in rule.filters.contains { if case .keyPeriod = $0 { false } else { true } } }
+            guard !needsTrack else {
                 return .failure(
                     KeyTruthProblem(
                         "the track of this playlist is unknown (no master playlist references it in this run), and the CPIX "
@@ -50,7 +68,7 @@ public struct TrackKeyChooser: Sendable {
         var chosen: ContentKey?
         for context in contexts {
             let track = context.description + (context.periodID == nil ? periodText : "")
-            switch document.select(for: context) {
+            switch document.select(for: context, among: candidates) {
             case .key(let key):
                 if let earlier = chosen, earlier.kid != key.kid {
                     return .failure(
@@ -79,11 +97,13 @@ public struct TrackKeyChooser: Sendable {
 
     /// The template variables key `key` gives: `kid`, `kid_uuid`, `cpix_content_id`, and where the document
     /// has them `iv_hex` and `cpix_uri` (its FairPlay signaling's URI).
-    public func values(of key: ContentKey) -> [String: String] {
+    public mutating func values(of key: ContentKey) -> [String: String] {
+        if let known = valuesByKey[key.kid] { return known }
         var values = ["kid": key.kid.hex, "kid_uuid": key.kid.uuid]
         if let content = key.contentID ?? document.contentID { values["cpix_content_id"] = content }
         if let iv = key.explicitIV { values["iv_hex"] = KeyID.hex(iv) }
         if let signaling = CPIXFairPlayKey(document: document, kid: key.kid), let uri = signaling.keyURI { values["cpix_uri"] = uri }
+        valuesByKey[key.kid] = values
         return values
     }
 }

@@ -29,6 +29,15 @@ final class KeyTruthContext {
     /// Bumped whenever a key or a map tag is read: a rule checks a period once, at its first segment.
     private(set) var serial = 0
     private var cached: (serial: Int, state: InitSegmentState)?
+    private var cachedView: (serial: Int, view: KeyPeriodView)?
+
+    /// The keys in force, seen once per period for all the rules that look.
+    func period(_ context: RuleContext) -> KeyPeriodView {
+        if let cachedView, cachedView.serial == serial { return cachedView.view }
+        let view = KeyPeriodView(context)
+        cachedView = (serial, view)
+        return view
+    }
 
     init(path: String, truth: KeyTruth, checksMedia: Bool, tracks: [TrackContext]) {
         self.path = path

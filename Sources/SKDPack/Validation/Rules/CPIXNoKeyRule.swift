@@ -8,7 +8,7 @@ struct CPIXNoKeyRule: ValidationRule {
     private var gate = PeriodGate()
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = KeyPeriodView(context).fairPlay,
+        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = truth.period(context).fairPlay,
             case .failure(let problem)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID)
         else { return }
         context.report(Self.kind, problem.message, onLine: key.line)

@@ -13,7 +13,7 @@ struct CPIXSignalingRule: ValidationRule {
     private var gate = PeriodGate()
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = KeyPeriodView(context).fairPlay,
+        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = truth.period(context).fairPlay,
             case .success(let chosen)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID),
             case .success(let document)? = truth.cpixDocument(naming: key.keyID)
         else { return }

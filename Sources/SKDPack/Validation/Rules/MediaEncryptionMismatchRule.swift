@@ -13,7 +13,7 @@ struct MediaEncryptionMismatchRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let truth = context.keyTruth, gate.isNew(truth), case .read(let segment, let file) = truth.initSegment else { return }
-        let period = KeyPeriodView(context)
+        let period = truth.period(context)
         let protected = segment.tracks.filter(\.isEncrypted)
         if let key = period.encrypting.first(where: \.encryptsSamples), protected.isEmpty {
             context.report(

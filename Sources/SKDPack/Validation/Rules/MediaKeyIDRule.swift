@@ -14,7 +14,7 @@ struct MediaKeyIDRule: ValidationRule {
         guard let truth = context.keyTruth, gate.isNew(truth), case .read(let segment, let file) = truth.initSegment else { return }
         let kids = segment.tracks.filter(\.isEncrypted).compactMap(\.defaultKID).filter { !$0.isZero }
         guard !kids.isEmpty else { return }
-        for key in KeyPeriodView(context).encrypting {
+        for key in truth.period(context).encrypting {
             guard let named = key.keyID, !kids.contains(named) else { continue }
             context.report(
                 Self.kind,

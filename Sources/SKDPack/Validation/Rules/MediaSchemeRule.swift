@@ -12,7 +12,7 @@ struct MediaSchemeRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let truth = context.keyTruth, gate.isNew(truth), case .read(let segment, let file) = truth.initSegment,
-            let key = KeyPeriodView(context).fairPlay, key.method == FairPlay.method
+            let key = truth.period(context).fairPlay, key.method == FairPlay.method
         else { return }
         guard let track = segment.tracks.first(where: { $0.isEncrypted && $0.scheme != "cbcs" }) else { return }
         context.report(
