@@ -12,21 +12,28 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// A key id written as a UUID (`8-4-4-4-12`) or as 32 hex digits, either case; `nil` otherwise.
     public init?(_ text: some StringProtocol) {
-        let utf8 = text.utf8
+        var string = String(text)
+        guard let bytes = string.withUTF8({ Self.parse($0) }) else { return nil }
+        self.bytes = bytes
+    }
+
+    /// The 16 bytes of a UUID (36 characters) or of 32 hex digits, over the UTF-8 of the text.
+    private static func parse(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let isUUID = utf8.count == 36
         guard isUUID || utf8.count == 32 else { return nil }
         var bytes = [UInt8](repeating: 0, count: 16)
         var digit = 0
-        for (index, byte) in zip(0..., utf8) {
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
             if isUUID, index == 8 || index == 13 || index == 18 || index == 23 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            guard let value = Self.hexValue(byte) else { return nil }
+            guard let value = hexValue(byte) else { return nil }
             bytes[digit >> 1] |= digit & 1 == 0 ? value << 4 : value
             digit += 1
         }
-        self.bytes = bytes
+        return bytes
     }
 
     /// 32 lowercase hex digits.

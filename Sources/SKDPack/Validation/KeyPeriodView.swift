@@ -33,19 +33,6 @@ struct KeyPeriodView {
     var fairPlay: Key? { keys.first(where: \.isFairPlay) }
 }
 
-/// Remembers which key period a rule has looked at, so that it looks at each once (at its first segment)
-/// however many segments follow.
-struct PeriodGate {
-    private var seen = -1
-
-    /// Whether the period in force is new to this rule.
-    mutating func isNew(_ truth: KeyTruthContext) -> Bool {
-        guard truth.serial != seen else { return false }
-        seen = truth.serial
-        return true
-    }
-}
-
 extension RuleContext {
     /// Reports a finding on the line of a key (or a map) read earlier.
     func report(_ kind: DiagnosticKind, _ message: String, onLine line: Int) {

@@ -19,9 +19,14 @@ public enum PlaylistValidator {
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
         var keys = KeyFacts()
-        var rules: [any ValidationRule] = RuleRegistry.playlistRules
-            .filter { !options.disabledRules.contains($0.kind.id) }
-            .map { $0.init() }
+        let enabled = RuleRegistry.playlistRules.filter { rule in
+            !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
+        }
+        var rules: [any ValidationRule] = enabled.filter { $0.keyTruth == nil }.map { $0.init() }
+        // The key-truth rules look at each key period once, at its first segment: they are called then,
+        // not at every segment of a long playlist.
+        var periodRules: [any ValidationRule] = enabled.filter { $0.keyTruth != nil }.map { $0.init() }
+        var periodSeen = -1
 
         while let line = try reader.next() {
             switch line.kind {
@@ -32,14 +37,20 @@ public enum PlaylistValidator {
                     if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
                 }
                 for index in rules.indices { rules[index].tag(tag, at: line, in: context) }
+                for index in periodRules.indices { periodRules[index].tag(tag, at: line, in: context) }
                 keys.note(tag, line: line.raw.number)
             case .uri where line.uriRole != .variant:
                 for index in rules.indices { rules[index].segment(at: line, in: context) }
+                if let truth = context.keyTruth, truth.serial != periodSeen {
+                    periodSeen = truth.serial
+                    for index in periodRules.indices { periodRules[index].segment(at: line, in: context) }
+                }
             default:
                 continue
             }
         }
         for index in rules.indices { rules[index].finish(in: context) }
+        for index in periodRules.indices { periodRules[index].finish(in: context) }
         context.reportSuppressed()
 
         var findings = (readerFindings + context.findings).filter { !options.disabledRules.contains($0.id) }
@@ -77,6 +88,14 @@ public enum PlaylistValidator {
         }
         context.substitutedLine = line.raw.number
         return tag
+    }
+
+    /// Whether a rule that needs `source` runs with `options`.
+    private static func runs(_ source: KeyTruthSource, _ options: ValidationOptions) -> Bool {
+        switch source {
+        case .media: options.checksMedia
+        case .cpix: !options.keyTruth.documents.isEmpty
+        }
     }
 
     /// Sorted by line, then column; findings at the same place keep the order they were made in.

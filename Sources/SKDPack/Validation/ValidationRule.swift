@@ -17,9 +17,18 @@ protocol ValidationRule: Sendable {
     mutating func segment(at line: PlaylistLine, in context: RuleContext)
     /// The end of the playlist.
     mutating func finish(in context: RuleContext)
+    /// What a key-truth rule checks against (it runs only when the run has it, and its `segment` is
+    /// called at the first segment of each key period only); `nil` for every other rule.
+    static var keyTruth: KeyTruthSource? { get }
+}
+
+/// What a key-truth rule needs: the init segments (`--media`) or a CPIX document (`--cpix`).
+enum KeyTruthSource {
+    case media, cpix
 }
 
 extension ValidationRule {
+    static var keyTruth: KeyTruthSource? { nil }
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {}
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {}
     mutating func finish(in context: RuleContext) {}

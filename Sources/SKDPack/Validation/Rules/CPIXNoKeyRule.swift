@@ -4,11 +4,10 @@ import HLS
 /// track: none (no rule selects it) or two (rules overlap) is a document the packager cannot follow.
 struct CPIXNoKeyRule: ValidationRule {
     static let kind = ApplyDiagnostics.noKeyTruth
-
-    private var gate = PeriodGate()
+    static let keyTruth: KeyTruthSource? = .cpix
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = truth.period(context).fairPlay,
+        guard let truth = context.keyTruth, truth.checksCPIX, let key = truth.period(context).fairPlay,
             case .failure(let problem)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID)
         else { return }
         context.report(Self.kind, problem.message, onLine: key.line)

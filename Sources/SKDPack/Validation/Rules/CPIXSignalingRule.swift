@@ -9,11 +9,10 @@ struct CPIXSignalingRule: ValidationRule {
         id: "CPIX-signaling-mismatch", severity: .error,
         summary: "A FairPlay key differs from the CPIX document's FairPlay signaling (or key id) for its track and period.",
         specSection: "CPIX 2.4 5.3.3 (HLSSignalingData); 5.4 (usage rules)")
-
-    private var gate = PeriodGate()
+    static let keyTruth: KeyTruthSource? = .cpix
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, gate.isNew(truth), let key = truth.period(context).fairPlay,
+        guard let truth = context.keyTruth, truth.checksCPIX, let key = truth.period(context).fairPlay,
             case .success(let chosen)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID),
             case .success(let document)? = truth.cpixDocument(naming: key.keyID)
         else { return }

@@ -8,6 +8,7 @@ struct CPIXUnknownKeyIDRule: ValidationRule {
         id: "CPIX-kid-unknown", severity: .error,
         summary: "A key id in the playlist (KEYID, or in an skd: URI) is not a ContentKey of the CPIX document.",
         specSection: "CPIX 2.4 5.3.1 (ContentKey)")
+    static let keyTruth: KeyTruthSource? = .cpix
 
     private var reported: Set<Int> = []
 

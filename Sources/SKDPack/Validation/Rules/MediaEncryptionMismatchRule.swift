@@ -8,11 +8,10 @@ struct MediaEncryptionMismatchRule: ValidationRule {
         id: "MEDIA-encryption-mismatch", severity: .error,
         summary: "A key period says encrypted over clear media, or clear over encrypted media (the init segment's sample entries).",
         specSection: "4.3.2.4; ISO/IEC 23001-7 8.12")
-
-    private var gate = PeriodGate()
+    static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, gate.isNew(truth), case .read(let segment, let file) = truth.initSegment else { return }
+        guard let truth = context.keyTruth, case .read(let segment, let file) = truth.initSegment else { return }
         let period = truth.period(context)
         let protected = segment.tracks.filter(\.isEncrypted)
         if let key = period.encrypting.first(where: \.encryptsSamples), protected.isEmpty {

@@ -7,12 +7,12 @@ struct MediaInitUnreadableRule: ValidationRule {
         id: "MEDIA-init-unreadable", severity: .error,
         summary: "An init segment named by EXT-X-MAP is missing, unreadable or malformed (offset and box given).",
         specSection: "4.3.2.5; ISO/IEC 14496-12")
+    static let keyTruth: KeyTruthSource? = .media
 
-    private var gate = PeriodGate()
     private var reported: Set<Int> = []
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, gate.isNew(truth), let map = truth.map, case .failed(let failure) = truth.initSegment,
+        guard let truth = context.keyTruth, let map = truth.map, case .failed(let failure) = truth.initSegment,
             reported.insert(map.line).inserted
         else { return }
         context.report(Self.kind, "the init segment cannot be used: \(failure)", onLine: map.line)

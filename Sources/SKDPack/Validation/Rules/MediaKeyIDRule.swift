@@ -7,11 +7,10 @@ struct MediaKeyIDRule: ValidationRule {
         id: "MEDIA-kid-mismatch", severity: .error,
         summary: "The key id a key names (KEYID, or in its skd: URI) differs from the init segment's default KID ('tenc').",
         specSection: "ISO/IEC 23001-7 8.2; 4.3.2.4")
-
-    private var gate = PeriodGate()
+    static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, gate.isNew(truth), case .read(let segment, let file) = truth.initSegment else { return }
+        guard let truth = context.keyTruth, case .read(let segment, let file) = truth.initSegment else { return }
         let kids = segment.tracks.filter(\.isEncrypted).compactMap(\.defaultKID).filter { !$0.isZero }
         guard !kids.isEmpty else { return }
         for key in truth.period(context).encrypting {

@@ -7,11 +7,10 @@ struct MediaSchemeRule: ValidationRule {
         id: "MEDIA-scheme-not-cbcs", severity: .error,
         summary: "A FairPlay SAMPLE-AES key is over fMP4 whose init segment is not encrypted with 'cbcs'.",
         specSection: "ISO/IEC 23001-7 10.4; Apple HLS Authoring Specification 1.3")
-
-    private var gate = PeriodGate()
+    static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, gate.isNew(truth), case .read(let segment, let file) = truth.initSegment,
+        guard let truth = context.keyTruth, case .read(let segment, let file) = truth.initSegment,
             let key = truth.period(context).fairPlay, key.method == FairPlay.method
         else { return }
         guard let track = segment.tracks.first(where: { $0.isEncrypted && $0.scheme != "cbcs" }) else { return }

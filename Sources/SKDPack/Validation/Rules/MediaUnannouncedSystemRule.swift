@@ -8,8 +8,8 @@ struct MediaUnannouncedSystemRule: ValidationRule {
         id: "MEDIA-pssh-unannounced", severity: .info,
         summary: "An init segment has a 'pssh' box for a DRM system no key of the playlist announces.",
         specSection: "ISO/IEC 23001-7 8.1; 4.3.2.4")
+    static let keyTruth: KeyTruthSource? = .media
 
-    private var gate = PeriodGate()
     private var announced: Set<KeyID> = []
     /// Each system met in a pssh, with the map line and file where first met.
     private var met: [(system: KeyID, line: Int, file: String)] = []
@@ -22,7 +22,7 @@ struct MediaUnannouncedSystemRule: ValidationRule {
     }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, gate.isNew(truth), let map = truth.map, case .read(let segment, let file) = truth.initSegment
+        guard let truth = context.keyTruth, let map = truth.map, case .read(let segment, let file) = truth.initSegment
         else { return }
         for header in segment.protectionSystems where header.systemID != ProtectionSystem.common {
             if !met.contains(where: { $0.system == header.systemID }) { met.append((header.systemID, map.line, file)) }

@@ -7,12 +7,12 @@ struct MediaZeroKeyIDRule: ValidationRule {
         id: "MEDIA-kid-zero", severity: .warning,
         summary: "An encrypted init segment's default KID is all zeros: it names no key, so the playlist's key cannot be checked.",
         specSection: "ISO/IEC 23001-7 8.2")
+    static let keyTruth: KeyTruthSource? = .media
 
-    private var gate = PeriodGate()
     private var reported: Set<Int> = []
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, gate.isNew(truth), let map = truth.map, case .read(let segment, let file) = truth.initSegment,
+        guard let truth = context.keyTruth, let map = truth.map, case .read(let segment, let file) = truth.initSegment,
             segment.tracks.contains(where: { $0.isEncrypted && $0.defaultKID?.isZero == true }), reported.insert(map.line).inserted
         else { return }
         context.report(Self.kind, "the init segment \(file) has an all-zero default KID: the key's KID cannot be checked", onLine: map.line)
