@@ -188,3 +188,45 @@ struct KeyTruthValidateTests {
         #expect(output.contains("video-2160.m3u8:12:1: error: this key names KID \(hd)"), "\(output)")
     }
 }
+
+/// A directory of CPIX documents, one per title, matched to the titles by content id.
+@Suite("a directory of CPIX documents")
+struct CPIXDirectoryTests {
+    @Test("each title gets the keys of the document with its content id")
+    func documentsMatchedByContentID() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        var expected: [String: String] = [:]
+        for (number, kid) in [(1, "11111111-2222-4333-8444-555555555555"), (2, "66666666-7777-4888-8999-aaaaaaaaaaaa")] {
+            let line = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://\#(kid)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+            try scratch.write(
+                "keys-\(number).xml",
+                """
+                <CPIX xmlns="urn:dashif:org:cpix" contentId="title-\(number)" version="2.3"><ContentKeyList><ContentKey kid="\(kid)"/></ContentKeyList>
+                <DRMSystemList><DRMSystem kid="\(kid)" systemId="94ce86fb-07ff-4f43-adb8-93d2fa968ca2">
+                <HLSSignalingData playlist="media">\(Data(line.utf8).base64EncodedString())</HLSSignalingData></DRMSystem></DRMSystemList></CPIX>
+                """)
+            try FileManager.default.createDirectory(atPath: scratch.path("titles/title-\(number)"), withIntermediateDirectories: true)
+            try scratch.write("titles/title-\(number)/video.m3u8", CPIXKeyValueLeakTests.playlist)
+            expected["title-\(number)"] = kid
+        }
+        try FileManager.default.createDirectory(atPath: scratch.path("keys"), withIntermediateDirectories: true)
+        for number in 1...2 {
+            try FileManager.default.moveItem(atPath: scratch.path("keys-\(number).xml"), toPath: scratch.path("keys/title-\(number).xml"))
+        }
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys"), "--path-pattern", "(?<content_id>title-[0-9]+)/",
+            "--in-place", "--no-progress", scratch.path("titles"),
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        for (title, kid) in expected {
+            #expect(try scratch.text("titles/\(title)/video.m3u8").contains(#"URI="skd://\#(kid)""#), "\(title)")
+        }
+        // Without a content id there is no telling which document is whose.
+        let unmatched = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys"), "--check", scratch.path("titles"),
+        ])
+        #expect(unmatched.status == 1)
+        #expect(unmatched.stderr.contains("2 CPIX documents were given and this title has no content_id"), "\(unmatched.stderr)")
+    }
+}

@@ -80,3 +80,44 @@ struct KeyTruthCommandTests {
         #expect(run.stdout.isEmpty)
     }
 }
+
+/// Every shared CPIX document used for a run, as a packaging job and a CI check would: no key value of it
+/// in the output, the messages, or any report format.
+@Suite("no CPIX key value reaches a run's output or reports")
+struct CPIXKeyValueLeakTests {
+    static let playlist = """
+        #EXTM3U
+        #EXT-X-VERSION:6
+        #EXT-X-TARGETDURATION:6
+        #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+        #EXTINF:6,
+        a.m4s
+        #EXT-X-ENDLIST
+
+        """
+
+    @Test(arguments: KeyTruthCommandTests.documents)
+    func applyAndValidate(_ url: URL) throws {
+        let values = try KeyTruthCommandTests.keyValues(in: url)
+        guard !values.isEmpty else { return }
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("video.m3u8", Self.playlist)
+        let reports = ["r.json", "r.xml", "r.junit.xml", "r.sarif"]
+        let apply = try SKDPackRunner.run(
+            ["apply", "--template", "skd://{kid}", "--cpix", url.path, "--check", "--no-progress"]
+                + reports.flatMap { ["--report", scratch.path("apply-" + $0)] } + [scratch.path("video.m3u8")])
+        var texts = [apply.stdoutText, apply.stderr]
+        for format in ["human", "json", "xml", "junit", "sarif"] {
+            let run = try SKDPackRunner.run(["validate", "--cpix", url.path, "--format", format, scratch.path("video.m3u8")])
+            texts += [run.stdoutText, run.stderr]
+        }
+        for report in reports where FileManager.default.fileExists(atPath: scratch.path("apply-" + report)) {
+            texts.append(try scratch.text("apply-" + report))
+        }
+        #expect(texts.count >= 12)
+        for value in values {
+            #expect(!texts.contains { $0.contains(value) }, "a key value of \(url.lastPathComponent) was shown")
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import MP4
 import Testing
 
@@ -94,5 +95,51 @@ import Testing
         let sinf = box(
             "sinf", box("frma", Array("avc1".utf8)) + box("schm", [0, 0, 0, 0] + Array("cbcs".utf8) + be32(0x10000)) + box("schi", tenc))
         return box("encv", [UInt8](repeating: 0, count: 78) + sinf)
+    }
+}
+
+/// Reading init segments from files: a byte range of a larger file, and the size limit.
+@Suite struct InitSegmentFileTests {
+    static let segment = MalformedBoxTests.ftyp + MalformedBoxTests.trak(entry: MalformedBoxTests.encryptedVideoEntry(tenc: tenc))
+    static let tenc = MalformedBoxTests.box("tenc", [1, 0, 0, 0, 0, 0x19, 1, 0] + [UInt8](repeating: 0xAB, count: 16) + [0])
+
+    func file(_ bytes: [UInt8]) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-init-\(UUID().uuidString).mp4").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        return path
+    }
+
+    @Test func aByteRangeReadsJustThatRange() throws {
+        let path = try file([UInt8](repeating: 0x55, count: 1000) + Self.segment + [UInt8](repeating: 0x66, count: 500))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let segment = try InitSegmentFile.read(path, range: (Self.segment.count, 1000))
+        #expect(segment.tracks.first?.defaultKID == KeyID(bytes: [UInt8](repeating: 0xAB, count: 16)))
+        #expect(throws: InitSegmentFile.Failure.self) { try InitSegmentFile.read(path) }
+        do {
+            _ = try InitSegmentFile.read(path, range: (600, 1200))
+        } catch {
+            #expect(error.problem == .rangeOutside(fileSize: 1000 + Self.segment.count + 500))
+        }
+    }
+
+    @Test func aFileOverTheLimitIsRefusedBeforeItIsRead() throws {
+        let path = try file(Self.segment)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        do {
+            _ = try InitSegmentFile.read(path, limit: 100)
+            Issue.record("a file over the limit was read")
+        } catch {
+            #expect(error.problem == .tooLarge(size: Self.segment.count, limit: 100))
+            #expect(error.description.contains("more than the 100-byte limit"))
+        }
+        #expect(try InitSegmentFile.read(path, limit: Self.segment.count).tracks.count == 1)
+    }
+
+    @Test func aMissingFileSaysWhy() {
+        do {
+            _ = try InitSegmentFile.read("/nonexistent/init.mp4")
+        } catch {
+            #expect(error.description == "/nonexistent/init.mp4: cannot be read: No such file or directory")
+        }
     }
 }
