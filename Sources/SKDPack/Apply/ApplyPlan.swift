@@ -29,9 +29,10 @@ public struct ApplyPlan: Sendable {
         definition.uri.variableNames + definition.variables.keys.sorted().filter { !definition.uri.variableNames.contains($0) }
     }
 
-    /// Every value given for the run is for a variable of the template: a typo is not silently ignored.
+    /// Every value given for the run is for a variable of the template (or, with CPIX documents, the
+    /// `content_id` that chooses a title's document): a typo is not silently ignored.
     private func givenValues() -> [String] {
-        let known = Set(templateVariables)
+        let known = Set(templateVariables + (options.keyTruth.documents.isEmpty ? [] : ["content_id"]))
         return options.variables.commandLine.map(\.name).filter { !known.contains($0) }.reduce(into: [String]()) { list, name in
             if !list.contains(name) { list.append(name) }
         }.map { name in

@@ -1,13 +1,13 @@
 import HLS
 import MP4
 
-/// The keys in force at a segment as the `MEDIA` and `CPIX` rules look at them, once per key period.
+/// The keys in force at the first segment of a key period, as the `MEDIA` and `CPIX` rules look at them:
+/// built once per period (``KeyTruthContext/period(_:)``) for all of them.
 struct KeyPeriodView {
     struct Key {
         var attributes: AttributeList
         var line: Int
         var method: String
-        var keyFormat: String
         var isFairPlay: Bool
         /// The key id it names: KEYID, or the one in a FairPlay URI.
         var keyID: KeyID?
@@ -20,16 +20,15 @@ struct KeyPeriodView {
 
     init(_ context: RuleContext) {
         keys = context.reader.keyAttributesInForce.map { attributes, line in
-            let format = attributes["KEYFORMAT"].map { $0.text } ?? KeyTag.defaultKeyFormat
-            return Key(
-                attributes: attributes, line: line, method: attributes["METHOD"]?.text ?? "", keyFormat: format,
-                isFairPlay: KeyLine.isFairPlay(attributes),
+            Key(
+                attributes: attributes, line: line, method: attributes["METHOD"]?.text ?? "", isFairPlay: KeyLine.isFairPlay(attributes),
                 keyID: KeyIDInURI.named(by: attributes, variables: context.reader.variables))
         }
     }
 
     /// Keys that encrypt (METHOD other than NONE).
     var encrypting: [Key] { keys.filter { !$0.method.isEmpty && $0.method != "NONE" } }
+    /// The FairPlay key of the period.
     var fairPlay: Key? { keys.first(where: \.isFairPlay) }
 }
 
