@@ -230,3 +230,35 @@ struct CPIXDirectoryTests {
         #expect(unmatched.stderr.contains("2 CPIX documents were given and this title has no content_id"), "\(unmatched.stderr)")
     }
 }
+
+/// The shipped template `cpix` writes the key server's key whole: its URI, and its METHOD,
+/// KEYFORMATVERSIONS and IV where the signaling gives them.
+@Suite("the cpix template writes the document's key")
+struct CPIXTemplateTests {
+    @Test func theSignalingsIVIsWrittenAndValidatePasses() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try KeyTruthTitle.write(into: URL(fileURLWithPath: scratch.path(".")))
+        let kid = KeyTruthTitle.uuid(KeyTruthTitle.kid("HD", period: 1))
+        let plain = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://\#(kid)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let withIV =
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://\#(kid)",IV=0x00112233445566778899AABBCCDDEEFF,KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let document = try scratch.text("keys.xml").replacingOccurrences(
+            of: Data(plain.utf8).base64EncodedString(), with: Data(withIV.utf8).base64EncodedString())
+        #expect(document != (try scratch.text("keys.xml")))
+        try scratch.write("keys.xml", document)
+        let apply = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys.xml"), "--session-keys", "--in-place", "--no-progress",
+            scratch.path("title"),
+        ])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        let lines = try scratch.text("title/video-1080.m3u8").split(separator: "\n")
+        #expect(
+            lines[5]
+                == #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://\#(kid)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1",IV=0x00112233445566778899aabbccddeeff"#
+        )
+        #expect(try scratch.text("title/master.m3u8").contains("IV=0x00112233445566778899aabbccddeeff"))
+        let validate = try SKDPackRunner.run(["validate", "--media", "--cpix", scratch.path("keys.xml"), scratch.path("title")])
+        #expect(validate.status == 0, "\(validate.stdoutText)")
+    }
+}

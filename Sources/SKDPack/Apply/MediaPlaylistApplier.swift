@@ -142,41 +142,59 @@ public struct MediaPlaylistApplier: Sendable {
         return playlistValues[name]?.value
     }
 
-    /// The key line with its URI (and the METHOD and KEYFORMATVERSIONS the template sets) changed, every
+    /// The METHOD, KEYFORMATVERSIONS and IV a FairPlay key gets besides its URI: those the key server's
+    /// signaling gives (`signaled`, when the template writes the document's key), else those the template
+    /// sets; `nil` where neither says (the key keeps its own).
+    private func shape(_ signaled: KeyAttributes?) -> (method: String?, keyFormatVersions: String?, iv: String?) {
+        guard let signaled else { return (options.template.method, options.template.keyFormatVersions, options.template.iv) }
+        return (signaled.method, signaled.keyFormatVersions ?? FairPlay.keyFormatVersions, signaled.iv)
+    }
+
+    /// The key line with its URI (and the METHOD, KEYFORMATVERSIONS and IV of ``shape(_:)``) changed, every
     /// other byte as it was; throws when a value does not fit its attribute.
-    func rewrittenContent(_ key: KeyLine, uri: String) throws(UnwritableAttributeValue) -> [UInt8] {
+    func rewrittenContent(_ key: KeyLine, uri: String, signaled: KeyAttributes? = nil) throws(UnwritableAttributeValue) -> [UInt8] {
         let attributes = key.attributes
-        let template = options.template
+        let shape = shape(signaled)
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
-        if template.method == nil, template.keyFormatVersions == nil, let current = attributes["URI"], current.isQuoted {
+        if shape.method == nil, shape.keyFormatVersions == nil, signaled == nil, let current = attributes["URI"], current.isQuoted {
             if current.textBytes.elementsEqual(uri.utf8) { return attributes.line }
             return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
         }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
         let tag = key.tag
         if tag.uri != uri { try editor.set("URI", .quotedString(uri)) }
-        if let method = template.method, method != tag.method { try editor.set("METHOD", .enumeratedString(method)) }
-        if let versions = template.keyFormatVersions, versions != tag.keyFormatVersions {
+        if let method = shape.method, method != tag.method { try editor.set("METHOD", .enumeratedString(method)) }
+        if let versions = shape.keyFormatVersions, versions != tag.keyFormatVersions {
             try editor.set("KEYFORMATVERSIONS", .quotedString(versions))
+        }
+        if signaled != nil, let iv = shape.iv, iv.lowercased() != tag.iv.map({ "0x" + $0.lowercased() }) {
+            try editor.set("IV", .hexadecimalSequence(iv))
         }
         return editor.hasChanges ? editor.render() : attributes.line
     }
 
     /// The attributes of an existing FairPlay key once rewritten, for its master's session key.
-    func sessionKey(_ key: KeyLine, uri: String) -> KeyAttributes {
+    func sessionKey(_ key: KeyLine, uri: String, signaled: KeyAttributes? = nil) -> KeyAttributes {
         let tag = key.tag
+        let shape = shape(signaled)
         return KeyAttributes(
-            method: options.template.method ?? tag.method, uri: uri, keyFormat: tag.keyFormat,
-            keyFormatVersions: options.template.keyFormatVersions ?? tag.keyFormatVersions,
-            iv: key.attributes["IV"]?.text)
+            method: shape.method ?? tag.method, uri: uri, keyFormat: tag.keyFormat,
+            keyFormatVersions: shape.keyFormatVersions ?? tag.keyFormatVersions,
+            iv: signaled?.iv ?? key.attributes["IV"]?.text)
     }
 
-    /// The attributes of a FairPlay key skdpack adds: the template's, or FairPlay's defaults.
-    func insertedKey(uri: String) -> KeyAttributes {
-        KeyAttributes(
-            method: options.template.method ?? FairPlay.method, uri: uri, keyFormat: options.template.keyFormat,
-            keyFormatVersions: options.template.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: options.template.iv)
+    /// The attributes of a FairPlay key skdpack adds: the signaling's or the template's, or FairPlay's
+    /// defaults.
+    func insertedKey(uri: String, signaled: KeyAttributes? = nil) -> KeyAttributes {
+        let shape = shape(signaled)
+        return KeyAttributes(
+            method: shape.method ?? FairPlay.method, uri: uri, keyFormat: options.template.keyFormat,
+            keyFormatVersions: shape.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: shape.iv)
     }
+
+    /// Whether the template writes the key server's own key (its URI is the document's `{cpix_uri}`):
+    /// then the key's other attributes are the document's too.
+    var writesDocumentKey: Bool { options.template.definition.uri.variableNames.contains("cpix_uri") }
 }
 
 /// Diagnostics collected from the reader's callback while the walk owns the rest of its state.
@@ -220,6 +238,8 @@ private struct MediaWalk {
     var reportedTruthProblems: Set<String> = []
     /// The key id the last key rendered got from key truth, for the change that writes it.
     var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
+    /// The document's FairPlay key line for the last key rendered, when the template writes it whole.
+    var lastSignaled: KeyAttributes?
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -278,7 +298,7 @@ private struct MediaWalk {
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
             if let uri = renderKey(nil, index: 0, kid: nil, line: number),
-                let content = written(applier.insertedKey(uri: uri), line: number)
+                let content = written(applier.insertedKey(uri: uri, signaled: lastSignaled), line: number)
             {
                 try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
             }
@@ -358,10 +378,10 @@ private struct MediaWalk {
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
             } else if let uri = renderKey(nil, index: index, kid: kid, line: periods.lastKeyLine),
-                let content = written(applier.insertedKey(uri: uri), line: periods.lastKeyLine)
+                let content = written(applier.insertedKey(uri: uri, signaled: lastSignaled), line: periods.lastKeyLine)
             {
                 insertion = content
-                use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)
+                use(collectsSessionKeys ? applier.insertedKey(uri: uri, signaled: lastSignaled) : nil)
                 record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
             }
         }
@@ -376,7 +396,7 @@ private struct MediaWalk {
                     let rewritten = rewritten(key, uri: uri, line: line)
                 {
                     written = rewritten
-                    use(collectsSessionKeys ? applier.sessionKey(key, uri: uri) : nil)
+                    use(collectsSessionKeys ? applier.sessionKey(key, uri: uri, signaled: lastSignaled) : nil)
                     if written != content {
                         record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
                     }
@@ -406,6 +426,7 @@ private struct MediaWalk {
         var truth: [String: String] = [:]
         var source = ""
         lastKeyID = nil
+        lastSignaled = nil
         if let truthProblem {
             reportOnce(truthProblem, line: line)
             return nil
@@ -416,6 +437,7 @@ private struct MediaWalk {
                 truth = chooser!.values(of: chosen)
                 source = "the CPIX document \(chooser!.document.path)"
                 lastKeyID = (chosen.kid, .cpix, chooser!.document.path)
+                if applier.writesDocumentKey { lastSignaled = chooser!.signaling(of: chosen)?.media }
             case .failure(let problem):
                 reportOnce(problem, line: line)
                 return nil
@@ -489,7 +511,7 @@ private struct MediaWalk {
     /// An existing key line rewritten, or `nil` after reporting why it cannot be.
     private func rewritten(_ key: KeyLine, uri: String, line: Int) -> [UInt8]? {
         do {
-            return try applier.rewrittenContent(key, uri: uri)
+            return try applier.rewrittenContent(key, uri: uri, signaled: lastSignaled)
         } catch {
             report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
             return nil
@@ -523,9 +545,9 @@ private struct MediaWalk {
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
                 if let uri = renderKey(nil, index: 0, kid: nil, line: first.line),
-                    let content = written(applier.insertedKey(uri: uri), line: first.line)
+                    let content = written(applier.insertedKey(uri: uri, signaled: lastSignaled), line: first.line)
                 {
-                    use(collectsSessionKeys ? applier.insertedKey(uri: uri) : nil)
+                    use(collectsSessionKeys ? applier.insertedKey(uri: uri, signaled: lastSignaled) : nil)
                     record(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
                     if plan.clearInsertionLine == nil {
                         followUp.clearInsertionLine = first.line

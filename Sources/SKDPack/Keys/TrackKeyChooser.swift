@@ -16,6 +16,7 @@ public struct TrackKeyChooser: Sendable {
     private var ordinals: [Int: Int] = [:]
     /// The values of each key asked for: a key serves every period of a playlist without rotation.
     private var valuesByKey: [KeyID: [String: String]] = [:]
+    private var signalingByKey: [KeyID: CPIXFairPlayKey?] = [:]
     /// The rules by the period their KeyPeriodFilter names, and those for any period.
     private let rulesByPeriod: [String: [UsageRule]]
     private let rulesForAnyPeriod: [UsageRule]
@@ -95,6 +96,14 @@ public struct TrackKeyChooser: Sendable {
         return chosen.map { .success($0) } ?? .failure(KeyTruthProblem("no track to choose a key for"))
     }
 
+    /// The document's FairPlay signaling for `key` (parsed once per key).
+    public mutating func signaling(of key: ContentKey) -> CPIXFairPlayKey? {
+        if let known = signalingByKey[key.kid] { return known }
+        let signaling = CPIXFairPlayKey(document: document, kid: key.kid)
+        signalingByKey[key.kid] = signaling
+        return signaling
+    }
+
     /// The template variables key `key` gives: `kid`, `kid_uuid`, `cpix_content_id`, and where the document
     /// has them `iv_hex` and `cpix_uri` (its FairPlay signaling's URI).
     public mutating func values(of key: ContentKey) -> [String: String] {
@@ -102,7 +111,7 @@ public struct TrackKeyChooser: Sendable {
         var values = ["kid": key.kid.hex, "kid_uuid": key.kid.uuid]
         if let content = key.contentID ?? document.contentID { values["cpix_content_id"] = content }
         if let iv = key.explicitIV { values["iv_hex"] = KeyID.hex(iv) }
-        if let signaling = CPIXFairPlayKey(document: document, kid: key.kid), let uri = signaling.keyURI { values["cpix_uri"] = uri }
+        if let uri = signaling(of: key)?.keyURI { values["cpix_uri"] = uri }
         valuesByKey[key.kid] = values
         return values
     }
