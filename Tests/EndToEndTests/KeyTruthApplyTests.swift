@@ -172,6 +172,22 @@ struct KeyTruthValidateTests {
         #expect(!output.contains("video-2160.m3u8:") && !output.contains("audio-51.m3u8:"), "\(output)")
     }
 
+    @Test("a session key for a key the document does not have is named in the master")
+    func unknownSessionKey() throws {
+        let scratch = try appliedTitle()
+        defer { scratch.remove() }
+        let known = KeyTruthTitle.uuid(KeyTruthTitle.kid("SD", period: 1))
+        let master = try scratch.text("title/master.m3u8")
+        let line = try #require(master.split(separator: "\n").firstIndex { $0.contains("EXT-X-SESSION-KEY") && $0.contains(known) }) + 1
+        try scratch.write("title/master.m3u8", master.replacingOccurrences(of: known, with: "0badc0de-0000-4000-8000-000000000000"))
+        let run = try validate(scratch)
+        #expect(run.status == 1)
+        #expect(
+            run.stdoutText.contains(
+                "master.m3u8:\(line):1: error: this key names KID 0badc0de-0000-4000-8000-000000000000, which the CPIX document"),
+            "\(run.stdoutText)")
+    }
+
     @Test("a key swapped in the playlist is named against the document")
     func swappedKeyIsFoundAgainstTheDocument() throws {
         let scratch = try appliedTitle()

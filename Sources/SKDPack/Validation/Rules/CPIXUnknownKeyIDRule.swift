@@ -1,8 +1,9 @@
 import HLS
 import MP4
 
-/// A key id the playlist names (KEYID of any system, or in a FairPlay URI) must be one of the key server's
-/// document: a key id it does not know is a key no license server will deliver.
+/// A key id the playlist names (KEYID of any system, or in a FairPlay URI; in media keys and a master's
+/// session keys) must be one of the key server's document: a key id it does not know is a key no license
+/// server will deliver.
 struct CPIXUnknownKeyIDRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "CPIX-kid-unknown", severity: .error,
@@ -13,7 +14,8 @@ struct CPIXUnknownKeyIDRule: ValidationRule {
     private var reported: Set<Int> = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, tag.name == .key, let attributes = context.reader.currentAttributes,
+        guard let truth = context.keyTruth, truth.checksCPIX, tag.name == .key || tag.name == .sessionKey,
+            let attributes = context.reader.currentAttributes,
             let kid = KeyIDInURI.named(by: attributes, variables: context.reader.variables),
             case .success(let document)? = truth.cpixDocument(naming: kid), document.key(kid) == nil,
             reported.insert(line.raw.number).inserted
