@@ -61,6 +61,8 @@ public enum CPIXReader {
 private struct DocumentReader {
     let path: String
     var document: CPIXDocument
+    /// The namespace of the document's CPIX elements: CPIX's, or none for a document without one.
+    var namespace = CPIXReader.namespace
     /// The keys and DRM systems as they are read, given to the document whole (it indexes them).
     var keys: [ContentKey] = []
     var kids: Set<KeyID> = []
@@ -77,13 +79,23 @@ private struct DocumentReader {
     func error(_ element: XMLElement, _ reason: String) -> CPIXError { CPIXError(path: path, line: element.line, reason: reason) }
 
     mutating func read(_ root: XMLElement) throws(CPIXError) -> CPIXDocument {
-        guard root.name == "CPIX", root.namespace == CPIXReader.namespace else {
+        // A document without any namespace is read as CPIX, as Shaka Packager reads it; any other
+        // namespace is not CPIX, whatever its elements are called.
+        guard root.name == "CPIX", root.namespace == CPIXReader.namespace || root.namespace.isEmpty else {
             let namespace = root.namespace.isEmpty ? "no namespace" : "namespace \(root.namespace)"
             throw error(root, "the root element is <\(root.name)> in \(namespace), not <CPIX> in \(CPIXReader.namespace)")
         }
+        namespace = root.namespace
+        if namespace.isEmpty {
+            document.notes.append(
+                .init(line: root.line, message: "the document has no namespace (CPIX's is \(CPIXReader.namespace)); read as CPIX"))
+        }
         if let version = root.attributes["version"] {
+            // "major.minor" (2.3); a patch level (2.3.1) names the same schema.
             let parts = version.split(separator: ".", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0] == "2", let minor = Int(parts[1]), (0...4).contains(minor) else {
+            guard (2...3).contains(parts.count), parts[0] == "2", let minor = Int(parts[1]), (0...4).contains(minor),
+                parts.dropFirst(2).allSatisfy({ Int($0) != nil })
+            else {
                 throw error(root, "CPIX@version \"\(version)\" is not a CPIX version skdpack reads (2.0 to 2.4)")
             }
             document.version = version
@@ -224,7 +236,7 @@ private struct DocumentReader {
         guard document.key(kid) != nil else { throw error(element, "ContentKeyUsageRule@kid \(kid) names no ContentKey of the document") }
         var rule = UsageRule(kid: kid, intendedTrackType: element.attributes["intendedTrackType"], line: element.line)
         for filter in element.elements {
-            guard filter.namespace == CPIXReader.namespace else {
+            guard filter.namespace == namespace else {
                 rule.unusableReason = rule.unusableReason ?? "has a filter skdpack does not know (<\(filter.name)> in \(filter.namespace))"
                 continue
             }
@@ -305,10 +317,10 @@ private struct DocumentReader {
     }
 
     private func cpix(_ element: XMLElement, _ name: String) -> XMLElement? {
-        element.elements.first { $0.name == name && $0.namespace == CPIXReader.namespace }
+        element.elements.first { $0.name == name && $0.namespace == namespace }
     }
 
     private func cpixChildren(_ element: XMLElement, _ name: String) -> [XMLElement] {
-        element.elements.filter { $0.name == name && $0.namespace == CPIXReader.namespace }
+        element.elements.filter { $0.name == name && $0.namespace == namespace }
     }
 }

@@ -45,11 +45,17 @@ private struct InitSegmentWalk {
 
     init(reader: BoxReader) { self.reader = reader }
 
+    /// The boxes a file of ISO BMFF media starts with: anything else is not one (a playlist, a TS file).
+    static let firstBoxes: Set<FourCC> = [
+        FourCC("ftyp"), FourCC("styp"), FourCC("moov"), FourCC("free"), FourCC("skip"), FourCC("wide"), FourCC("sidx"),
+        FourCC("uuid"), FourCC("pdin"), FourCC("prft"), FourCC("emsg"), FourCC("meta"),
+    ]
+
     mutating func run() throws(MP4FormatError) {
         var sawMovie = false
         try reader.forEachBox(in: 0..<reader.bytes.count, parent: []) { (box) throws(MP4FormatError) in
             segment.topLevelBoxes.append(box.type.description)
-            if segment.topLevelBoxes.count == 1, ![FourCC("ftyp"), FourCC("styp"), FourCC("moov"), FourCC("free")].contains(box.type) {
+            if segment.topLevelBoxes.count == 1, !Self.firstBoxes.contains(box.type) {
                 throw reader.error(at: box.start, box.path, "an init segment starts with 'ftyp', 'styp' or 'moov'")
             }
             if box.type == FourCC("moov") {
@@ -153,12 +159,15 @@ private struct InitSegmentWalk {
     }
 
     /// A sample entry's size (visual) or channels (audio), and its `sinf` if it has one. Its child boxes
-    /// start after the fields of its kind (14496-12, 12.1.3 and 12.2.3; QuickTime sound versions 1 and 2
-    /// add 16 and 36 bytes).
+    /// start after the fields of its kind (14496-12, 12.1.3 and 12.2.3). An audio entry whose first field
+    /// is 1 or 2 is a QuickTime sound description of that version (16 or 36 bytes more) or an ISO
+    /// AudioSampleEntryV1 (no more): the QuickTime layout is tried first, the ISO one if its boxes do not
+    /// hold together.
     private func sampleEntry(_ entry: Box, into protection: inout TrackProtection) throws(MP4FormatError) {
         var fields = reader.fields(of: entry)
         try fields.skip(8, "reserved and data_reference_index")
-        let childrenOffset: Int
+        var childrenOffset: Int
+        var fallbackOffset: Int?
         switch protection.handler {
         case .video:
             try fields.skip(16, "pre_defined and reserved")
@@ -170,9 +179,11 @@ private struct InitSegmentWalk {
             try fields.skip(6, "reserved")
             protection.channelCount = Int(try fields.u16("channelcount"))
             childrenOffset = 28 + (soundVersion == 1 ? 16 : soundVersion == 2 ? 36 : 0)
+            if childrenOffset != 28 { fallbackOffset = 28 }
         case .other:
             childrenOffset = 8
         }
+        if let fallback = fallbackOffset, entry.payload.count < childrenOffset { (childrenOffset, fallbackOffset) = (fallback, nil) }
         guard entry.payload.count >= childrenOffset else {
             throw reader.error(
                 at: entry.start, entry.path, "the sample entry is \(entry.payload.count) bytes, shorter than its fields (\(childrenOffset))"
@@ -180,10 +191,19 @@ private struct InitSegmentWalk {
         }
         // A clear entry of a kind whose fields are not known here (text, metadata) is not looked into.
         guard protection.handler != .other || protection.sampleEntry.hasPrefix("enc") else { return }
-        try reader.forEachBox(in: (entry.payload.lowerBound + childrenOffset)..<entry.end, parent: entry.path) {
-            (box) throws(MP4FormatError) in
+        if let fallback = fallbackOffset, (try? childBoxes(of: entry, from: childrenOffset, into: protection)) == nil {
+            childrenOffset = fallback
+        }
+        protection = try childBoxes(of: entry, from: childrenOffset, into: protection)
+    }
+
+    /// `protection` with what the sample entry's child boxes from `offset` say (its `sinf`).
+    private func childBoxes(of entry: Box, from offset: Int, into protection: TrackProtection) throws(MP4FormatError) -> TrackProtection {
+        var protection = protection
+        try reader.forEachBox(in: (entry.payload.lowerBound + offset)..<entry.end, parent: entry.path) { (box) throws(MP4FormatError) in
             if box.type == FourCC("sinf"), protection.scheme == nil { try schemeInformation(box, into: &protection) }
         }
+        return protection
     }
 
     /// `sinf`: `frma`, `schm` and `schi/tenc` (or PIFF's `uuid` tenc).

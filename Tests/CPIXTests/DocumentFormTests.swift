@@ -16,6 +16,14 @@ import Testing
         #expect(document.contentID == "a")
     }
 
+    @Test func aDocumentWithoutANamespaceIsReadAsCPIXWithANote() throws {
+        let xml = #"<CPIX contentId="a" version="2.3.1"><ContentKeyList><ContentKey kid="\#(Self.kid)"/></ContentKeyList></CPIX>"#
+        let document = try CPIXReader.parse(Array(xml.utf8), path: "a.xml")
+        #expect(document.keys.count == 1)
+        #expect(document.version == "2.3.1")
+        #expect(document.notes.first?.message.contains("no namespace") == true)
+    }
+
     @Test func aCPIXElementInAnotherNamespaceIsRefused() {
         let xml = #"<cpix:CPIX xmlns:cpix="urn:not:cpix"/>"#
         #expect(throws: CPIXError.self) { try CPIXReader.parse(Array(xml.utf8), path: "a.xml") }

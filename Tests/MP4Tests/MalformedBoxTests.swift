@@ -143,3 +143,35 @@ import Testing
         }
     }
 }
+
+/// Audio sample entries in their three layouts: ISO (version 0), QuickTime sound description version 1
+/// (16 bytes more), and ISO AudioSampleEntryV1 (version 1, no more): the protection is found in each.
+@Suite struct AudioSampleEntryTests {
+    static let kid = [UInt8](repeating: 0x5A, count: 16)
+
+    static func segment(version: UInt8, extra: Int) -> [UInt8] {
+        let tenc = MalformedBoxTests.box("tenc", [1, 0, 0, 0, 0, 0, 1, 0] + kid + [16] + kid)
+        let sinf = MalformedBoxTests.box(
+            "sinf",
+            MalformedBoxTests.box("frma", Array("mp4a".utf8))
+                + MalformedBoxTests.box("schm", [0, 0, 0, 0] + Array("cbcs".utf8) + MalformedBoxTests.be32(0x10000))
+                + MalformedBoxTests.box("schi", tenc))
+        let fields: [UInt8] =
+            [0, 0, 0, 0, 0, 0, 0, 1] + [0, version] + [UInt8](repeating: 0, count: 6) + [0, 6, 0, 16, 0, 0, 0, 0, 0xBB, 0x80, 0, 0]
+        let entry = MalformedBoxTests.box("enca", fields + [UInt8](repeating: 0, count: extra) + sinf)
+        let hdlr = MalformedBoxTests.box(
+            "hdlr", [0, 0, 0, 0] + MalformedBoxTests.be32(0) + Array("soun".utf8) + [UInt8](repeating: 0, count: 12))
+        let stsd = MalformedBoxTests.box("stsd", [0, 0, 0, 0] + MalformedBoxTests.be32(1) + entry)
+        let trak = MalformedBoxTests.box(
+            "trak", MalformedBoxTests.box("mdia", hdlr + MalformedBoxTests.box("minf", MalformedBoxTests.box("stbl", stsd))))
+        return MalformedBoxTests.ftyp + MalformedBoxTests.box("moov", trak)
+    }
+
+    @Test(arguments: [(UInt8(0), 0), (1, 16), (1, 0), (2, 36)])
+    func protectionIsFoundInEveryLayout(version: UInt8, extra: Int) throws {
+        let track = try #require(try InitSegment.parse(Self.segment(version: version, extra: extra)).tracks.first)
+        #expect(track.scheme == "cbcs")
+        #expect(track.defaultKID == KeyID(bytes: Self.kid))
+        #expect(track.channelCount == 6)
+    }
+}

@@ -10,6 +10,6 @@ public enum InitSegmentSniffer {
         var head = [UInt8](repeating: 0, count: 8)
         guard head.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 8, 0) }) == 8 else { return false }
         let type = String(decoding: head[4..<8], as: UTF8.self)
-        return ["ftyp", "styp", "moov", "free", "sidx"].contains(type)
+        return ["ftyp", "styp", "moov", "free", "skip", "wide", "sidx", "uuid", "pdin", "prft", "emsg"].contains(type)
     }
 }
