@@ -6,9 +6,14 @@ struct CPIXNoKeyRule: ValidationRule {
     static let kind = ApplyDiagnostics.noKeyTruth
     static let keyTruth: KeyTruthSource? = .cpix
 
+    /// A problem of the whole playlist (no document for it, its track unknown) is said once, at its
+    /// first key, not at every period.
+    private var reported: Set<String> = []
+
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let truth = context.keyTruth, truth.checksCPIX, let key = truth.period(context).fairPlay,
-            case .failure(let problem)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID)
+            case .failure(let problem)? = truth.cpixKey(forKeyOn: key.line, naming: key.keyID),
+            reported.insert(problem.message).inserted
         else { return }
         context.report(Self.kind, problem.message, onLine: key.line)
     }
