@@ -41,8 +41,9 @@ public struct TrackProtection: Sendable, Equatable {
         self.sampleEntry = sampleEntry
     }
 
-    /// Whether the sample entry carries a protection scheme.
-    public var isEncrypted: Bool { scheme != nil }
+    /// Whether the samples are protected: the entry has a protection scheme, or is a protected sample
+    /// entry (`encv`, `enca`, `encs`, `enct`) even where its `schm` is missing (some PIFF files).
+    public var isEncrypted: Bool { scheme != nil || sampleEntry.hasPrefix("enc") }
 
     public static func == (lhs: TrackProtection, rhs: TrackProtection) -> Bool {
         lhs.trackID == rhs.trackID && lhs.handler == rhs.handler && lhs.handlerType == rhs.handlerType

@@ -175,3 +175,14 @@ import Testing
         #expect(track.channelCount == 6)
     }
 }
+
+/// A protected sample entry whose `sinf` lacks `schm` (as some PIFF files have it) is still protected.
+@Test func aProtectedEntryWithoutASchemeIsStillEncrypted() throws {
+    let tenc = MalformedBoxTests.box("tenc", [0, 0, 0, 0, 0, 0, 1, 8] + [UInt8](repeating: 7, count: 16))
+    let sinf = MalformedBoxTests.box("sinf", MalformedBoxTests.box("frma", Array("avc1".utf8)) + MalformedBoxTests.box("schi", tenc))
+    let entry = MalformedBoxTests.box("encv", [UInt8](repeating: 0, count: 78) + sinf)
+    let track = try #require(try InitSegment.parse(MalformedBoxTests.ftyp + MalformedBoxTests.trak(entry: entry)).tracks.first)
+    #expect(track.scheme == nil)
+    #expect(track.isEncrypted)
+    #expect(track.defaultKID == KeyID(bytes: [UInt8](repeating: 7, count: 16)))
+}

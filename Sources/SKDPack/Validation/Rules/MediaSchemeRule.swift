@@ -16,7 +16,8 @@ struct MediaSchemeRule: ValidationRule {
         guard let track = segment.tracks.first(where: { $0.isEncrypted && $0.scheme != "cbcs" }) else { return }
         context.report(
             Self.kind,
-            "this FairPlay key is over \(file), whose \(track.handler.rawValue) track is encrypted with '\(track.scheme!)': "
+            "this FairPlay key is over \(file), whose \(track.handler.rawValue) track is encrypted with "
+                + (track.scheme.map { "'\($0)'" } ?? "no scheme named (its 'schm' box is missing)") + ": "
                 + "FairPlay decrypts 'cbcs' only; package the media with cbcs, or remove the FairPlay key",
             onLine: key.line)
     }
