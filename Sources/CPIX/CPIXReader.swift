@@ -8,7 +8,8 @@ public struct CPIXError: Error, Sendable, CustomStringConvertible {
     public var line: Int
     public var reason: String
 
-    public var description: String { "\(path):\(line): \(reason)" }
+    /// The reason quotes the document's values: shown with their control characters escaped.
+    public var description: String { "\(path):\(line): \(PrintableText.escaping(reason))" }
 }
 
 /// Reads a CPIX document with libxml2's reader (no network, no DTD, no entities; UTF-8 or UTF-16, told by

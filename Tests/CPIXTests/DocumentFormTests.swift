@@ -69,3 +69,15 @@ import Testing
         #expect(!String(describing: document).contains("s/zSNTG4TR2jY04srqSqFQ=="))
     }
 }
+
+/// A value that holds a line break (a character reference) cannot start a line of its own in a message.
+@Test func controlCharactersInAValueAreEscapedInTheMessage() {
+    let xml = #"<CPIX xmlns="urn:dashif:org:cpix"><ContentKeyList><ContentKey kid="x&#10;error: forged"/></ContentKeyList></CPIX>"#
+    do {
+        _ = try CPIXReader.parse(Array(xml.utf8), path: "a.xml")
+        Issue.record("a kid that is not a UUID was read")
+    } catch {
+        #expect(!error.description.contains("\n"))
+        #expect(error.description.contains(#"x\u{a}error: forged"#))
+    }
+}

@@ -142,23 +142,7 @@ public struct CPIXSummary: Encodable, Sendable {
             lines.append("  line \(rule.line): \(rule.kid)\(type): \(rule.selects)" + (rule.unusable.map { " (unusable: \($0))" } ?? ""))
         }
         for note in notes { lines.append("note: line \(note.line): \(note.message)") }
-        return lines.map(Self.printable).joined(separator: "\n") + "\n"
-    }
-
-    /// `line` with control characters shown as `\u{…}`: signaling text comes from the document, and a
-    /// terminal must not receive its escape sequences.
-    static func printable(_ line: String) -> String {
-        guard line.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || (0x80..<0xA0).contains($0.value) }) else {
-            return line
-        }
-        var result = ""
-        for scalar in line.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80..<0xA0).contains(scalar.value) {
-                result += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        // Signaling text comes from the document: a terminal must not receive its escape sequences.
+        return lines.map(PrintableText.escaping).joined(separator: "\n") + "\n"
     }
 }
