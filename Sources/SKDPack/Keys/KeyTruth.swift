@@ -70,7 +70,9 @@ public struct KeyTruth: Sendable {
 public struct KeyTruthProblem: Error, Sendable, Equatable {
     public var message: String
 
-    public init(_ message: String) { self.message = message }
+    /// The message quotes the document's values (labels, rule summaries): their control characters are
+    /// escaped here, once for every finding made from it.
+    public init(_ message: String) { self.message = PrintableText.escaping(message) }
 }
 
 extension CPIXDocument {

@@ -40,7 +40,7 @@ struct CPIXSignalingRule: ValidationRule {
         context.report(
             Self.kind,
             "this FairPlay key is not the one \(document.path) gives this track and period (key \(chosen.kid.uuid)): "
-                + differences.joined(separator: "; "),
+                + PrintableText.escaping(differences.joined(separator: "; ")),
             onLine: key.line)
     }
 }
