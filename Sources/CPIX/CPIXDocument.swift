@@ -61,8 +61,8 @@ public struct CPIXDocument: Sendable {
         return periods.sorted { $0.index! < $1.index! }
     }
 
-    /// The reason no key can be mapped to any track, when a rule is unusable (CPIX 2.4, 5.4.2: "the
-    /// client shall not map any content keys"). Kept up to date with ``usageRules``.
+    /// The reason no key can be mapped to any track, when a rule is unusable: CPIX says a client meeting
+    /// one maps no key at all. Kept up to date with ``usageRules``.
     public private(set) var unusableMapping: String?
 }
 

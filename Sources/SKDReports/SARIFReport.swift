@@ -77,8 +77,7 @@ public enum SARIFReport {
         init(_ kind: DiagnosticKind) {
             id = kind.id.rawValue
             shortDescription = Message(text: kind.summary)
-            let reference = kind.specReference
-            help = Message(text: "\(kind.summary) See \(reference.document) section \(reference.section).")
+            help = Message(text: "\(kind.summary) See \(kind.citation).")
             defaultConfiguration = Configuration(level: SARIFReport.level(kind.severity))
             properties = Properties(specSection: kind.specSection, family: String(kind.id.family))
         }

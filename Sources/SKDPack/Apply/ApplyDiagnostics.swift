@@ -62,7 +62,7 @@ public enum ApplyDiagnostics {
         id: "CPIX-no-key", severity: .error,
         summary: "No key, or more than one, is known for a FairPlay key's track and period: the CPIX document maps "
             + "none (or two) to it, or the init segment names none.",
-        specSection: "CPIX 2.4 5.4.2")
+        specSection: "CPIX 2.4: ContentKeyUsageRule (zero or one key per content key context)")
 
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,

@@ -47,8 +47,7 @@ struct RulesCommand: ParsableCommand {
             for kind in kinds {
                 let id = kind.id.rawValue.padding(to: width)
                 let severity = kind.severity.rawValue.padding(to: 8)
-                let reference = kind.specReference
-                try output.write("\(id)  \(severity)  \(kind.summary) (\(reference.document) \(reference.section))\n")
+                try output.write("\(id)  \(severity)  \(kind.summary) (\(kind.citation))\n")
             }
         }
         try output.flush()

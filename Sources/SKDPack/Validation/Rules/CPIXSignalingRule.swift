@@ -8,7 +8,7 @@ struct CPIXSignalingRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "CPIX-signaling-mismatch", severity: .error,
         summary: "A FairPlay key differs from the CPIX document's FairPlay signaling (or key id) for its track and period.",
-        specSection: "CPIX 2.4 5.3.3 (HLSSignalingData); 5.4 (usage rules)")
+        specSection: "CPIX 2.4: DRMSystem/HLSSignalingData, ContentKeyUsageRule")
     static let keyTruth: KeyTruthSource? = .cpix
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -8,7 +8,7 @@ struct CPIXUnknownKeyIDRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "CPIX-kid-unknown", severity: .error,
         summary: "A key id in the playlist (KEYID, or in an skd: URI) is not a ContentKey of the CPIX document.",
-        specSection: "CPIX 2.4 5.3.1 (ContentKey)")
+        specSection: "CPIX 2.4: ContentKey")
     static let keyTruth: KeyTruthSource? = .cpix
 
     private var reported: Set<Int> = []

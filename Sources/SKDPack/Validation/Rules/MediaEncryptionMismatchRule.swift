@@ -7,7 +7,7 @@ struct MediaEncryptionMismatchRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "MEDIA-encryption-mismatch", severity: .error,
         summary: "A key period says encrypted over clear media, or clear over encrypted media (the init segment's sample entries).",
-        specSection: "4.3.2.4; ISO/IEC 23001-7 8.12")
+        specSection: "ISO/IEC 14496-12 8.12 (protected sample entries); RFC 8216 4.3.2.4")
     static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -6,7 +6,7 @@ struct MediaSchemeRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "MEDIA-scheme-not-cbcs", severity: .error,
         summary: "A FairPlay SAMPLE-AES key is over fMP4 whose init segment is not encrypted with 'cbcs'.",
-        specSection: "ISO/IEC 23001-7 10.4; Apple HLS Authoring Specification 1.3")
+        specSection: "ISO/IEC 23001-7 10.4 (the cbcs scheme); FairPlay Streaming decrypts cbcs only (Apple)")
     static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
