@@ -188,6 +188,25 @@ struct KeyTruthValidateTests {
             "\(run.stdoutText)")
     }
 
+    @Test("a session key that differs from the document's multivariant signaling is named in the master")
+    func sessionKeyAgainstTheSignaling() throws {
+        let scratch = try appliedTitle()
+        defer { scratch.remove() }
+        let known = KeyTruthTitle.uuid(KeyTruthTitle.kid("HD", period: 2))
+        let master = try scratch.text("title/master.m3u8")
+        let lines = master.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let index = try #require(lines.firstIndex { $0.contains("EXT-X-SESSION-KEY") && $0.contains(known) })
+        var changed = lines
+        changed[index] = lines[index].replacingOccurrences(
+            of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="1",IV=0x000102030405060708090A0B0C0D0E0F"#)
+        try scratch.write("title/master.m3u8", changed.joined(separator: "\n"))
+        let run = try validate(scratch)
+        #expect(run.status == 1)
+        #expect(
+            run.stdoutText.contains("master.m3u8:\(index + 1):1: error: this FairPlay session key is not the one"), "\(run.stdoutText)")
+        #expect(run.stdoutText.contains("IV 0x000102030405060708090a0b0c0d0e0f where it gives none"))
+    }
+
     @Test("a key swapped in the playlist is named against the document")
     func swappedKeyIsFoundAgainstTheDocument() throws {
         let scratch = try appliedTitle()
@@ -259,8 +278,12 @@ struct CPIXTemplateTests {
         let plain = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://\#(kid)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
         let withIV =
             #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://\#(kid)",IV=0x00112233445566778899AABBCCDDEEFF,KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
-        let document = try scratch.text("keys.xml").replacingOccurrences(
-            of: Data(plain.utf8).base64EncodedString(), with: Data(withIV.utf8).base64EncodedString())
+        // The media and the multivariant signaling both carry the IV, as a consistent key server writes them.
+        let session = { (line: String) in line.replacingOccurrences(of: "#EXT-X-KEY:", with: "#EXT-X-SESSION-KEY:") }
+        let document = try scratch.text("keys.xml")
+            .replacingOccurrences(of: Data(plain.utf8).base64EncodedString(), with: Data(withIV.utf8).base64EncodedString())
+            .replacingOccurrences(
+                of: Data(session(plain).utf8).base64EncodedString(), with: Data(session(withIV).utf8).base64EncodedString())
         #expect(document != (try scratch.text("keys.xml")))
         try scratch.write("keys.xml", document)
         let apply = try SKDPackRunner.run([
