@@ -14,6 +14,20 @@ public struct InitSegment: Sendable, Equatable {
 
     public init() {}
 
+    /// The boxes a file of ISO BMFF media starts with: anything else is not one (a playlist, a TS file).
+    static let firstBoxes: Set<FourCC> = [
+        FourCC("ftyp"), FourCC("styp"), FourCC("moov"), FourCC("free"), FourCC("skip"), FourCC("wide"), FourCC("sidx"),
+        FourCC("uuid"), FourCC("pdin"), FourCC("prft"), FourCC("emsg"), FourCC("meta"),
+    ]
+
+    /// Whether a file whose first eight bytes are `header` starts the way an init segment does (the first
+    /// box's type), so that a tool can tell one from a playlist before reading it.
+    public static func mayStart(with header: some Collection<UInt8>) -> Bool {
+        guard header.count >= 8 else { return false }
+        let type = header.dropFirst(4).prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        return firstBoxes.contains(FourCC(type))
+    }
+
     /// Reads the init segment in `bytes`; `baseOffset` is where `bytes` start in the file, for errors.
     public static func parse(_ bytes: [UInt8], baseOffset: Int = 0) throws(MP4FormatError) -> InitSegment {
         var walk = InitSegmentWalk(reader: BoxReader(bytes: bytes, baseOffset: baseOffset))
@@ -45,17 +59,11 @@ private struct InitSegmentWalk {
 
     init(reader: BoxReader) { self.reader = reader }
 
-    /// The boxes a file of ISO BMFF media starts with: anything else is not one (a playlist, a TS file).
-    static let firstBoxes: Set<FourCC> = [
-        FourCC("ftyp"), FourCC("styp"), FourCC("moov"), FourCC("free"), FourCC("skip"), FourCC("wide"), FourCC("sidx"),
-        FourCC("uuid"), FourCC("pdin"), FourCC("prft"), FourCC("emsg"), FourCC("meta"),
-    ]
-
     mutating func run() throws(MP4FormatError) {
         var sawMovie = false
         try reader.forEachBox(in: 0..<reader.bytes.count, parent: []) { (box) throws(MP4FormatError) in
             segment.topLevelBoxes.append(box.type.description)
-            if segment.topLevelBoxes.count == 1, !Self.firstBoxes.contains(box.type) {
+            if segment.topLevelBoxes.count == 1, !InitSegment.firstBoxes.contains(box.type) {
                 throw reader.error(at: box.start, box.path, "an init segment starts with 'ftyp', 'styp' or 'moov'")
             }
             if box.type == FourCC("moov") {

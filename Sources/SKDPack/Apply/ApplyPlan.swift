@@ -41,16 +41,15 @@ public struct ApplyPlan: Sendable {
         }
     }
 
-    /// The variables only key truth gives have it: `{cpix_uri}` needs a CPIX document, `{kid_uuid}` a
-    /// document or the media.
+    /// The variables only key truth gives have it: a CPIX document gives them all, the media `{kid_uuid}`
+    /// (`{kid}` is built in either way).
     private func keyTruthSources() -> [String] {
         let truth = options.keyTruth
+        let available = !truth.documents.isEmpty ? KeyTruth.variableNames : truth.kidFromMedia ? ["kid", "kid_uuid"] : ["kid"]
         return definition.uri.variableNames.compactMap { name in
-            guard KeyTruth.variableNames.contains(name), name != "kid", !given.contains(name),
+            guard KeyTruth.variableNames.contains(name), !available.contains(name), !given.contains(name),
                 definition.variables[name]?.defaultValue == nil
             else { return nil }
-            if name == "kid_uuid", truth.kidFromMedia || !truth.documents.isEmpty { return nil }
-            guard truth.documents.isEmpty else { return nil }
             let from = name == "kid_uuid" ? "\(names.cpix) or \(names.kidFromMedia)" : names.cpix
             return "{\(name)} comes from a CPIX document, and none was given (\(from))"
         }

@@ -437,7 +437,7 @@ private struct MediaWalk {
                 truth = chooser!.values(of: chosen)
                 source = "the CPIX document \(chooser!.document.path)"
                 lastKeyID = (chosen.kid, .cpix, chooser!.document.path)
-                if applier.writesDocumentKey { lastSignaled = chooser!.signaling(of: chosen)?.media }
+                if applier.writesDocumentKey { lastSignaled = chooser!.signaling(of: chosen.kid)?.media }
             case .failure(let problem):
                 reportOnce(problem, line: line)
                 return nil

@@ -7,16 +7,19 @@ import HLS
 enum MasterTrack {
     /// The track of the variant whose `EXT-X-STREAM-INF` (or `EXT-X-I-FRAME-STREAM-INF`) is `tag`.
     static func variant(_ tag: Tag) -> TrackContext {
-        let resolution = tag.unquoted("RESOLUTION")
+        // RESOLUTION read by the engine's decimal-resolution parser; a product past Int (a hostile
+        // 99999999999x99999999999) is no pixel count.
+        var size: (width: UInt64, height: UInt64)?
+        if case .decimalResolution(let width, let height)? = tag.attributes?["RESOLUTION"]?.typedValue(as: .decimalResolution) {
+            size = (width, height)
+        }
         let codecs = tag.quotedString("CODECS")?.split(separator: ",").map { $0.trimmingPrefix(" ").lowercased() } ?? []
-        let audioOnly = resolution == nil && !codecs.isEmpty && codecs.allSatisfy(isAudioCodec)
+        let audioOnly = tag.attributes?["RESOLUTION"] == nil && !codecs.isEmpty && codecs.allSatisfy(isAudioCodec)
         var track = TrackContext(type: audioOnly ? .audio : .video)
-        if let resolution {
-            let parts = resolution.lowercased().split(separator: "x")
-            if parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) {
-                track.pixels = width * height
-                track.resolution = "\(width)x\(height)"
-            }
+        if let size {
+            let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
+            if !overflow { track.pixels = Int(exactly: pixels) }
+            track.resolution = "\(size.width)x\(size.height)"
         }
         track.frameRate = tag.decimalFloat("FRAME-RATE")
         track.isHDR = ["PQ", "HLG"].contains(tag.unquoted("VIDEO-RANGE") ?? "")

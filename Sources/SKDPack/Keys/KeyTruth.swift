@@ -1,4 +1,6 @@
 import CPIX
+import Glibc
+import HLS
 import MP4
 
 /// Where the keys that really encrypt the media are known: the key server's CPIX documents, and the init
@@ -23,6 +25,22 @@ public struct KeyTruth: Sendable {
     }
 
     public var isEmpty: Bool { documents.isEmpty && !kidFromMedia }
+
+    /// The CPIX documents `path` names: the file itself, or the `.xml` files directly in a directory (not
+    /// hidden ones), in name order; empty for a directory without any.
+    public static func documentFiles(at path: String) throws(IOError) -> [String] {
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw IOError(path: path, operation: "read", errno: errno) }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return [path] }
+        guard let directory = opendir(path) else { throw IOError(path: path, operation: "read", errno: errno) }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = entry.name
+            if name.hasSuffix(".xml"), !name.hasPrefix(".") { names.append(name) }
+        }
+        return names.sorted().map { entryPath($0, in: path) }
+    }
 
     /// The document (or, from a 2.4 bulk document, the part of it) for a title whose content id is
     /// `contentID`; a message saying why there is none.

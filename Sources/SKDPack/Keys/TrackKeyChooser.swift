@@ -97,10 +97,10 @@ public struct TrackKeyChooser: Sendable {
     }
 
     /// The document's FairPlay signaling for `key` (parsed once per key).
-    public mutating func signaling(of key: ContentKey) -> CPIXFairPlayKey? {
-        if let known = signalingByKey[key.kid] { return known }
-        let signaling = CPIXFairPlayKey(document: document, kid: key.kid)
-        signalingByKey[key.kid] = signaling
+    public mutating func signaling(of kid: KeyID) -> CPIXFairPlayKey? {
+        if let known = signalingByKey[kid] { return known }
+        let signaling = CPIXFairPlayKey(document: document, kid: kid)
+        signalingByKey[kid] = signaling
         return signaling
     }
 
@@ -111,7 +111,7 @@ public struct TrackKeyChooser: Sendable {
         var values = ["kid": key.kid.hex, "kid_uuid": key.kid.uuid]
         if let content = key.contentID ?? document.contentID { values["cpix_content_id"] = content }
         if let iv = key.explicitIV { values["iv_hex"] = KeyID.hex(iv) }
-        if let uri = signaling(of: key)?.keyURI { values["cpix_uri"] = uri }
+        if let uri = signaling(of: key.kid)?.keyURI { values["cpix_uri"] = uri }
         valuesByKey[key.kid] = values
         return values
     }

@@ -1,4 +1,5 @@
 import Glibc
+import MP4
 
 /// Tells an fMP4 file from a playlist by its first box, so that `inspect` takes either.
 public enum InitSegmentSniffer {
@@ -9,7 +10,6 @@ public enum InitSegmentSniffer {
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 8)
         guard head.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 8, 0) }) == 8 else { return false }
-        let type = String(decoding: head[4..<8], as: UTF8.self)
-        return ["ftyp", "styp", "moov", "free", "skip", "wide", "sidx", "uuid", "pdin", "prft", "emsg"].contains(type)
+        return InitSegment.mayStart(with: head)
     }
 }

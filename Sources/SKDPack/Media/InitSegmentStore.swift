@@ -27,11 +27,9 @@ public final class InitSegmentStore: Sendable {
     /// The init segment an `EXT-X-MAP` of the playlist at `playlistPath` names: `nil` for a URI with a
     /// scheme (remote media cannot be checked here), else the file beside the playlist.
     public static func localPath(of uri: String, inPlaylistAt playlistPath: String) -> String? {
-        guard !uri.contains("://"), !uri.hasPrefix("data:"), !uri.isEmpty else { return nil }
-        let file = String(uri.prefix { $0 != "?" && $0 != "#" })
-        if file.hasPrefix("/") { return nil }
-        guard let slash = playlistPath.lastIndex(of: "/") else { return file }
-        return String(playlistPath[...slash]) + file
+        // The same reading of a reference as a master's playlist references; root-relative is not local.
+        guard let file = MasterReferences.localPath(uri), !file.hasPrefix("/") else { return nil }
+        return AtomicFile.directory(of: playlistPath) + "/" + file
     }
 }
 

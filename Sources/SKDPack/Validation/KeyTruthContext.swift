@@ -97,6 +97,13 @@ final class KeyTruthContext {
         return .success(chooser!.document)
     }
 
+    /// The document's FairPlay signaling of `kid`, parsed once per playlist (the chooser keeps it); `nil`
+    /// without a document for the playlist.
+    func signaling(of kid: KeyID) -> CPIXFairPlayKey? {
+        guard case .success? = cpixDocument(naming: kid) else { return nil }
+        return chooser!.signaling(of: kid)
+    }
+
     /// One document: that one; several: the one holding `kid`.
     private func document(naming kid: KeyID?) -> Result<CPIXDocument, KeyTruthProblem> {
         if documents.count == 1 { return .success(documents[0]) }

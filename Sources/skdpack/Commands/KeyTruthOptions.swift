@@ -1,6 +1,5 @@
 import ArgumentParser
 import CPIX
-import Glibc
 import MP4
 import SKDPack
 
@@ -12,7 +11,14 @@ enum KeyTruthOptions {
     static func documents(_ paths: [String]) throws -> [CPIXDocument] {
         var documents: [CPIXDocument] = []
         for path in paths {
-            for file in try files(path) {
+            let files: [String]
+            do {
+                files = try KeyTruth.documentFiles(at: path)
+            } catch {
+                throw UsageFailure("--cpix \(error)")
+            }
+            guard !files.isEmpty else { throw UsageFailure("--cpix \(path): the directory holds no .xml document") }
+            for file in files {
                 do {
                     documents.append(try CPIXReader.read(file))
                 } catch {
@@ -21,22 +27,6 @@ enum KeyTruthOptions {
             }
         }
         return documents
-    }
-
-    /// `path` itself, or the `.xml` files directly in it when it is a directory, in name order.
-    private static func files(_ path: String) throws -> [String] {
-        var info = stat()
-        guard stat(path, &info) == 0 else { throw UsageFailure("--cpix \(path): \(String(cString: strerror(errno)))") }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { return [path] }
-        guard let directory = opendir(path) else { throw UsageFailure("--cpix \(path): \(String(cString: strerror(errno)))") }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".xml"), !name.hasPrefix(".") { names.append(name) }
-        }
-        guard !names.isEmpty else { throw UsageFailure("--cpix \(path): the directory holds no .xml document") }
-        return names.sorted().map { (path.hasSuffix("/") ? path : path + "/") + $0 }
     }
 
     /// The key truth of an `apply` run.

@@ -20,7 +20,7 @@ struct CPIXSignalingRule: ValidationRule {
         else { return }
         let tag = KeyTag(attributes: key.attributes, isSessionKey: false)
         var differences: [String] = []
-        if let signaling = CPIXFairPlayKey(document: document, kid: chosen.kid) {
+        if let signaling = truth.signaling(of: chosen.kid) {
             differences = Self.differences(tag, in: context, from: signaling.media, uri: signaling.keyURI)
         } else if let named = key.keyID, named != chosen.kid {
             differences.append("KID \(named.uuid) where the track's key is \(chosen.kid.uuid)")
@@ -38,7 +38,7 @@ struct CPIXSignalingRule: ValidationRule {
             let attributes = context.reader.currentAttributes,
             let kid = KeyIDInURI.named(by: attributes, variables: context.reader.variables),
             case .success(let document)? = truth.cpixDocument(naming: kid),
-            let signaling = CPIXFairPlayKey(document: document, kid: kid), let session = signaling.session
+            let session = truth.signaling(of: kid)?.session
         else { return }
         let differences = Self.differences(key, in: context, from: session, uri: session.uri)
         guard !differences.isEmpty else { return }
