@@ -92,6 +92,21 @@ struct KeyTruthApplyTests {
         #expect(try keyURIs(scratch, "video-480.m3u8") == ["skd://old-key-1", "skd://old-key-2"])
     }
 
+    @Test("a hostile RESOLUTION in the master is no pixel count, not a crash")
+    func hostileResolution() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        let master = try scratch.text("title/master.m3u8").replacingOccurrences(
+            of: "RESOLUTION=1920x1080", with: "RESOLUTION=99999999999x99999999999")
+        try scratch.write("title/master.m3u8", master)
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "cpix", "--cpix", scratch.path("keys.xml"), "--check", "--no-progress", scratch.path("title"),
+        ])
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("video-1080.m3u8:6:1: error: no key of the CPIX document"), "\(run.stderr)")
+        #expect(run.stderr.contains("(video, 99999999999x99999999999, 5000000 bit/s, period keyPeriod_1)"), "\(run.stderr)")
+    }
+
     @Test("a document refused is said with its file and line before anything is written")
     func refusedDocument() throws {
         let scratch = try title()
