@@ -21,8 +21,14 @@ public enum ParseDiagnostics {
         id: "HLS-control-character", severity: .error,
         summary: "Playlists must not contain control characters other than CR and LF.", specSection: "4.1")
     public static let tabCharacter = DiagnosticKind(
-        id: "HLS-tab-character", severity: .warning,
-        summary: "A tab is a control character, which playlists must not contain; players tolerate it.",
+        id: "HLS-tab-character", severity: .error,
+        summary: "A tab is a control character, which playlists must not contain (an EXTINF title included); "
+            + "only EXT-X-SKIP's RECENTLY-REMOVED-DATERANGES list is tab-delimited (rfc8216bis 4.4.5.2).",
+        specSection: "4.1")
+    public static let whitespace = DiagnosticKind(
+        id: "HLS-whitespace", severity: .error,
+        summary: "Spaces around a URI line, or a line of only spaces: a playlist holds no whitespace but where an "
+            + "element allows it.",
         specSection: "4.1")
     public static let invalidUTF8 = DiagnosticKind(
         id: "HLS-invalid-utf8", severity: .error,
@@ -86,15 +92,20 @@ public enum ParseDiagnostics {
         summary: "A key whose METHOD is not NONE lacks URI.", specSection: "4.3.2.4")
     public static let keyIVFormat = DiagnosticKind(
         id: "KEY-iv-format", severity: .error,
-        summary: "IV must be a 128-bit hexadecimal-sequence: 0x and 32 hex digits.", specSection: "4.3.2.4")
+        summary: "IV must be a hexadecimal-sequence of a 128-bit number: 0x and at most 32 hex digits.",
+        specSection: "4.3.2.4")
+    public static let keyIVShort = DiagnosticKind(
+        id: "KEY-iv-short", severity: .warning,
+        summary: "IV has fewer than 32 hex digits: still a 128-bit number, but players differ on how they pad it.",
+        specSection: "4.3.2.4")
 
     /// Every kind above, in id order: what `skdpack rules` lists for the reader.
     public static let all: [DiagnosticKind] = [
-        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, invalidUTF8,
+        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, whitespace, invalidUTF8,
         lineTooLong,
         playlistTooLarge, tooManySegments,
         attributeWhitespace, attributeDuplicate, unterminatedQuote, attributeSyntax, attributeType,
         attributeMissing, tagValue, tagRepeated, removedTag, uriWithoutDuration, durationWithoutURI,
-        undefinedVariable, defineDuplicate, keyMethodMissing, keyURIMissing, keyIVFormat,
+        undefinedVariable, defineDuplicate, keyMethodMissing, keyURIMissing, keyIVFormat, keyIVShort,
     ].sorted { $0.id < $1.id }
 }

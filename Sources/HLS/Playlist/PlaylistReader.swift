@@ -109,6 +109,9 @@ private struct PlaylistReaderCore: ~Copyable {
     private var seenOnceTags: Set<TagName> = []
     private var lastLineStart: SourceLocation?
     private var overlongKind: LineKind = .blank
+    /// Where this line's encoding problem (a control character, a tab, bytes not UTF-8) is: the attribute
+    /// grammar findings it causes from there on are the same mistake and not reported again.
+    private var encodingProblemColumn: Int?
     private var findingsPerKind: [DiagnosticID: Int] = [:]
     private var suppressed: [DiagnosticID: (kind: DiagnosticKind, count: Int)] = [:]
     private var finished = false
@@ -204,17 +207,50 @@ private struct PlaylistReaderCore: ~Copyable {
             checkStart(&line)
         }
         let content = line.content
-        if let problem = EncodingCheck.firstProblem(in: content) { report(problem, on: line) }
         line.kind = LineKind.classify(content)
+        encodingProblemColumn = nil
+        if let problem = EncodingCheck.firstProblem(in: content), !isAllowedTab(problem, in: content, kind: line.kind) {
+            report(problem, on: line)
+        }
         if raw.number == 1, line.kind != .tag(.extM3U) || content.count != 7 {
             report(ParseDiagnostics.missingHeader, "the first line must be exactly #EXTM3U", on: line, column: 1)
         }
         switch line.kind {
         case .tag(let name?): readTag(name, &line)
-        case .uri: readURI(&line)
-        case .tag(nil), .comment, .blank: break
+        case .uri:
+            readURI(&line)
+            checkSurroundingSpaces(on: line)
+        case .blank:
+            checkSurroundingSpaces(on: line)
+        case .tag(nil), .comment: break
         }
         return line
+    }
+
+    /// RFC 8216 4.1: no whitespace but where an element allows it, so none around a URI and no line of
+    /// spaces. Tabs are reported as tabs already (one finding for one mistake).
+    private mutating func checkSurroundingSpaces(on line: PlaylistLine) {
+        let content = line.content
+        guard let first = content.first, let last = content.last else { return }
+        let space = UInt8(ascii: " ")
+        guard first == space || last == space else { return }
+        let message =
+            line.kind == .blank
+            ? "this line holds only spaces; make it empty or remove it"
+            : "remove the spaces \(first == space ? (last == space ? "around" : "before") : "after") the URI"
+        report(ParseDiagnostics.whitespace, message, on: line, column: first == space ? 1 : content.count)
+    }
+
+    /// A tab inside the quoted value of EXT-X-SKIP's RECENTLY-REMOVED-DATERANGES, which rfc8216bis 4.4.5.2
+    /// defines as a tab-delimited list: the one place a playlist may hold one.
+    private func isAllowedTab(_ problem: EncodingProblem, in content: UnsafeRawBufferPointer, kind: LineKind) -> Bool {
+        guard case .tab = problem, kind == .tag(.skip) else { return false }
+        let bytes = Array(content)
+        let name = Array("RECENTLY-REMOVED-DATERANGES=\"".utf8)
+        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: name) }).map({ $0 + name.count }),
+            let close = bytes[start...].firstIndex(of: UInt8(ascii: "\""))
+        else { return false }
+        return !bytes[..<start].contains(0x09) && !bytes[(close + 1)...].contains(0x09)
     }
 
     private mutating func checkStart(_ line: inout PlaylistLine) {
@@ -388,13 +424,17 @@ private struct PlaylistReaderCore: ~Copyable {
 
     private mutating func report(_ problem: EncodingProblem, on line: PlaylistLine) {
         switch problem {
+        case .controlCharacter(let index, _), .tab(let index), .invalidUTF8(let index):
+            encodingProblemColumn = line.prefixLength + index + 1
+        }
+        switch problem {
         case .controlCharacter(let index, let scalar):
             report(
                 ParseDiagnostics.controlCharacter, "remove the control character \(Diagnostic.codePoint(scalar))", on: line,
                 column: line.prefixLength + index + 1)
         case .tab(let index):
             report(
-                ParseDiagnostics.tabCharacter, "replace the tab with a space, or remove it", on: line,
+                ParseDiagnostics.tabCharacter, "remove the tab (write a space where text needs one)", on: line,
                 column: line.prefixLength + index + 1)
         case .invalidUTF8(let index):
             report(
@@ -404,8 +444,16 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     private mutating func report(_ issue: LineIssue, on line: PlaylistLine) {
-        report(issue.kind, issue.message, on: line, column: line.prefixLength + issue.column)
+        let column = line.prefixLength + issue.column
+        if let encodingProblemColumn, column >= encodingProblemColumn, Self.knockOns.contains(issue.kind.id) { return }
+        report(issue.kind, issue.message, on: line, column: column)
     }
+
+    /// The attribute grammar findings a stray byte causes by itself (a tab is whitespace, and ends a value).
+    private static let knockOns: Set<DiagnosticID> = [
+        ParseDiagnostics.attributeWhitespace.id, ParseDiagnostics.attributeSyntax.id,
+        ParseDiagnostics.unterminatedQuote.id,
+    ]
 
     private mutating func report(_ kind: DiagnosticKind, _ message: String, on line: PlaylistLine, column: Int) {
         lastLineStart = line.location(in: path)

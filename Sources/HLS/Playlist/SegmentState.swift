@@ -34,9 +34,9 @@ struct SegmentState: LineRunFilter {
                 !(count >= 4 && content[1] == UInt8(ascii: "E") && content[2] == UInt8(ascii: "X")
                 && content[3] == UInt8(ascii: "T"))
         }
-        // A URI: only a segment's, after its EXTINF, and without a {$variable} to check.
-        guard pendingDuration != nil, pendingVariant == nil, first != UInt8(ascii: " "), !traits.hasBrace,
-            segmentCount < segmentLimit
+        // A URI: only a segment's, after its EXTINF, without a {$variable} to check or a space around it.
+        guard pendingDuration != nil, pendingVariant == nil, first != UInt8(ascii: " "),
+            content[count - 1] != UInt8(ascii: " "), !traits.hasBrace, segmentCount < segmentLimit
         else { return false }
         pendingDuration = nil
         segmentCount += 1

@@ -4,7 +4,8 @@ public enum EncodingProblem: Equatable, Sendable {
     case controlCharacter(index: Int, scalar: UInt32)
     /// Bytes that are not UTF-8, starting at a 0-based index.
     case invalidUTF8(index: Int)
-    /// A horizontal tab: a control character too, but one that players accept, so it is told apart.
+    /// A horizontal tab: a control character too, told apart because one element (EXT-X-SKIP's
+    /// RECENTLY-REMOVED-DATERANGES) is a tab-delimited list.
     case tab(index: Int)
 }
 

@@ -110,10 +110,15 @@ public enum TagChecker {
                     column: column))
         }
         if let iv, NumberParsing.isHexadecimalSequence(iv.textBytes), iv.textBytes.count != 34 {
+            // Fewer digits still spell a 128-bit number (RFC 8216 asks for the number, not 32 digits);
+            // more do not fit in 128 bits.
+            let digits = iv.textBytes.count - 2
             issues.append(
                 LineIssue(
-                    ParseDiagnostics.keyIVFormat,
-                    "IV must be 128 bits (0x and 32 hex digits); it has \(iv.textBytes.count - 2) digits",
+                    digits < 32 ? ParseDiagnostics.keyIVShort : ParseDiagnostics.keyIVFormat,
+                    digits < 32
+                        ? "IV has \(digits) hex digits; write all 32 (zero-padded): players differ on how they pad a short IV"
+                        : "IV must be 128 bits (0x and 32 hex digits); it has \(digits) digits",
                     column: iv.span.valueRange.lowerBound + 1))
         }
     }

@@ -6,11 +6,11 @@ public enum ApplyDiagnostics {
         id: "FPS-method-unusable", severity: .error,
         summary: "A key period is encrypted with a METHOD FairPlay cannot decrypt (AES-128, SAMPLE-AES-CTR): "
             + "no FairPlay key can serve it.",
-        specSection: "4.3.2.4")
+        specSection: "Apple HLS Authoring Specification for Apple Devices (FairPlay Streaming encryption)")
     public static let clearPlaylist = DiagnosticKind(
         id: "FPS-clear-playlist", severity: .warning,
         summary: "A media playlist has no keys at all: it gets a FairPlay key only if the run is told its media is encrypted.",
-        specSection: "4.3.2.4")
+        specSection: "Apple HLS Authoring Specification for Apple Devices (FairPlay Streaming encryption)")
     public static let renderFailed = DiagnosticKind(
         id: "TPL-render", severity: .error,
         summary: "A key URI could not be rendered from the template: a variable is missing or breaks its pattern.",
@@ -30,8 +30,14 @@ public enum ApplyDiagnostics {
         specSection: "bis 4.3")
     public static let unsafeReference = DiagnosticKind(
         id: "PKG-reference-outside", severity: .error,
-        summary: "A master playlist references a local playlist outside the input (../ or an absolute path).",
+        summary: "A master playlist references a playlist outside its directory (../): legal HLS, but skdpack reads and "
+            + "writes only inside its input (a guard of skdpack's, not of the RFC).",
         specSection: "4.3.4.2")
+    public static let rootRelativeReference = DiagnosticKind(
+        id: "PKG-reference-not-local", severity: .info,
+        summary: "A master playlist references a playlist by a root-relative URI (/…): legal (a URI may be relative), "
+            + "but resolved against the web server's root, so it cannot be checked here.",
+        specSection: "4.1")
     public static let missingReference = DiagnosticKind(
         id: "PKG-missing-playlist", severity: .error,
         summary: "A master playlist references a local playlist that does not exist.",
@@ -67,6 +73,6 @@ public enum ApplyDiagnostics {
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
-        unsafeReference, missingReference, mediaFailed, titleFailed, unreadable,
+        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, unreadable,
     ].sorted { $0.id < $1.id }
 }

@@ -33,12 +33,20 @@ public struct PlaylistPackage: Sendable {
     /// What the master says of the track each media playlist carries, by path: one entry per reference
     /// (a video playlist listed in several variants has several, normally alike).
     public var tracks: [String: [TrackContext]] = [:]
+    /// How many of the master's references name a playlist not read here: remote (`https://…`),
+    /// root-relative (`/…`, resolved against a web server's root), missing or outside the input. What
+    /// depends on every media playlist (a session key no media playlist uses) cannot be known then.
+    public var unreadMedia = 0
 
-    public init(master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:]) {
+    public init(
+        master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:],
+        unreadMedia: Int = 0
+    ) {
         self.master = master
         self.media = media
         self.diagnostics = diagnostics
         self.tracks = tracks
+        self.unreadMedia = unreadMedia
     }
 
     /// The playlists of the package: its media and its master.
@@ -221,10 +229,19 @@ public struct PlaylistDiscovery: Sendable {
             var media: [PlaylistFile] = []
             var tracks: [String: [TrackContext]] = [:]
             var diagnostics: [Diagnostic] = references.diagnostics
+            var unread = references.remote
+            for reference in references.rootRelative {
+                unread += 1
+                diagnostics.append(
+                    ApplyDiagnostics.rootRelativeReference(
+                        "\(reference.path) is relative to the web server's root, which skdpack cannot see here; it is not checked",
+                        at: SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)))
+            }
             for reference in references.local {
                 let resolved = normalize(AtomicFile.directory(of: master.path) + "/" + reference.path)
                 let location = SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)
                 guard !escapes(reference.path) else {
+                    unread += 1
                     diagnostics.append(
                         ApplyDiagnostics.unsafeReference(
                             "\(reference.path) leaves the master's directory; skdpack reads and writes only inside its input",
@@ -250,11 +267,13 @@ public struct PlaylistDiscovery: Sendable {
                     tracks[file.path, default: []].append(reference.track)
                     claimed.insert(resolved)
                 } else {
+                    unread += 1
                     diagnostics.append(
                         ApplyDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
                 }
             }
-            packages.append(PlaylistPackage(master: master, media: media, diagnostics: diagnostics, tracks: tracks))
+            packages.append(
+                PlaylistPackage(master: master, media: media, diagnostics: diagnostics, tracks: tracks, unreadMedia: unread))
             claimed.insert(normalize(master.path))
         }
         for file in files where !claimed.contains(normalize(file.path)) {
@@ -266,9 +285,8 @@ public struct PlaylistDiscovery: Sendable {
     /// Whether a file found through a reference (not among the inputs) is a master playlist.
     private static func isMaster(_ path: String) -> Bool { MasterReferences.read(path) != nil }
 
-    /// Whether a reference climbs out of its master's directory (or is absolute).
+    /// Whether a reference climbs out of its master's directory.
     func escapes(_ reference: String) -> Bool {
-        if reference.hasPrefix("/") { return true }
         var depth = 0
         for part in reference.split(separator: "/") {
             if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
@@ -312,6 +330,11 @@ struct MasterReferences {
     }
 
     var local: [Reference] = []
+    /// `/path` references: legal (RFC 8216 4.1 lets URIs be relative), resolved against the web server's
+    /// root, which is not on this disk.
+    var rootRelative: [Reference] = []
+    /// How many references are URLs with a scheme (`https://…`).
+    var remote = 0
     var diagnostics: [Diagnostic] = []
 
     /// The references of the playlist at `path`, or `nil` if it is not a master playlist.
@@ -348,8 +371,16 @@ struct MasterReferences {
                 default:
                     break
                 }
-                if let uri, let local = localPath(reader.variables.substitute(uri).text) {
-                    references.local.append(Reference(path: local, line: line.raw.number, track: track))
+                guard let uri else { continue }
+                guard let local = localPath(reader.variables.substitute(uri).text) else {
+                    references.remote += 1
+                    continue
+                }
+                let reference = Reference(path: local, line: line.raw.number, track: track)
+                if local.hasPrefix("/") {
+                    references.rootRelative.append(reference)
+                } else {
+                    references.local.append(reference)
                 }
             }
         } catch {

@@ -7,7 +7,10 @@ public enum RuleRegistry {
     static let playlistRules: [any ValidationRule.Type] = [
         // HLS: structure beyond what the reader checks line by line.
         MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
-        SegmentsAfterEndListRule.self, EmptyPresentationRule.self,
+        SegmentsAfterEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
+        SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self,
+        DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
+        GroupReferenceRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
         // KEY: EXT-X-KEY and EXT-X-SESSION-KEY.
         KeyMethodUnknownRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
         KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,
@@ -29,9 +32,9 @@ public enum RuleRegistry {
     /// once they are read.
     static let packageKinds: [DiagnosticKind] =
         [
-            ApplyDiagnostics.unsafeReference, ApplyDiagnostics.missingReference, ApplyDiagnostics.masterReference,
+            ApplyDiagnostics.unsafeReference, ApplyDiagnostics.rootRelativeReference, ApplyDiagnostics.missingReference, ApplyDiagnostics.masterReference,
             ApplyDiagnostics.unreadable,
-        ] + PackageValidator.rules.map(\.kind)
+        ] + PackageValidator.rules.flatMap(\.kinds)
 
     /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those
     /// of `apply` (which reports carry, SARIF with their help text).

@@ -109,4 +109,22 @@ final class RuleContext {
     func location(line: Int, offset: Int) -> SourceLocation {
         SourceLocation(path: path, line: line, column: 1, offset: offset)
     }
+
+    /// Where on `line` column `column` is, kept by a rule that reports at the end of the playlist.
+    func place(_ line: PlaylistLine, column: Int = 1) -> RulePlace {
+        let column = fileColumn(column, on: line)
+        return RulePlace(line: line.raw.number, column: column, offset: line.raw.offset + column - 1)
+    }
+
+    /// Reports a finding of `kind` at a place kept earlier.
+    func report(_ kind: DiagnosticKind, _ message: String, at place: RulePlace) {
+        report(kind, message, at: SourceLocation(path: path, line: place.line, column: place.column, offset: place.offset))
+    }
+}
+
+/// A line and column a rule remembers, to report there once it has seen the rest of the playlist.
+struct RulePlace {
+    var line: Int
+    var column: Int
+    var offset: Int
 }

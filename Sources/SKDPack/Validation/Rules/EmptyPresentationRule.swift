@@ -1,11 +1,13 @@
 import HLS
 
-/// A playlist with neither a media segment nor a variant stream gives a player nothing to play: usually a
-/// packaging step that failed after writing the header.
+/// A playlist with neither a media segment nor a variant stream gives a player nothing to play: sometimes a
+/// packaging step that failed after writing the header. No MUST of RFC 8216 asks for a segment or a variant
+/// (a live playlist may have none yet, a master may carry only session data), so this is a note.
 struct EmptyPresentationRule: ValidationRule {
     static let kind = DiagnosticKind(
-        id: "HLS-nothing-to-play", severity: .error,
-        summary: "The playlist has neither media segments nor variant streams.", specSection: "4.3.4.2")
+        id: "HLS-nothing-to-play", severity: .info,
+        summary: "The playlist has neither media segments nor variant streams (legal; worth a look before publishing).",
+        specSection: "4.1")
 
     private var hasContent = false
 

@@ -6,7 +6,7 @@ struct FairPlayIVRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-iv", severity: .info,
         summary: "A FairPlay key carries an IV: it must be the IV the media was encrypted with.",
-        specSection: "5.2")
+        specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let attribute = tag.attributes?["IV"] else { return }

@@ -6,7 +6,7 @@ struct FairPlayKeyFormatRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-keyformat-missing", severity: .error,
         summary: "A key with an skd: URI lacks KEYFORMAT=\"com.apple.streamingkeydelivery\".",
-        specSection: "4.3.2.4")
+        specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), let uri = key.uri, uri.lowercased().hasPrefix("skd:"), !FairPlay.isFairPlayKey(key) else {

@@ -6,7 +6,7 @@ struct FairPlayKeyFormatVersionsRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-keyformatversions", severity: .error,
         summary: "A FairPlay key has KEYFORMATVERSIONS other than \"1\", the only version FairPlay defines.",
-        specSection: "4.3.2.4")
+        specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let versions = key.keyFormatVersions,

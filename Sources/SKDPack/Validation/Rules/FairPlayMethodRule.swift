@@ -5,7 +5,7 @@ struct FairPlayMethodRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-method", severity: .error,
         summary: "A FairPlay key (KEYFORMAT com.apple.streamingkeydelivery) must have METHOD=SAMPLE-AES.",
-        specSection: "4.3.2.4")
+        specSection: "Apple HLS Authoring Specification for Apple Devices (FairPlay Streaming encryption)")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), !key.method.isEmpty, key.method != FairPlay.method else {

@@ -6,7 +6,7 @@ struct FairPlaySchemeRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-scheme", severity: .error,
         summary: "A FairPlay key URI does not use the skd scheme (or misspells it: sdk://, SKD://, skd//).",
-        specSection: "4.3.2.4")
+        specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }

@@ -6,7 +6,7 @@ struct FairPlaySlashesRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-skd-without-slashes", severity: .warning,
         summary: "A FairPlay key URI is skd: without //, so a resource loader cannot turn it into an https URL.",
-        specSection: "4.3.2.4")
+        specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),

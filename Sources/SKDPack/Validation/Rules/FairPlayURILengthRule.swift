@@ -6,7 +6,7 @@ struct FairPlayURILengthRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-uri-length", severity: .warning,
         summary: "A FairPlay key URI is longer than the limit (2048 bytes by default).",
-        specSection: "4.3.2.4")
+        specSection: "skdpack: a guard of its own (--max-uri-length), not of the RFC")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let uri = key.uri,

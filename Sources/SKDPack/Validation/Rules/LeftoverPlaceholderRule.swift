@@ -6,7 +6,7 @@ struct LeftoverPlaceholderRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-placeholder-left", severity: .error,
         summary: "A key URI holds an unfilled template placeholder: {name}, <name> or ${name}.",
-        specSection: "4.3.2.4")
+        specSection: "skdpack: an unfilled template placeholder, not an RFC rule")
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard KeyTag(tag) != nil, let attribute = tag.attributes?["URI"], attribute.isQuoted else { return }

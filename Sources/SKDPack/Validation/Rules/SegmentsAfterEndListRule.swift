@@ -1,11 +1,11 @@
 import HLS
 
-/// RFC 8216 lets EXT-X-ENDLIST "occur anywhere in the Media Playlist file", but players and packagers
-/// read it as the end: segments written after it are dropped by some and played by others.
+/// RFC 8216 lets EXT-X-ENDLIST "occur anywhere in the Media Playlist file", so this is legal; but
+/// packagers and some players read it as the end. A note, for the person who did not mean it.
 struct SegmentsAfterEndListRule: ValidationRule {
     static let kind = DiagnosticKind(
-        id: "HLS-segments-after-endlist", severity: .warning,
-        summary: "Media segments follow EXT-X-ENDLIST; players differ on whether they play them.",
+        id: "HLS-segments-after-endlist", severity: .info,
+        summary: "Media segments follow EXT-X-ENDLIST (legal: it may occur anywhere); some tools stop reading at it.",
         specSection: "4.3.3.4")
 
     private var endList: Int?
@@ -19,6 +19,6 @@ struct SegmentsAfterEndListRule: ValidationRule {
         guard let endList, !reported else { return }
         reported = true
         context.report(
-            Self.kind, "this segment comes after #EXT-X-ENDLIST (line \(endList)); move EXT-X-ENDLIST to the end", line: line)
+            Self.kind, "this segment comes after #EXT-X-ENDLIST (line \(endList)): legal, but tools that stop at EXT-X-ENDLIST miss it", line: line)
     }
 }

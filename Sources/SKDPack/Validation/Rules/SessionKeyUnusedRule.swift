@@ -3,19 +3,33 @@ import HLS
 /// A master's FairPlay session key lets a player fetch the license before the first segment: it must be a
 /// key the media playlists really use, with the same METHOD, URI, KEYFORMAT, KEYFORMATVERSIONS and IV
 /// (RFC 8216 4.3.4.5), or the player preloads a license nobody needs, from a server that may be gone.
+/// When some of the master's media playlists are not read here (remote, root-relative or missing), the
+/// key may be used there: that is only a note.
 enum SessionKeyUnusedRule {
     static let kind = DiagnosticKind(
         id: "PKG-session-key-unused", severity: .error,
         summary: "A master's FairPlay session key is not a key any of its media playlists uses.",
         specSection: "4.3.4.5")
+    static let unverifiedKind = DiagnosticKind(
+        id: "PKG-session-key-unverified", severity: .info,
+        summary: "A master's FairPlay session key is used by none of the media playlists read, but some of its media "
+            + "playlists are remote, root-relative or missing, so whether it is used cannot be known here.",
+        specSection: "4.3.4.5")
 
-    static func check(master: PlaylistValidation, media: [PlaylistValidation]) -> [Diagnostic] {
+    static func check(master: PlaylistValidation, media: [PlaylistValidation], unreadMedia: Int) -> [Diagnostic] {
         let used = media.flatMap(\.keys.fairPlayKeys)
         return master.keys.fairPlaySessionKeys.filter { !used.contains($0.value) }.map { value, line in
-            kind(
+            let location = SourceLocation(path: master.path, line: line, column: 1, offset: 0)
+            guard unreadMedia == 0 else {
+                return unverifiedKind(
+                    "no media playlist read here uses the key \(value.uri); \(unreadMedia) of this master's references "
+                        + "are not read here (remote, root-relative or missing), so it may be used there",
+                    at: location)
+            }
+            return kind(
                 "no media playlist of this master uses the key \(value.uri) with these attributes; "
                     + "remove this session key or make it equal to the EXT-X-KEY",
-                at: SourceLocation(path: master.path, line: line, column: 1, offset: 0))
+                at: location)
         }
     }
 }

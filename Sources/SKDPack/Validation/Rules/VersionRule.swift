@@ -1,7 +1,9 @@
 import HLS
 
 /// A feature newer than the declared EXT-X-VERSION (1 when absent) may be refused or misread by a player
-/// that trusts the version: section 7 lists what each version brings.
+/// that trusts the version: RFC 8216 section 7 lists what versions 2 to 7 bring, rfc8216bis section 8
+/// versions 8 to 12. An EXT-X-VERSION that cannot be read (`#EXT-X-VERSION: 10`) is the reader's finding;
+/// the playlist is not then judged as version 1.
 struct VersionRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-version-too-low", severity: .error,
@@ -11,6 +13,7 @@ struct VersionRule: ValidationRule {
     /// The first use of each feature that needs a version, in the order met.
     private var uses: [Use] = []
     private var declared: (version: UInt64, line: Int)?
+    private var unreadableVersion = false
     private var isIFramesOnly = false
     private var sawFractionalDuration = false
     private var sawByteRange = false
@@ -23,7 +26,11 @@ struct VersionRule: ValidationRule {
         }
         switch name {
         case .version:
-            if case .decimalInteger(let version) = tag.value { declared = (version, line.raw.number) }
+            if case .decimalInteger(let version) = tag.value {
+                declared = (version, line.raw.number)
+            } else {
+                unreadableVersion = true
+            }
         case .key, .sessionKey:
             guard name == .key, let list = tag.attributes else { return }
             if let iv = list["IV"] { note(.iv, line, iv.column) }
@@ -51,6 +58,15 @@ struct VersionRule: ValidationRule {
             note(.map, line, 1)
         case .define:
             note(.define, line, 1)
+            if let queryParameter = tag.attributes?["QUERYPARAM"] { note(.queryParameter, line, queryParameter.column) }
+        case .skip:
+            note(.skip, line, 1)
+            if let list = tag.attributes?["RECENTLY-REMOVED-DATERANGES"] { note(.skipDateRanges, line, list.column) }
+        case .media:
+            if let id = tag.attributes?["INSTREAM-ID"], id.text.hasPrefix("SERVICE") { note(.serviceChannel, line, id.column) }
+            noteRequirementAttributes(tag, line, context)
+        case .streamInf, .iFrameStreamInf:
+            noteRequirementAttributes(tag, line, context)
         default:
             break
         }
@@ -59,6 +75,8 @@ struct VersionRule: ValidationRule {
     /// What needs a version (RFC 8216 section 7).
     enum Feature: Hashable {
         case iv, keyFormat, keyFormatVersions, sampleAES, fractionalDuration, byteRange, iFramesOnly, define
+        /// rfc8216bis section 8.
+        case serviceChannel, skip, skipDateRanges, queryParameter, requirementAttribute
         /// EXT-X-MAP: version 5 in an I-frame playlist, 6 elsewhere (known once the playlist is read).
         case map, mapOutsideIFrames
 
@@ -74,6 +92,11 @@ struct VersionRule: ValidationRule {
             case .define: "EXT-X-DEFINE"
             case .map: "EXT-X-MAP"
             case .mapOutsideIFrames: "EXT-X-MAP outside an I-frame playlist"
+            case .serviceChannel: "a SERVICE value of INSTREAM-ID"
+            case .skip: "EXT-X-SKIP"
+            case .skipDateRanges: "EXT-X-SKIP replacing date ranges (RECENTLY-REMOVED-DATERANGES)"
+            case .queryParameter: "the QUERYPARAM attribute of EXT-X-DEFINE"
+            case .requirementAttribute: "a REQ- attribute"
             }
         }
 
@@ -84,7 +107,12 @@ struct VersionRule: ValidationRule {
             case .byteRange, .iFramesOnly: 4
             case .keyFormat, .keyFormatVersions, .sampleAES, .map: 5
             case .mapOutsideIFrames: 6
+            case .serviceChannel: 7
             case .define: 8
+            case .skip: 9
+            case .skipDateRanges: 10
+            case .queryParameter: 11
+            case .requirementAttribute: 12
             }
         }
     }
@@ -97,6 +125,7 @@ struct VersionRule: ValidationRule {
     }
 
     mutating func finish(in context: RuleContext) {
+        guard !unreadableVersion else { return }
         if let index = uses.firstIndex(where: { $0.feature == .map }), !isIFramesOnly { uses[index].feature = .mapOutsideIFrames }
         let version = declared?.version ?? 1
         let stated = declared.map { "EXT-X-VERSION:\($0.version) (line \($0.line))" } ?? "no EXT-X-VERSION, so version 1"
@@ -113,6 +142,12 @@ struct VersionRule: ValidationRule {
                 "\(list) need\(names.count == 1 ? "s" : "") EXT-X-VERSION:\(needed) or higher; the playlist has \(stated)",
                 at: SourceLocation(path: context.path, line: line, column: first.column, offset: first.offset + first.column - 1))
         }
+    }
+
+    /// rfc8216bis 8: an attribute whose name starts with `REQ-` (REQ-VIDEO-LAYOUT) needs version 12.
+    private mutating func noteRequirementAttributes(_ tag: Tag, _ line: PlaylistLine, _ context: RuleContext) {
+        guard let attribute = tag.attributes?.first(where: { $0.name.hasPrefix("REQ-") }) else { return }
+        note(.requirementAttribute, line, context.fileColumn(attribute.column, on: line))
     }
 
     private mutating func note(_ feature: Feature, _ line: PlaylistLine, _ column: Int) {

@@ -1,0 +1,35 @@
+import HLS
+
+/// RFC 8216 4.3.2.2: an EXT-X-BYTERANGE without `@offset` starts where the previous segment's sub-range
+/// ended, so "a previous Media Segment MUST appear in the Playlist file and MUST be a sub-range of the same
+/// media resource"; otherwise the segment is undefined.
+struct ByteRangeOffsetRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-byterange-without-offset", severity: .error,
+        summary: "An EXT-X-BYTERANGE has no @offset, but the segment before it is not a sub-range of the same resource.",
+        specSection: "4.3.2.2")
+
+    /// The URI of the previous segment when it was a sub-range, and whether the pending one needs it.
+    private var previousRangeURI: String?
+    private var pendingWithoutOffset: RulePlace?
+    private var pendingIsRange = false
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard tag.name == .byteRange, case .byteRange(_, let offset) = tag.value else { return }
+        pendingIsRange = true
+        pendingWithoutOffset = offset == nil ? context.place(line) : nil
+    }
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        let uri = line.text
+        if let place = pendingWithoutOffset, previousRangeURI != uri {
+            let why =
+                previousRangeURI == nil
+                ? "no sub-range of \(uri.prefix(80)) comes before it" : "the segment before it is a range of another resource"
+            context.report(Self.kind, "this EXT-X-BYTERANGE has no @offset and \(why); write <length>@<offset>", at: place)
+        }
+        previousRangeURI = pendingIsRange ? uri : nil
+        pendingWithoutOffset = nil
+        pendingIsRange = false
+    }
+}

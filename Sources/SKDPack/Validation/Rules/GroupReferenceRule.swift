@@ -1,0 +1,65 @@
+import HLS
+
+/// A variant's AUDIO, VIDEO, SUBTITLES and CLOSED-CAPTIONS attributes name a group of EXT-X-MEDIA renditions
+/// of that TYPE "elsewhere in the Master Playlist" (RFC 8216 4.3.4.2): a name with no such group leaves the
+/// player without those renditions. CLOSED-CAPTIONS=NONE on one variant must be on all of them.
+struct GroupReferenceRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-group-missing", severity: .error,
+        summary: "A variant names a rendition group that no EXT-X-MEDIA of that TYPE defines (or CLOSED-CAPTIONS=NONE "
+            + "is on some variants only).",
+        specSection: "4.3.4.2")
+
+    private static let typeOfAttribute = [
+        "AUDIO": "AUDIO", "VIDEO": "VIDEO", "SUBTITLES": "SUBTITLES", "CLOSED-CAPTIONS": "CLOSED-CAPTIONS",
+    ]
+
+    private struct Reference {
+        var type: String
+        var group: String
+        var place: RulePlace
+    }
+
+    private var references: [Reference] = []
+    private var groups: Set<[String]> = []
+    private var captionsNone: [RulePlace] = []
+    private var captionsOther: RulePlace?
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        switch tag.name {
+        case .media:
+            if let type = tag.unquoted("TYPE"), let id = tag.quotedString("GROUP-ID") { groups.insert([type, id]) }
+        case .streamInf, .iFrameStreamInf:
+            guard let list = tag.attributes else { return }
+            for attribute in list {
+                guard let type = Self.typeOfAttribute[attribute.name] else { continue }
+                let place = context.place(line, column: attribute.column)
+                if attribute.isQuoted {
+                    references.append(Reference(type: type, group: attribute.text, place: place))
+                } else if type == "CLOSED-CAPTIONS", attribute.text == "NONE" {
+                    captionsNone.append(place)
+                }
+            }
+            if tag.name == .streamInf, list["CLOSED-CAPTIONS"].map({ $0.isQuoted }) ?? true, captionsOther == nil {
+                captionsOther = context.place(line)
+            }
+        default:
+            break
+        }
+    }
+
+    mutating func finish(in context: RuleContext) {
+        for reference in references where !groups.contains([reference.type, reference.group]) {
+            context.report(
+                Self.kind,
+                "\(reference.type)=\"\(reference.group)\" names no group: no EXT-X-MEDIA has TYPE=\(reference.type),GROUP-ID=\"\(reference.group)\"",
+                at: reference.place)
+        }
+        if let first = captionsNone.first, let other = captionsOther {
+            context.report(
+                Self.kind,
+                "CLOSED-CAPTIONS=NONE must then be on every EXT-X-STREAM-INF; the variant of line \(other.line) has other captions or none said",
+                at: first)
+        }
+    }
+}
