@@ -113,11 +113,37 @@ struct HostileInputTests {
         #expect(finding.message.contains("U+0000"))
     }
 
-    @Test("a tab is a warning of its own")
+    @Test("a tab is an error of its own (4.1), an EXTINF title's included")
     func tab() throws {
         let result = try read("#EXTM3U\n#EXTINF:4,\ta\nsegment.ts\n")
         #expect(result.ids() == ["HLS-tab-character"])
-        #expect(result.diagnostics.first?.severity == .warning)
+        #expect(result.diagnostics.first?.severity == .error)
+    }
+
+    @Test(
+        "tabs inside RECENTLY-REMOVED-DATERANGES, a tab-delimited list (rfc8216bis 4.4.5.2), are no finding; elsewhere on that line they are"
+    )
+    func tabDelimitedList() throws {
+        let skip = "#EXTM3U\n#EXT-X-VERSION:10\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3,RECENTLY-REMOVED-DATERANGES=\"a\tb\tc\"\n"
+        #expect(try read(skip).ids().isEmpty)
+        let outside = skip.replacingOccurrences(of: "SKIPPED-SEGMENTS=3,", with: "SKIPPED-SEGMENTS=3,\t")
+        #expect(try read(outside).ids().contains("HLS-tab-character"))
+        let otherTag = "#EXTM3U\n#EXT-X-SESSION-DATA:DATA-ID=\"x\",VALUE=\"a\tb\"\n"
+        #expect(try read(otherTag).ids() == ["HLS-tab-character"])
+    }
+
+    @Test("a stray tab is one finding, not also the attribute-list errors it causes")
+    func tabKnockOns() throws {
+        let result = try read("#EXTM3U\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3,RECENTLY-REMOVED-DATERANGES=foo\tbar\n")
+        #expect(!result.ids().contains("HLS-attribute-whitespace"))
+        #expect(!result.ids().contains("HLS-attribute-syntax"))
+        #expect(result.ids().contains("HLS-tab-character"))
+    }
+
+    @Test("spaces around a URI line and a line of spaces are HLS-whitespace (4.1)", arguments: [" a.ts", "a.ts ", "   "])
+    func surroundingSpaces(_ line: String) throws {
+        let result = try read("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:4,\n\(line)\nb.ts\n")
+        #expect(result.ids().contains("HLS-whitespace"))
     }
 
     @Test(

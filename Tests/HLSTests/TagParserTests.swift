@@ -112,7 +112,7 @@ struct TagParserTests {
             (#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=a,NAME="x""#, "HLS-attribute-type", 34),
             (#"#EXT-X-KEY:URI="k""#, "KEY-method-missing", 12),
             ("#EXT-X-KEY:METHOD=AES-128", "KEY-uri-missing", 12),
-            (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#, "KEY-iv-format", 38),
+            (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#, "KEY-iv-short", 38),
             (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x000102030405060708090a0b0c0d0e0f00"#, "KEY-iv-format", 38),
             (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0g"#, "KEY-iv-format", 38),
             (#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV="0x00""#, "KEY-iv-format", 38),

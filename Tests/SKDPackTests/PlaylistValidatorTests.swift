@@ -42,7 +42,7 @@ struct PlaylistValidatorTests {
         let found = try findings(text)
         let places = found.map { [$0.location.line, $0.location.column] }
         #expect(places == places.sorted { $0.lexicographicallyPrecedes($1) })
-        #expect(Set(found.map(\.id)).isSuperset(of: ["HLS-targetduration-missing", "KEY-iv-format", "KEY-none-with-attributes"]))
+        #expect(Set(found.map(\.id)).isSuperset(of: ["HLS-targetduration-missing", "KEY-iv-short", "KEY-none-with-attributes"]))
     }
 
     @Test("a disabled rule makes no finding; warnings can count as errors")

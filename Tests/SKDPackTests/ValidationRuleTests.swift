@@ -92,8 +92,11 @@ struct ValidationRuleTests {
                 rule: "HLS-control-character", severity: .error, line: 5, column: 4,
                 broken: media().replacingOccurrences(of: "a.ts", with: "a.t\u{07}s"), correct: media()),
             RuleCase(
-                rule: "HLS-tab-character", severity: .warning, line: 5, column: 2,
+                rule: "HLS-tab-character", severity: .error, line: 5, column: 2,
                 broken: media().replacingOccurrences(of: "a.ts", with: "a\t.ts"), correct: media()),
+            RuleCase(
+                rule: "HLS-whitespace", severity: .error, line: 5, column: 1,
+                broken: media().replacingOccurrences(of: "\na.ts", with: "\n a.ts"), correct: media()),
             RuleCase(
                 rule: "HLS-attribute-whitespace", severity: .error, line: 4, column: 30,
                 broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES, URI="k""#), correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="k""#)),
@@ -154,8 +157,12 @@ struct ValidationRuleTests {
                 broken: media("#EXT-X-KEY:METHOD=AES-128"), correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#)),
             RuleCase(
                 rule: "KEY-iv-format", severity: .error, line: 4, column: 38,
-                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123"#),
+                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF00"#),
                 correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#)),
+            RuleCase(
+                rule: "KEY-iv-short", severity: .warning, line: 4, column: 38,
+                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF"#),
+                correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x00000000000000000123456789ABCDEF"#)),
             RuleCase(
                 rule: "HLS-mixed-playlist", severity: .error, line: 4, column: 1,
                 broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n",
@@ -172,12 +179,73 @@ struct ValidationRuleTests {
                 rule: "HLS-version-too-low", severity: .error, line: 4, column: 12,
                 broken: media(fairPlayKey, version: 4), correct: media(fairPlayKey, version: 5)),
             RuleCase(
-                rule: "HLS-segments-after-endlist", severity: .warning, line: 6, column: 1,
+                rule: "HLS-segments-after-endlist", severity: .info, line: 6, column: 1,
                 broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\nb.ts\n",
                 correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
             RuleCase(
-                rule: "HLS-nothing-to-play", severity: .error, line: 1, column: 1,
+                rule: "HLS-nothing-to-play", severity: .info, line: 1, column: 1,
                 broken: "#EXTM3U\n#EXT-X-VERSION:3\n", correct: master()),
+            RuleCase(
+                rule: "HLS-attribute-value", severity: .error, line: 3, column: 33,
+                broken: master(#"#EXT-X-MEDIA:TYPE=AUDIO,DEFAULT=yes,GROUP-ID="a",NAME="en",URI="en.m3u8""#),
+                correct: master(#"#EXT-X-MEDIA:TYPE=AUDIO,DEFAULT=YES,GROUP-ID="a",NAME="en",URI="en.m3u8""#)),
+            RuleCase(
+                rule: "HLS-sequence-tag-late", severity: .error, line: 6, column: 1,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\n#EXT-X-MEDIA-SEQUENCE:1\nb.ts\n",
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-MEDIA-SEQUENCE:1\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n"),
+            RuleCase(
+                rule: "HLS-byterange-without-offset", severity: .error, line: 5, column: 1,
+                broken: media("#EXTINF:10,", "#EXT-X-BYTERANGE:1000", "all.ts", version: 4),
+                correct: media(
+                    "#EXTINF:10,", "#EXT-X-BYTERANGE:1000@0", "all.ts", "#EXTINF:10,", "#EXT-X-BYTERANGE:1000", "all.ts", version: 4)),
+            RuleCase(
+                rule: "HLS-map-key-without-iv", severity: .error, line: 5, column: 1,
+                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#, #"#EXT-X-MAP:URI="init.mp4""#, version: 6),
+                correct: media(
+                    #"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#, #"#EXT-X-MAP:URI="init.mp4""#,
+                    version: 6)),
+            RuleCase(
+                rule: "HLS-daterange", severity: .error, line: 5, column: 64,
+                broken: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z",
+                    #"#EXT-X-DATERANGE:ID="ad",START-DATE="2026-11-23T10:00:00.000Z",END-ON-NEXT=YES"#),
+                correct: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z",
+                    #"#EXT-X-DATERANGE:ID="ad",CLASS="ads",START-DATE="2026-11-23T10:00:00.000Z",END-ON-NEXT=YES"#)),
+            RuleCase(
+                rule: "HLS-daterange-without-program-date-time", severity: .error, line: 4, column: 1,
+                broken: media(#"#EXT-X-DATERANGE:ID="ad",START-DATE="2026-11-23T10:00:00.000Z",DURATION=30"#),
+                correct: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z",
+                    #"#EXT-X-DATERANGE:ID="ad",START-DATE="2026-11-23T10:00:00.000Z",DURATION=30"#)),
+            RuleCase(
+                rule: "HLS-media-attributes", severity: .error, line: 3, column: 59,
+                broken: master(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="en",URI="cc.m3u8",INSTREAM-ID="CC1""#),
+                correct: master(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="cc",NAME="en",INSTREAM-ID="CC1""#)),
+            RuleCase(
+                rule: "HLS-media-group", severity: .error, line: 4, column: 38,
+                broken: master(
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",URI="en.m3u8""#,
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",URI="en2.m3u8""#),
+                correct: master(
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English",URI="en.m3u8""#,
+                    #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="English (AD)",URI="en2.m3u8""#)),
+            RuleCase(
+                rule: "HLS-group-missing", severity: .error, line: 3, column: 31,
+                broken: "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"aac\"\nv.m3u8\n",
+                correct: master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="en",URI="en.m3u8""#)),
+            RuleCase(
+                rule: "HLS-session-data", severity: .error, line: 3, column: 59,
+                broken: master(#"#EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="T",URI="t.json""#),
+                correct: master(#"#EXT-X-SESSION-DATA:DATA-ID="com.example.title",VALUE="T""#)),
+            RuleCase(
+                rule: "HLS-define-attributes", severity: .error, line: 4, column: 27,
+                broken: media(#"#EXT-X-DEFINE:NAME="base",IMPORT="base""#, version: 8),
+                correct: media(#"#EXT-X-DEFINE:NAME="base",VALUE="https://example.com/""#, version: 8)),
+            RuleCase(
+                rule: "HLS-low-latency", severity: .error, line: 4, column: 1,
+                broken: media(#"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9),
+                correct: media("#EXT-X-PART-INF:PART-TARGET=1.0", #"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9)),
             // KEY
             RuleCase(
                 rule: "KEY-method-unknown", severity: .error, line: 4, column: 19,

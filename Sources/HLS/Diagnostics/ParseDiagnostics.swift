@@ -101,7 +101,8 @@ public enum ParseDiagnostics {
 
     /// Every kind above, in id order: what `skdpack rules` lists for the reader.
     public static let all: [DiagnosticKind] = [
-        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, whitespace, invalidUTF8,
+        notAPlaylist, variantWithoutURI, emptyPlaylist, missingHeader, byteOrderMark, controlCharacter, tabCharacter, whitespace,
+        invalidUTF8,
         lineTooLong,
         playlistTooLarge, tooManySegments,
         attributeWhitespace, attributeDuplicate, unterminatedQuote, attributeSyntax, attributeType,

@@ -32,7 +32,8 @@ public enum RuleRegistry {
     /// once they are read.
     static let packageKinds: [DiagnosticKind] =
         [
-            ApplyDiagnostics.unsafeReference, ApplyDiagnostics.rootRelativeReference, ApplyDiagnostics.missingReference, ApplyDiagnostics.masterReference,
+            ApplyDiagnostics.unsafeReference, ApplyDiagnostics.rootRelativeReference, ApplyDiagnostics.missingReference,
+            ApplyDiagnostics.masterReference,
             ApplyDiagnostics.unreadable,
         ] + PackageValidator.rules.flatMap(\.kinds)
 

@@ -19,7 +19,8 @@ struct KeyMethodUnknownRule: ValidationRule {
         else { return }
         let hint =
             Self.knownMethods.first { $0.lowercased() == key.method.lowercased() }
-            .map { "; enumerated-strings are case-sensitive: write \($0)" } ?? "; use NONE, AES-128, AES-256, AES-256-CTR, AES-256-GCM, SAMPLE-AES or SAMPLE-AES-CTR"
+            .map { "; enumerated-strings are case-sensitive: write \($0)" }
+            ?? "; use NONE, AES-128, AES-256, AES-256-CTR, AES-256-GCM, SAMPLE-AES or SAMPLE-AES-CTR"
         context.report(Self.kind, "METHOD=\(key.method) is not a known method\(hint)", line: line, column: attribute.valueColumn)
     }
 }

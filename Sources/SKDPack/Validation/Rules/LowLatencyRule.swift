@@ -35,7 +35,8 @@ struct LowLatencyRule: ValidationRule {
 
     mutating func finish(in context: RuleContext) {
         if let firstPart, !hasPartInf {
-            context.report(Self.kind, "EXT-X-PART needs an EXT-X-PART-INF with PART-TARGET in the playlist (rfc8216bis 4.4.3.7)", at: firstPart)
+            context.report(
+                Self.kind, "EXT-X-PART needs an EXT-X-PART-INF with PART-TARGET in the playlist (rfc8216bis 4.4.3.7)", at: firstPart)
         }
         if let firstHint, let endList {
             context.report(

@@ -28,7 +28,9 @@ struct RenditionAttributesRule: ValidationRule {
             }
             if let instreamID {
                 if !Self.isChannel(instreamID.text) {
-                    report("INSTREAM-ID must be CC1 to CC4 or SERVICE1 to SERVICE63, found \"\(instreamID.text.prefix(40))\" (4.3.4.1)", at: instreamID)
+                    report(
+                        "INSTREAM-ID must be CC1 to CC4 or SERVICE1 to SERVICE63, found \"\(instreamID.text.prefix(40))\" (4.3.4.1)",
+                        at: instreamID)
                 }
             } else {
                 report("a CLOSED-CAPTIONS rendition needs INSTREAM-ID (CC1 to CC4, SERVICE1 to SERVICE63) (4.3.4.1)", at: nil)

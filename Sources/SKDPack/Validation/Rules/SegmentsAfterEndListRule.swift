@@ -19,6 +19,7 @@ struct SegmentsAfterEndListRule: ValidationRule {
         guard let endList, !reported else { return }
         reported = true
         context.report(
-            Self.kind, "this segment comes after #EXT-X-ENDLIST (line \(endList)): legal, but tools that stop at EXT-X-ENDLIST miss it", line: line)
+            Self.kind, "this segment comes after #EXT-X-ENDLIST (line \(endList)): legal, but tools that stop at EXT-X-ENDLIST miss it",
+            line: line)
     }
 }
