@@ -211,6 +211,36 @@ struct ValidateCommandTests {
         #expect(result.stdoutText.hasSuffix("2 playlists checked: 1 error, 0 warnings, 0 notes\n"))
     }
 
+    @Test("references skdpack cannot read here (root-relative, remote) are notes, and so is a session key only they may use")
+    func unreadReferences() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(
+            at: scratch.root.appendingPathComponent("title"), withIntermediateDirectories: true)
+        let key = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let sessionKey = key.replacingOccurrences(of: "skd://title-1", with: "skd://title-2")
+            .replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY")
+        try scratch.write(
+            "title/master.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n\(sessionKey)\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=2\n/talks/v2.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=3\nhttps://cdn.example.com/v3.m3u8\n")
+        try scratch.write("title/v1.m3u8", Self.media(key))
+        let result = try SKDPackRunner.run(["validate", scratch.path("title")])
+        #expect(result.status == 0, "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("master.m3u8:7:1: info: /talks/v2.m3u8 is relative to the web server's root"))
+        #expect(result.stdoutText.contains("[PKG-reference-not-local]"))
+        // skd://title-2 is used by no playlist read here, but v2 and v3 may use it: a note, not an error.
+        #expect(result.stdoutText.contains("master.m3u8:3:1: info: no media playlist read here uses the key skd://title-2; 2 of"))
+        #expect(result.stdoutText.contains("[PKG-session-key-unverified]"))
+        #expect(!result.stdoutText.contains("PKG-session-key-unused"))
+
+        // With every media playlist read, the same session key is known to be unused: an error.
+        try scratch.write("title/master.m3u8", "#EXTM3U\n#EXT-X-VERSION:5\n\(sessionKey)\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n")
+        let complete = try SKDPackRunner.run(["validate", scratch.path("title")])
+        #expect(complete.status == 1)
+        #expect(complete.stdoutText.contains("[PKG-session-key-unused]"))
+    }
+
     @Test("--template with --var and --allow-host: a library migrated to the new server passes, the original does not")
     func templateAudit() throws {
         let scratch = try Scratch()
