@@ -243,6 +243,34 @@ struct ValidationRuleTests {
                 broken: media(#"#EXT-X-DEFINE:NAME="base",IMPORT="base""#, version: 8),
                 correct: media(#"#EXT-X-DEFINE:NAME="base",VALUE="https://example.com/""#, version: 8)),
             RuleCase(
+                rule: "HLS-server-control", severity: .error, line: 4, column: 23,
+                broken: media("#EXT-X-SERVER-CONTROL:HOLD-BACK=20", version: 9),
+                correct: media("#EXT-X-SERVER-CONTROL:HOLD-BACK=30", version: 9)),
+            RuleCase(
+                rule: "HLS-program-date-time-precision", severity: .warning, line: 4, column: 26,
+                broken: media("#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00Z"),
+                correct: media("#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z")),
+            RuleCase(
+                rule: "HLS-codecs-missing", severity: .warning, line: 3, column: 1,
+                broken: master(),
+                correct: "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS=\"avc1.640028,mp4a.40.2\"\nvideo.m3u8\n"),
+            RuleCase(
+                rule: "HLS-channels-missing", severity: .warning, line: 3, column: 1,
+                broken: master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8""#),
+                correct: master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",CHANNELS="2",URI="en.m3u8""#)),
+            RuleCase(
+                rule: "HLS-autoselect-alike", severity: .warning, line: 4, column: 1,
+                broken: master(
+                    #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="en.m3u8""#,
+                    #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English 2",LANGUAGE="en",AUTOSELECT=YES,URI="en2.m3u8""#),
+                correct: master(
+                    #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en",AUTOSELECT=YES,URI="en.m3u8""#,
+                    #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English (SDH)",LANGUAGE="en",AUTOSELECT=YES,CHARACTERISTICS="public.accessibility.describes-music-and-sound",URI="en2.m3u8""#
+                )),
+            RuleCase(
+                rule: "HLS-start-offset", severity: .warning, line: 4, column: 1,
+                broken: media("#EXT-X-START:TIME-OFFSET=25"), correct: media("#EXT-X-START:TIME-OFFSET=15")),
+            RuleCase(
                 rule: "HLS-low-latency", severity: .error, line: 4, column: 1,
                 broken: media(#"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9),
                 correct: media("#EXT-X-PART-INF:PART-TARGET=1.0", #"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9)),

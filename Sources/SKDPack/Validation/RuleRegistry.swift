@@ -11,6 +11,10 @@ public enum RuleRegistry {
         SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
         GroupReferenceRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
+        ServerControlRule.self,
+        // HLS SHOULDs, as warnings.
+        ProgramDateTimePrecisionRule.self, CodecsMissingRule.self, AudioChannelsRule.self, AutoselectDistinctRule.self,
+        StartOffsetRule.self,
         // KEY: EXT-X-KEY and EXT-X-SESSION-KEY.
         KeyMethodUnknownRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
         KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,

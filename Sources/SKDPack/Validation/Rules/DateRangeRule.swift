@@ -1,13 +1,16 @@
 import HLS
 
-/// The MUSTs of EXT-X-DATERANGE beyond its grammar (RFC 8216 4.3.2.7): END-ON-NEXT=YES needs a CLASS and
-/// takes no DURATION or END-DATE; END-DATE is not before START-DATE; a client attribute (`X-…`) is a
+/// The MUSTs of EXT-X-DATERANGE beyond its grammar (RFC 8216 4.3.2.7): a START-DATE on the first tag of an
+/// ID; END-ON-NEXT=YES needs a CLASS and
+/// takes no DURATION or END-DATE; END-DATE is not before START-DATE, and with a DURATION it is START-DATE
+/// plus DURATION (to the millisecond playlists write); a client attribute (`X-…`) is a
 /// quoted-string, hexadecimal-sequence or decimal-floating-point; and tags that share an ID agree on every
 /// attribute they both carry (they describe one date range).
 struct DateRangeRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-daterange", severity: .error,
-        summary: "An EXT-X-DATERANGE breaks a rule of its attributes (END-ON-NEXT, END-DATE, X- values, one ID's values).",
+        summary: "An EXT-X-DATERANGE breaks a rule of its attributes (START-DATE, END-ON-NEXT, END-DATE, X- values, one "
+            + "ID's values).",
         specSection: "4.3.2.7")
 
     /// Per ID: each attribute's value as written, and the line that first gave it.
@@ -24,10 +27,14 @@ struct DateRangeRule: ValidationRule {
                 if let attribute = list[name] { report("END-ON-NEXT=YES takes no \(name); remove it", attribute) }
             }
         }
-        if let start = tag.quotedString("START-DATE"), let end = list["END-DATE"], end.isQuoted,
-            let order = Self.compare(start, end.text), order > 0
+        if let startText = tag.quotedString("START-DATE"), let end = list["END-DATE"], end.isQuoted,
+            let start = DateTimeParsing.seconds(startText), let finish = DateTimeParsing.seconds(end.text)
         {
-            report("END-DATE \(end.text) is before START-DATE \(start)", end)
+            if finish < start {
+                report("END-DATE \(end.text) is before START-DATE \(startText)", end)
+            } else if let duration = tag.decimalFloat("DURATION"), abs(start + duration - finish) > 0.0015 {
+                report("END-DATE must be START-DATE plus DURATION (\(duration) s); it is \(finish - start) s after it", end)
+            }
         }
         for attribute in list where attribute.name.hasPrefix("X-") {
             guard !attribute.isQuoted, !attribute.matches(.hexadecimalSequence), !attribute.matches(.decimalFloatingPoint)
@@ -35,6 +42,11 @@ struct DateRangeRule: ValidationRule {
             report("\(attribute.name) must be a quoted-string, a hexadecimal-sequence or a decimal-floating-point", attribute)
         }
         guard let id = tag.quotedString("ID") else { return }
+        // START-DATE is REQUIRED; the RFC's own example (8.10) leaves it out of a later tag of the same ID,
+        // which repeats only what it adds, so only the first tag of an ID must carry it.
+        if byID[id] == nil, list["START-DATE"] == nil {
+            report("the first EXT-X-DATERANGE with ID=\"\(id)\" needs START-DATE", list["ID"])
+        }
         var known = byID[id, default: [:]]
         for attribute in list where attribute.name != "ID" {
             let written = String(decoding: attribute.line[attribute.valueRange], as: UTF8.self)
@@ -49,15 +61,5 @@ struct DateRangeRule: ValidationRule {
             }
         }
         byID[id] = known
-    }
-
-    /// Orders two dates written alike (`2026-11-23T10:00:00.000Z` and the same shape): `nil` when their
-    /// shapes differ (time zones, precision), which this does not convert.
-    static func compare(_ first: String, _ second: String) -> Int? {
-        func shape(_ text: String) -> [Bool] { text.utf8.map { $0 &- 0x30 < 10 } }
-        guard first.utf8.count == second.utf8.count, shape(first) == shape(second),
-            (first.hasSuffix("Z") && second.hasSuffix("Z")) || first.suffix(6) == second.suffix(6)
-        else { return nil }
-        return first == second ? 0 : (first < second ? -1 : 1)
     }
 }

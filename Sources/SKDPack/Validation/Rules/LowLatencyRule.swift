@@ -2,7 +2,8 @@ import HLS
 
 /// The rules that tie the low-latency tags of rfc8216bis together: EXT-X-PART-INF "is REQUIRED if a
 /// Playlist contains one or more EXT-X-PART tags" (4.4.3.7); CAN-SKIP-DATERANGES requires CAN-SKIP-UNTIL
-/// (4.4.3.8); a playlist with EXT-X-ENDLIST has no EXT-X-PRELOAD-HINT (4.4.3.4): nothing is coming.
+/// (4.4.3.8); a playlist with EXT-X-ENDLIST has no EXT-X-PRELOAD-HINT (4.4.3.4): nothing is coming; and
+/// PART-TARGET is "the maximum duration of any Partial Segment" (4.4.3.7).
 struct LowLatencyRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-low-latency", severity: .error,
@@ -12,13 +13,24 @@ struct LowLatencyRule: ValidationRule {
 
     private var firstPart: RulePlace?
     private var hasPartInf = false
+    private var partTarget: Double?
     private var firstHint: RulePlace?
     private var endList: Int?
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         switch tag.name {
-        case .part: if firstPart == nil { firstPart = context.place(line) }
-        case .partInf: hasPartInf = true
+        case .part:
+            if firstPart == nil { firstPart = context.place(line) }
+            if let partTarget, let duration = tag.decimalFloat("DURATION"), duration > partTarget,
+                let attribute = tag.attributes?["DURATION"]
+            {
+                context.report(
+                    Self.kind, "this part lasts \(attribute.text) s, longer than PART-TARGET=\(partTarget) (rfc8216bis 4.4.3.7)",
+                    line: line, column: attribute.column)
+            }
+        case .partInf:
+            hasPartInf = true
+            partTarget = tag.decimalFloat("PART-TARGET")
         case .preloadHint: if firstHint == nil { firstHint = context.place(line) }
         case .endList: if endList == nil { endList = line.raw.number }
         case .serverControl:

@@ -1,11 +1,17 @@
 import HLS
 
 /// A rendition group is one set of alternatives (RFC 8216 4.3.4.1.1): its members have different NAMEs,
-/// and at most one is the DEFAULT, or a player cannot tell them apart or choose.
+/// and at most one is the DEFAULT, or a player cannot tell them apart or choose. Groups of one TYPE are
+/// encodings of the same set ("each Group of the same TYPE MUST have the same set of members, and each
+/// corresponding member MUST have identical attributes with the exception of the URI and CHANNELS
+/// attributes"): a player switching variants switches group and expects to find the same choices.
+/// DEFAULT is not compared: the RFC's own example (section 8.7) picks a different default per group, so
+/// it is read as the group's choice rather than a member's attribute.
 struct RenditionGroupRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-media-group", severity: .error,
-        summary: "Two renditions of one group share a NAME, or more than one is DEFAULT=YES.",
+        summary: "Two renditions of one group share a NAME, more than one is DEFAULT=YES, or groups of one TYPE "
+            + "differ in their members.",
         specSection: "4.3.4.1.1")
 
     private struct GroupKey: Hashable {
@@ -15,11 +21,26 @@ struct RenditionGroupRule: ValidationRule {
 
     private var names: [GroupKey: [String: Int]] = [:]
     private var defaults: [GroupKey: Int] = [:]
+    /// Per group: each member's NAME and its attributes but GROUP-ID, URI, CHANNELS and DEFAULT.
+    private var members: [GroupKey: [String: [String: String]]] = [:]
+    private var groupOrder: [GroupKey] = []
+    private var groupPlaces: [GroupKey: RulePlace] = [:]
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .media, let type = tag.unquoted("TYPE"), let id = tag.quotedString("GROUP-ID") else { return }
         let group = GroupKey(type: type, id: id)
         let number = line.raw.number
+        if members[group] == nil {
+            groupOrder.append(group)
+            groupPlaces[group] = context.place(line)
+        }
+        if let list = tag.attributes, let name = tag.quotedString("NAME") {
+            var compared: [String: String] = [:]
+            for attribute in list where !["GROUP-ID", "URI", "CHANNELS", "DEFAULT"].contains(attribute.name) {
+                compared[attribute.name] = String(decoding: attribute.line[attribute.valueRange], as: UTF8.self)
+            }
+            members[group, default: [:]][name] = compared
+        }
         if let name = tag.attributes?["NAME"], name.isQuoted {
             if let first = names[group, default: [:]][name.text] {
                 context.report(
@@ -37,6 +58,32 @@ struct RenditionGroupRule: ValidationRule {
             } else {
                 defaults[group] = number
             }
+        }
+    }
+
+    mutating func finish(in context: RuleContext) {
+        var firstOfType: [String: GroupKey] = [:]
+        for group in groupOrder {
+            guard let first = firstOfType[group.type] else {
+                firstOfType[group.type] = group
+                continue
+            }
+            let (expected, found) = (members[first] ?? [:], members[group] ?? [:])
+            guard expected != found, let place = groupPlaces[group] else { continue }
+            let missing = Set(expected.keys).subtracting(found.keys).sorted()
+            let extra = Set(found.keys).subtracting(expected.keys).sorted()
+            let differing = Set(expected.keys).intersection(found.keys).filter { expected[$0] != found[$0] }.sorted()
+            var parts: [String] = []
+            if !missing.isEmpty { parts.append("lacks " + missing.map { "\"\($0)\"" }.joined(separator: ", ")) }
+            if !extra.isEmpty { parts.append("adds " + extra.map { "\"\($0)\"" }.joined(separator: ", ")) }
+            if !differing.isEmpty {
+                parts.append("differs in the attributes of " + differing.map { "\"\($0)\"" }.joined(separator: ", "))
+            }
+            context.report(
+                Self.kind,
+                "\(group.type) group \"\(group.id)\" must have the members of group \"\(first.id)\" with the same attributes "
+                    + "but URI and CHANNELS; it \(parts.joined(separator: "; "))",
+                at: place)
         }
     }
 }

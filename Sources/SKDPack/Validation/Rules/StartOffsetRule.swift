@@ -1,0 +1,46 @@
+import HLS
+
+/// RFC 8216 4.3.5.2: the absolute TIME-OFFSET of EXT-X-START "SHOULD NOT be larger than the Playlist
+/// duration", and in a live playlist (no EXT-X-ENDLIST) "SHOULD NOT be within three target durations of the
+/// end": players start where the server may not have media yet.
+struct StartOffsetRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-start-offset", severity: .warning,
+        summary: "EXT-X-START's TIME-OFFSET is past the playlist's duration, or within three target durations of a "
+            + "live playlist's end.",
+        specSection: "4.3.5.2")
+
+    private var start: (offset: Double, place: RulePlace)?
+    private var duration = 0.0
+    private var targetDuration: Double?
+    private var ended = false
+    private var isMedia = false
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        switch tag.name {
+        case .start:
+            if let offset = tag.decimalFloat("TIME-OFFSET") { start = (offset, context.place(line)) }
+        case .extInf:
+            isMedia = true
+            if case .segmentDuration(let seconds, _) = tag.value { duration += seconds }
+        case .targetDuration:
+            if case .decimalInteger(let value) = tag.value { targetDuration = Double(value) }
+        case .endList:
+            ended = true
+        default:
+            break
+        }
+    }
+
+    mutating func finish(in context: RuleContext) {
+        guard let start, isMedia else { return }
+        let distance = abs(start.offset)
+        if distance > duration {
+            context.report(Self.kind, "TIME-OFFSET=\(start.offset) is beyond the playlist's \(duration) s", at: start.place)
+        } else if !ended, let targetDuration, start.offset >= 0 ? duration - distance < 3 * targetDuration : distance < 3 * targetDuration {
+            context.report(
+                Self.kind, "TIME-OFFSET=\(start.offset) is within three target durations (\(3 * targetDuration) s) of this live playlist's end",
+                at: start.place)
+        }
+    }
+}
