@@ -196,7 +196,10 @@ struct ValidateCommandTests {
         defer { scratch.remove() }
         try FileManager.default.createDirectory(
             at: scratch.root.appendingPathComponent("title"), withIntermediateDirectories: true)
-        try scratch.write("title/master.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2\nv2.m3u8\n")
+        try scratch.write(
+            "title/master.m3u8",
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\"\nv1.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2,CODECS=\"avc1.64001f\"\nv2.m3u8\n"
+        )
         try scratch.write("title/v1.m3u8", Self.media(Self.brokenKey.replacingOccurrences(of: "AES-128", with: "SAMPLE-AES")))
         let result = try SKDPackRunner.run(["validate", scratch.path("title")])
         #expect(result.status == 1)

@@ -26,3 +26,25 @@ struct NumberParsingTests {
         #expect(NumberParsing.decimalFloat(Array("--1".utf8), signed: true) == nil)
     }
 }
+
+@Suite("date-times as instants")
+struct DateTimeParsingTests {
+    @Test("ISO 8601 date-times with a zone are seconds since 1970, whatever the zone they are written in")
+    func instants() throws {
+        #expect(DateTimeParsing.seconds("1970-01-01T00:00:00Z") == 0)
+        #expect(DateTimeParsing.seconds("2000-02-29T00:00:00Z") == 951_782_400)
+        #expect(DateTimeParsing.seconds("2026-11-23T11:00:00+01:00") == DateTimeParsing.seconds("2026-11-23T10:00:00.000Z"))
+        #expect(DateTimeParsing.seconds("2026-11-23T05:00:00-0500") == DateTimeParsing.seconds("2026-11-23T10:00:00Z"))
+        let fraction = try #require(DateTimeParsing.seconds("1970-01-01T00:00:01.250Z"))
+        #expect(abs(fraction - 1.25) < 1e-9)
+    }
+
+    @Test(
+        "without a zone, or not a date-time, the instant is unknown",
+        arguments: [
+            "2026-11-23T10:00:00", "2026-13-01T00:00:00Z", "2026-11-23T10:00:00.Z", "2026-11-23T10:00:00+1:00", "yesterday", "",
+        ])
+    func unknown(_ text: String) {
+        #expect(DateTimeParsing.seconds(text) == nil)
+    }
+}

@@ -35,10 +35,16 @@ struct CorpusValidationTests {
             "grafov__m3u8__sample-playlists_master-with-hlsv7.m3u8",
             "grafov__m3u8__sample-playlists_media-playlist-with-discontinuity.m3u8",
         ] { table[file] = (["HLS-extm3u-first"], beforeHeader) }
+        let partHoldBack =
+            "bis 4.4.3.8 PART-HOLD-BACK: \"Its value MUST be at least twice the Part Target Duration\" (1.02 with PART-TARGET=1.02)"
+        let skipBoundary = "bis 4.4.3.8 CAN-SKIP-UNTIL: \"The Skip Boundary MUST be at least six times the Target Duration\""
         for part in 1...3 {
             table["kuu__hls-parser__test_fixtures_m3u8_Low-Latency_Example-03_Byterange-addressed_Parts-0\(part).m3u8"] =
-                (["HLS-attribute-type"], partRange)
+                (["HLS-attribute-type", "HLS-server-control"], partRange + "; " + partHoldBack)
         }
+        table["videojs__m3u8-parser__test_fixtures_integration_llhls.m3u8"] = (
+            ["HLS-server-control"], skipBoundary + " (12 with EXT-X-TARGETDURATION:4)"
+        )
         table["videojs__m3u8-parser__test_fixtures_integration_llhls-byte-range.m3u8"] = (
             [
                 "HLS-attribute-type", "HLS-tag-value", "HLS-version-too-low", "HLS-byterange-without-offset", "HLS-low-latency",
@@ -51,9 +57,9 @@ struct CorpusValidationTests {
                 + "; bis 4.4.5.3 EXT-X-PRELOAD-HINT TYPE: \"valid strings are PART and MAP\" (TYPE=FOO)"
         )
         table["videojs__m3u8-parser__test_fixtures_integration_llhlsDelta.m3u8"] = (
-            ["HLS-attribute-type", "HLS-tab-character", "HLS-version-too-low"],
+            ["HLS-attribute-type", "HLS-tab-character", "HLS-version-too-low", "HLS-server-control"],
             "bis 4.4.5.2 RECENTLY-REMOVED-DATERANGES: \"a quoted-string consisting of a tab-delimited list\" (written unquoted: foo<tab>bar, so the tab is outside a quoted value); "
-                + skipVersion
+                + skipVersion + "; " + skipBoundary + " (12 with EXT-X-TARGETDURATION:4)"
         )
         table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L1898.m3u8"] = (["HLS-version-too-low"], skipVersion)
         table["videojs__m3u8-parser__test_fixtures_integration_master.m3u8"] = (
@@ -108,7 +114,8 @@ struct CorpusValidationTests {
             "video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L3008.m3u8",
         ] { table[file] = (["HLS-version-too-low"], version) }
         table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L2882.m3u8"] = (
-            ["HLS-version-too-low", "HLS-low-latency"], version + "; " + partInf
+            ["HLS-version-too-low", "HLS-low-latency", "HLS-server-control"],
+            version + "; " + partInf + "; " + skipBoundary + " (24 with EXT-X-TARGETDURATION:5)"
         )
         return table
     }()

@@ -27,7 +27,8 @@ public struct LibraryFixture {
             let videos = ["video-360p", "video-540p", "video-720p", "video-1080p"]
             var master = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-INDEPENDENT-SEGMENTS\n"
             master += Self.fairPlay(title, tag: "EXT-X-SESSION-KEY") + "\n"
-            master += #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,URI="audio-en.m3u8""# + "\n"
+            master +=
+                #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aac",NAME="English",LANGUAGE="en",DEFAULT=YES,CHANNELS="2",URI="audio-en.m3u8""# + "\n"
             for (index, video) in videos.enumerated() {
                 master +=
                     "#EXT-X-STREAM-INF:BANDWIDTH=\((index + 1) * 1_000_000),CODECS=\"avc1.64001f,mp4a.40.2\",AUDIO=\"aac\"\n\(video).m3u8\n"

@@ -18,7 +18,10 @@ struct AutoselectDistinctRule: ValidationRule {
         else { return }
         let key =
             [type, group]
-            + [tag.quotedString("LANGUAGE"), tag.quotedString("ASSOC-LANGUAGE"), tag.unquoted("FORCED"), tag.quotedString("CHARACTERISTICS")]
+            + [
+                tag.quotedString("LANGUAGE"), tag.quotedString("ASSOC-LANGUAGE"), tag.unquoted("FORCED"),
+                tag.quotedString("CHARACTERISTICS"),
+            ]
             .map { $0 ?? "" }
         if let first = seen[key] {
             context.report(

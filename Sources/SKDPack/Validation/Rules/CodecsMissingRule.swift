@@ -9,6 +9,7 @@ struct CodecsMissingRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .streamInf, let list = tag.attributes, list["CODECS"] == nil else { return }
-        context.report(Self.kind, "add CODECS (e.g. CODECS=\"avc1.640028,mp4a.40.2\") so players can choose without downloading", line: line)
+        context.report(
+            Self.kind, "add CODECS (e.g. CODECS=\"avc1.640028,mp4a.40.2\") so players can choose without downloading", line: line)
     }
 }

@@ -39,7 +39,8 @@ struct StartOffsetRule: ValidationRule {
             context.report(Self.kind, "TIME-OFFSET=\(start.offset) is beyond the playlist's \(duration) s", at: start.place)
         } else if !ended, let targetDuration, start.offset >= 0 ? duration - distance < 3 * targetDuration : distance < 3 * targetDuration {
             context.report(
-                Self.kind, "TIME-OFFSET=\(start.offset) is within three target durations (\(3 * targetDuration) s) of this live playlist's end",
+                Self.kind,
+                "TIME-OFFSET=\(start.offset) is within three target durations (\(3 * targetDuration) s) of this live playlist's end",
                 at: start.place)
         }
     }
