@@ -244,6 +244,31 @@ struct ValidateCommandTests {
         #expect(complete.stdoutText.contains("[PKG-session-key-unused]"))
     }
 
+    @Test("a playlist the master names as I-frames must say EXT-X-I-FRAMES-ONLY (PKG-iframe-playlist)")
+    func iFramePlaylist() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(
+            at: scratch.root.appendingPathComponent("title"), withIntermediateDirectories: true)
+        try scratch.write(
+            "title/master.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\"\nv1.m3u8\n"
+                + "#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\",URI=\"iframes.m3u8\"\n")
+        try scratch.write("title/v1.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n")
+        try scratch.write(
+            "title/iframes.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\n#EXT-X-BYTERANGE:100@0\na.ts\n#EXT-X-ENDLIST\n")
+        let result = try SKDPackRunner.run(["validate", scratch.path("title")])
+        #expect(result.status == 1)
+        #expect(result.stdoutText.contains("iframes.m3u8:1:1: error: the master names this playlist in an EXT-X-I-FRAME-STREAM-INF"))
+        #expect(!result.stdoutText.contains("v1.m3u8:1:1: error"))
+        try scratch.write(
+            "title/iframes.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:10\n#EXT-X-I-FRAMES-ONLY\n#EXTINF:10,\n#EXT-X-BYTERANGE:100@0\na.ts\n#EXT-X-ENDLIST\n"
+        )
+        #expect(try SKDPackRunner.run(["validate", scratch.path("title")]).status == 0)
+    }
+
     @Test("--template with --var and --allow-host: a library migrated to the new server passes, the original does not")
     func templateAudit() throws {
         let scratch = try Scratch()

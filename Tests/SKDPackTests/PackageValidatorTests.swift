@@ -82,6 +82,34 @@ struct PackageValidatorTests {
         #expect(findings.first?.message.contains("carries FairPlay, Widevine") == true)
     }
 
+    @Test("an I-frame playlist without EXT-X-I-FRAMES-ONLY: PKG-iframe-playlist on it; with the tag, nothing")
+    func iFramePlaylist() throws {
+        let master = try Self.master(sessionKeys: [])
+        let plain = try Self.media("v1.m3u8", keys: [])
+        let found = PackageValidator.validate(master: master, media: [plain], iFramePlaylists: ["v1.m3u8"])
+        #expect(found.map(\.id) == ["PKG-iframe-playlist"])
+        #expect(found.first?.location.path == "v1.m3u8")
+        let iFrames = try Self.media("v1.m3u8", keys: ["#EXT-X-I-FRAMES-ONLY"])
+        #expect(PackageValidator.validate(master: master, media: [iFrames], iFramePlaylists: ["v1.m3u8"]).isEmpty)
+        #expect(PackageValidator.validate(master: master, media: [plain]).isEmpty)
+    }
+
+    @Test("EXT-X-START in master and media: the same value a warning, another value an error, on the media playlist's line")
+    func sharedTags() throws {
+        let master = try Self.validated(
+            "master.m3u8", "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-START:TIME-OFFSET=10\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n")
+        let same = try Self.media("v1.m3u8", keys: ["#EXT-X-START:TIME-OFFSET=10"])
+        let repeated = PackageValidator.validate(master: master, media: [same])
+        #expect(repeated.map(\.id) == ["PKG-shared-tag-repeated"])
+        #expect(repeated.first?.severity == .warning)
+        #expect((repeated.first?.location.path, repeated.first?.location.line) == ("v1.m3u8", 4))
+        let other = try Self.media("v1.m3u8", keys: ["#EXT-X-START:TIME-OFFSET=0"])
+        let differs = PackageValidator.validate(master: master, media: [other])
+        #expect(differs.map(\.id) == ["PKG-shared-tag-differs"])
+        #expect(differs.first?.severity == .error)
+        #expect(differs.first?.message.contains("TIME-OFFSET=10") == true)
+    }
+
     @Test("a media playlist alone has no package to compare; disabled rules stay silent")
     func aloneAndDisabled() throws {
         let media = [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [])]

@@ -11,9 +11,12 @@ struct RequirementCase: Sendable, CustomTestStringConvertible {
     var bytes: [UInt8]
     /// A media playlist beside a master: the row's rule is a package rule.
     var media: String?
+    /// The master names that media playlist in an EXT-X-I-FRAME-STREAM-INF.
+    var isIFrames = false
 
-    init(_ ref: String, _ rule: DiagnosticID, _ text: String, media: String? = nil) {
+    init(_ ref: String, _ rule: DiagnosticID, _ text: String, media: String? = nil, isIFrames: Bool = false) {
         self.init(ref, rule, bytes: Array(text.utf8), media: media)
+        self.isIFrames = isIFrames
     }
 
     init(_ ref: String, _ rule: DiagnosticID, bytes: [UInt8], media: String? = nil) {
@@ -144,6 +147,9 @@ struct RequirementTests {
             "4.3.4.2.1-c", "HLS-media-attributes",
             master(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="c",NAME="en",INSTREAM-ID="SERVICE2",URI="c.m3u8""#)),
         RequirementCase("4.3.4.3-b", "HLS-attribute-missing", master("#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1")),
+        RequirementCase(
+            "4.3.4.3-a", "PKG-iframe-playlist", master(#"#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=1,CODECS="avc1.640028",URI="v.m3u8""#),
+            media: media(), isIFrames: true),
         RequirementCase("4.3.4.4-a", "HLS-attribute-missing", master(#"#EXT-X-SESSION-DATA:VALUE="x""#)),
         RequirementCase("4.3.4.4-c", "HLS-session-data", master(#"#EXT-X-SESSION-DATA:DATA-ID="com.example.x""#)),
         RequirementCase(
@@ -155,6 +161,10 @@ struct RequirementTests {
             "4.3.4.5-c", "PKG-session-key-missing", master(sessionKey("skd://t/1")),
             media: media(fairPlay, fairPlay.replacingOccurrences(of: "skd://t/1", with: "skd://t/2"))),
         RequirementCase("4.3.4.5-d", "KEY-session-duplicate", master(sessionKey("skd://t/1"), sessionKey("skd://t/1"))),
+        RequirementCase(
+            "4.3.5-a", "PKG-shared-tag-repeated", master("#EXT-X-INDEPENDENT-SEGMENTS"), media: media("#EXT-X-INDEPENDENT-SEGMENTS")),
+        RequirementCase(
+            "4.3.5-a2", "PKG-shared-tag-differs", master("#EXT-X-START:TIME-OFFSET=0"), media: media("#EXT-X-START:TIME-OFFSET=2")),
         RequirementCase("4.3.5-b", "HLS-tag-repeated", media("#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-INDEPENDENT-SEGMENTS")),
         RequirementCase("4.3.5.2-a", "HLS-attribute-missing", media("#EXT-X-START:PRECISE=YES")),
         RequirementCase("4.3.5.2-b", "HLS-start-offset", media("#EXT-X-START:TIME-OFFSET=-5", ended: false)),
@@ -186,7 +196,7 @@ struct RequirementTests {
         if let mediaText = requirement.media {
             let master = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: "master.m3u8")
             let media = try PlaylistValidator.validate(MemorySource(Array(mediaText.utf8)), path: "v.m3u8")
-            found = PackageValidator.validate(master: master, media: [media])
+            found = PackageValidator.validate(master: master, media: [media], iFramePlaylists: requirement.isIFrames ? ["v.m3u8"] : [])
         } else {
             found = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: "t.m3u8").diagnostics
         }

@@ -37,16 +37,19 @@ public struct PlaylistPackage: Sendable {
     /// root-relative (`/…`, resolved against a web server's root), missing or outside the input. What
     /// depends on every media playlist (a session key no media playlist uses) cannot be known then.
     public var unreadMedia = 0
+    /// The paths of the media playlists an EXT-X-I-FRAME-STREAM-INF names.
+    public var iFramePlaylists: Set<String> = []
 
     public init(
         master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:],
-        unreadMedia: Int = 0
+        unreadMedia: Int = 0, iFramePlaylists: Set<String> = []
     ) {
         self.master = master
         self.media = media
         self.diagnostics = diagnostics
         self.tracks = tracks
         self.unreadMedia = unreadMedia
+        self.iFramePlaylists = iFramePlaylists
     }
 
     /// The playlists of the package: its media and its master.
@@ -230,6 +233,7 @@ public struct PlaylistDiscovery: Sendable {
             var tracks: [String: [TrackContext]] = [:]
             var diagnostics: [Diagnostic] = references.diagnostics
             var unread = references.remote
+            var iFramePlaylists: Set<String> = []
             for reference in references.rootRelative {
                 unread += 1
                 diagnostics.append(
@@ -254,6 +258,7 @@ public struct PlaylistDiscovery: Sendable {
                         ApplyDiagnostics.masterReference(
                             "\(reference.path) is \(which); a variant or rendition must be a media playlist", at: location))
                 } else if let file = byPath[resolved] {
+                    if reference.isIFrame { iFramePlaylists.insert(file.path) }
                     if !media.contains(file) { media.append(file) }
                     tracks[file.path, default: []].append(reference.track)
                     claimed.insert(resolved)
@@ -263,6 +268,7 @@ public struct PlaylistDiscovery: Sendable {
                     let file = PlaylistFile(
                         path: resolved, relativePath: normalize((relative == "." ? "" : relative + "/") + reference.path),
                         isLink: lstat(resolved, &info) == 0 && isLink(info))
+                    if reference.isIFrame { iFramePlaylists.insert(file.path) }
                     if !media.contains(file) { media.append(file) }
                     tracks[file.path, default: []].append(reference.track)
                     claimed.insert(resolved)
@@ -273,7 +279,9 @@ public struct PlaylistDiscovery: Sendable {
                 }
             }
             packages.append(
-                PlaylistPackage(master: master, media: media, diagnostics: diagnostics, tracks: tracks, unreadMedia: unread))
+                PlaylistPackage(
+                    master: master, media: media, diagnostics: diagnostics, tracks: tracks, unreadMedia: unread,
+                    iFramePlaylists: iFramePlaylists))
             claimed.insert(normalize(master.path))
         }
         for file in files where !claimed.contains(normalize(file.path)) {
@@ -327,6 +335,8 @@ struct MasterReferences {
         var line: Int
         /// The track the master says the playlist carries.
         var track: TrackContext
+        /// Named by EXT-X-I-FRAME-STREAM-INF.
+        var isIFrame = false
     }
 
     var local: [Reference] = []
@@ -376,7 +386,8 @@ struct MasterReferences {
                     references.remote += 1
                     continue
                 }
-                let reference = Reference(path: local, line: line.raw.number, track: track)
+                let reference = Reference(
+                    path: local, line: line.raw.number, track: track, isIFrame: line.kind == .tag(.iFrameStreamInf))
                 if local.hasPrefix("/") {
                     references.rootRelative.append(reference)
                 } else {

@@ -3,28 +3,28 @@ import HLS
 /// The `PKG` rules: checks across a master playlist and the media playlists it references, run once the
 /// package's playlists have been validated one by one.
 public enum PackageValidator {
-    /// Each package rule: its kinds and its check (given the master, its media playlists read, and how many
-    /// of its references were not read).
-    static let rules: [(kinds: [DiagnosticKind], check: @Sendable (PlaylistValidation, [PlaylistValidation], Int) -> [Diagnostic])] = [
-        (
-            [SessionKeyUnusedRule.kind, SessionKeyUnusedRule.unverifiedKind],
-            { SessionKeyUnusedRule.check(master: $0, media: $1, unreadMedia: $2) }
-        ),
-        ([SessionKeyMissingRule.kind], { master, media, _ in SessionKeyMissingRule.check(master: master, media: media) }),
-        ([ProtectionSystemsRule.kind], { master, media, _ in ProtectionSystemsRule.check(master: master, media: media) }),
+    /// Each package rule: its kinds and its check.
+    static let rules: [(kinds: [DiagnosticKind], check: @Sendable (PackageContents) -> [Diagnostic])] = [
+        ([SessionKeyUnusedRule.kind, SessionKeyUnusedRule.unverifiedKind], SessionKeyUnusedRule.check),
+        ([SessionKeyMissingRule.kind], { SessionKeyMissingRule.check(master: $0.master, media: $0.media) }),
+        ([ProtectionSystemsRule.kind], { ProtectionSystemsRule.check(master: $0.master, media: $0.media) }),
+        ([IFramePlaylistRule.kind], IFramePlaylistRule.check),
+        ([SharedTagRule.repeatedKind, SharedTagRule.differentKind], SharedTagRule.check),
     ]
 
     /// The package findings, each placed in the playlist it is about; `master` is `nil` for a media
     /// playlist alone (nothing to compare). `unreadMedia` counts the master's references not read (remote,
-    /// root-relative, missing): what needs every media playlist is then only a note.
+    /// root-relative, missing): what needs every media playlist is then only a note. `iFramePlaylists` are
+    /// the paths EXT-X-I-FRAME-STREAM-INF names.
     public static func validate(
-        master: PlaylistValidation?, media: [PlaylistValidation], unreadMedia: Int = 0,
+        master: PlaylistValidation?, media: [PlaylistValidation], unreadMedia: Int = 0, iFramePlaylists: Set<String> = [],
         options: ValidationOptions = ValidationOptions()
     ) -> [Diagnostic] {
         guard let master else { return [] }
+        let contents = PackageContents(master: master, media: media, unreadMedia: unreadMedia, iFramePlaylists: iFramePlaylists)
         var findings: [Diagnostic] = []
         for rule in rules {
-            findings += rule.check(master, media, unreadMedia).filter { !options.disabledRules.contains($0.id) }
+            findings += rule.check(contents).filter { !options.disabledRules.contains($0.id) }
         }
         guard options.warningsAsErrors else { return findings }
         return findings.map { finding in
@@ -33,4 +33,14 @@ public enum PackageValidator {
             return finding
         }
     }
+}
+
+/// A master and what was read of the playlists it references, as the package rules see them.
+struct PackageContents: Sendable {
+    var master: PlaylistValidation
+    var media: [PlaylistValidation]
+    /// References not read here: remote, root-relative, missing or outside the input.
+    var unreadMedia: Int
+    /// The paths of the media playlists an EXT-X-I-FRAME-STREAM-INF names.
+    var iFramePlaylists: Set<String>
 }

@@ -19,6 +19,7 @@ public enum PlaylistValidator {
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
         var keys = KeyFacts()
+        var presentation = PresentationFacts()
         let enabled = RuleRegistry.playlistRules.filter { rule in
             !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
         }
@@ -39,6 +40,7 @@ public enum PlaylistValidator {
                 for index in rules.indices { rules[index].tag(tag, at: line, in: context) }
                 for index in periodRules.indices { periodRules[index].tag(tag, at: line, in: context) }
                 keys.note(tag, line: line.raw.number)
+                presentation.note(tag, line: line)
             case .uri where line.uriRole != .variant:
                 for index in rules.indices { rules[index].segment(at: line, in: context) }
                 if let truth = context.keyTruth, truth.serial != periodSeen {
@@ -64,6 +66,7 @@ public enum PlaylistValidator {
             for index in findings.indices { findings[index].message = redaction.redact(findings[index].message) }
         }
         var validation = PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
+        validation.presentation = presentation
         validation.redaction = redaction
         return validation
     }
@@ -115,6 +118,8 @@ public struct PlaylistValidation: Sendable {
     public var diagnostics: [Diagnostic]
     /// The keys, for the package rules.
     public var keys: KeyFacts
+    /// I-frames only, EXT-X-START and EXT-X-INDEPENDENT-SEGMENTS, for the package rules.
+    public var presentation = PresentationFacts()
     /// The secrets to hide in whatever is shown of this playlist beyond the messages (which are already
     /// redacted): the lines quoted under findings.
     public var redaction = Redaction(secrets: [])

@@ -35,7 +35,8 @@ public struct ValidationRunner: Sendable {
         let packageFindings =
             package.diagnostics.filter { !options.disabledRules.contains($0.id) }
             + PackageValidator.validate(
-                master: master, media: media, unreadMedia: package.unreadMedia + unreadable.count, options: options)
+                master: master, media: media, unreadMedia: package.unreadMedia + unreadable.count,
+                iFramePlaylists: package.iFramePlaylists, options: options)
         let playlists = ([master].compactMap { $0 } + media).map { result in
             var result = result
             let own = packageFindings.filter { $0.location.path == result.path }

@@ -21,6 +21,11 @@ struct ByteRangeOffsetRule: ValidationRule {
     }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        // Most segments are whole files: no String is made for them.
+        guard pendingIsRange else {
+            previousRangeURI = nil
+            return
+        }
         let uri = line.text
         if let place = pendingWithoutOffset, previousRangeURI != uri {
             let why =

@@ -16,8 +16,9 @@ enum SessionKeyUnusedRule {
             + "playlists are remote, root-relative or missing, so whether it is used cannot be known here.",
         specSection: "4.3.4.5")
 
-    static func check(master: PlaylistValidation, media: [PlaylistValidation], unreadMedia: Int) -> [Diagnostic] {
-        let used = media.flatMap(\.keys.fairPlayKeys)
+    static func check(_ package: PackageContents) -> [Diagnostic] {
+        let (master, unreadMedia) = (package.master, package.unreadMedia)
+        let used = package.media.flatMap(\.keys.fairPlayKeys)
         return master.keys.fairPlaySessionKeys.filter { !used.contains($0.value) }.map { value, line in
             let location = SourceLocation(path: master.path, line: line, column: 1, offset: 0)
             guard unreadMedia == 0 else {
