@@ -59,6 +59,7 @@ struct RequirementTests {
         RequirementCase("4.1-b", "HLS-byte-order-mark", bytes: [0xEF, 0xBB, 0xBF] + Array(media().utf8)),
         RequirementCase("4.1-c", "HLS-control-character", media("#EXTINF:10,\u{1}", "b.ts")),
         RequirementCase("4.1-c2", "HLS-tab-character", media("#EXTINF:10,\tA title", "b.ts")),
+        RequirementCase("4.1-d", "HLS-not-nfc", media("#EXTINF:10,Cafe\u{301}", "b.ts")),
         RequirementCase("4.1-e", "HLS-whitespace", media("#EXTINF:10,", "b.ts ")),
         RequirementCase("4.1-g", "HLS-mixed-playlist", media("#EXT-X-STREAM-INF:BANDWIDTH=1", "v.m3u8")),
         RequirementCase("4.2-a", "HLS-attribute-whitespace", media("#EXT-X-KEY:METHOD =NONE")),

@@ -271,6 +271,10 @@ struct ValidationRuleTests {
                 rule: "HLS-start-offset", severity: .warning, line: 4, column: 1,
                 broken: media("#EXT-X-START:TIME-OFFSET=25"), correct: media("#EXT-X-START:TIME-OFFSET=15")),
             RuleCase(
+                rule: "HLS-not-nfc", severity: .error, line: 3, column: 52,
+                broken: master("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"Franc\u{0327}ais\",URI=\"fr.m3u8\""),
+                correct: master("#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"Fran\u{00E7}ais\",URI=\"fr.m3u8\"")),
+            RuleCase(
                 rule: "HLS-low-latency", severity: .error, line: 4, column: 1,
                 broken: media(#"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9),
                 correct: media("#EXT-X-PART-INF:PART-TARGET=1.0", #"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9)),

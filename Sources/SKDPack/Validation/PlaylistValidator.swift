@@ -30,6 +30,9 @@ public enum PlaylistValidator {
         var periodSeen = -1
 
         while let line = try reader.next() {
+            if line.raw.part == .whole, Self.hasNonASCII(line.content) {
+                for index in rules.indices { rules[index].text(line, in: context) }
+            }
             switch line.kind {
             case .tag(_?):
                 guard line.raw.part == .whole, let tag = Self.tagAsRead(line, by: reader, context: context) else { continue }
@@ -91,6 +94,20 @@ public enum PlaylistValidator {
         }
         context.substitutedLine = line.raw.number
         return tag
+    }
+
+    /// Whether `bytes` hold anything but ASCII, eight bytes at a time.
+    private static func hasNonASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Whether a rule that needs `source` runs with `options`.

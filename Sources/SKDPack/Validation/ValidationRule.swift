@@ -17,6 +17,8 @@ protocol ValidationRule: Sendable {
     mutating func segment(at line: PlaylistLine, in context: RuleContext)
     /// The end of the playlist.
     mutating func finish(in context: RuleContext)
+    /// Any whole line read on its own (a tag, a URI, a comment) whose bytes are not all ASCII.
+    mutating func text(_ line: PlaylistLine, in context: RuleContext)
     /// What a key-truth rule checks against (it runs only when the run has it, and its `segment` is
     /// called at the first segment of each key period only); `nil` for every other rule.
     static var keyTruth: KeyTruthSource? { get }
@@ -32,6 +34,7 @@ extension ValidationRule {
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {}
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {}
     mutating func finish(in context: RuleContext) {}
+    mutating func text(_ line: PlaylistLine, in context: RuleContext) {}
 }
 
 /// What a rule can see of the playlist besides the line at hand, and where it reports.
