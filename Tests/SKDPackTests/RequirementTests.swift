@@ -96,6 +96,11 @@ struct RequirementTests {
         RequirementCase("4.3.2.7-g", "HLS-attribute-value", media(pdt, #"#EXT-X-DATERANGE:ID="a",CLASS="c",\#(start),END-ON-NEXT=NO"#)),
         RequirementCase("4.3.2.7-h", "HLS-daterange", media(pdt, #"#EXT-X-DATERANGE:ID="a",\#(start),END-ON-NEXT=YES"#)),
         RequirementCase(
+            "4.3.2.7-i", "HLS-daterange-overlap",
+            media(
+                pdt, #"#EXT-X-DATERANGE:ID="a",CLASS="c",\#(start),DURATION=60"#,
+                #"#EXT-X-DATERANGE:ID="b",CLASS="c",START-DATE="2026-11-23T10:00:30.000Z",END-ON-NEXT=YES"#)),
+        RequirementCase(
             "4.3.2.7-j", "HLS-daterange", media(pdt, #"#EXT-X-DATERANGE:ID="a",CLASS="c",\#(start),DURATION=5,END-ON-NEXT=YES"#)),
         RequirementCase("4.3.2.7-k", "HLS-daterange-without-program-date-time", media(#"#EXT-X-DATERANGE:ID="a",\#(start)"#)),
         RequirementCase(

@@ -213,6 +213,16 @@ struct ValidationRuleTests {
                     "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z",
                     #"#EXT-X-DATERANGE:ID="ad",CLASS="ads",START-DATE="2026-11-23T10:00:00.000Z",END-ON-NEXT=YES"#)),
             RuleCase(
+                rule: "HLS-daterange-overlap", severity: .error, line: 6, column: 1,
+                broken: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z",
+                    #"#EXT-X-DATERANGE:ID="a",CLASS="ad",START-DATE="2026-11-23T10:00:00.000Z",DURATION=60"#,
+                    #"#EXT-X-DATERANGE:ID="b",CLASS="ad",START-DATE="2026-11-23T10:00:30.000Z",END-ON-NEXT=YES"#),
+                correct: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z",
+                    #"#EXT-X-DATERANGE:ID="a",CLASS="ad",START-DATE="2026-11-23T10:00:00.000Z",DURATION=30"#,
+                    #"#EXT-X-DATERANGE:ID="b",CLASS="ad",START-DATE="2026-11-23T10:00:30.000Z",END-ON-NEXT=YES"#)),
+            RuleCase(
                 rule: "HLS-daterange-without-program-date-time", severity: .error, line: 4, column: 1,
                 broken: media(#"#EXT-X-DATERANGE:ID="ad",START-DATE="2026-11-23T10:00:00.000Z",DURATION=30"#),
                 correct: media(

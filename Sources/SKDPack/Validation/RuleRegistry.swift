@@ -8,7 +8,7 @@ public enum RuleRegistry {
         // HLS: structure beyond what the reader checks line by line.
         MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
         SegmentsAfterEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
-        SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self,
+        SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self, DateRangeOverlapRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
         GroupReferenceRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
         ServerControlRule.self, NormalizationRule.self,
