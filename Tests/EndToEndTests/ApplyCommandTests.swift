@@ -66,6 +66,34 @@ struct ApplyCommandTests {
         #expect(check.status == 0, "\(check.stderr)")
     }
 
+    @Test("a tab in an EXTINF title is an error (RFC 8216 4.1) that keeps the playlist as it was, unless --disable lets it pass")
+    func disableGrammarFinding() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let playlist =
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
+            + #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old/42",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+            + "\n#EXTINF:10,\tOpening\na.ts\n#EXT-X-ENDLIST\n"
+        try scratch.write("tab.m3u8", playlist)
+        let arguments = ["apply", "--template", "content-id", "--match", "^skd://old/(?<content_id>.+)$", "--in-place"]
+        let refused = try SKDPackRunner.run(arguments + [scratch.path("tab.m3u8")])
+        #expect(refused.status == 1)
+        #expect(refused.stdoutText.contains("[HLS-tab-character]") || refused.stderr.contains("[HLS-tab-character]"))
+        #expect(try scratch.text("tab.m3u8") == playlist)
+
+        let passed = try SKDPackRunner.run(arguments + ["--disable", "HLS-tab-character", scratch.path("tab.m3u8")])
+        #expect(passed.status == 0, "\(passed.stdoutText)\(passed.stderr)")
+        let written = try scratch.text("tab.m3u8")
+        #expect(written.contains(#"URI="skd://42""#))
+        #expect(written.contains("#EXTINF:10,\tOpening\n"))
+
+        // What decides what apply reads and writes cannot be let pass; an unknown name is a usage error.
+        let guarded = try SKDPackRunner.run(arguments + ["--disable", "HLS-too-many-segments", scratch.path("tab.m3u8")])
+        #expect(guarded.status == 2)
+        #expect(guarded.stderr.contains("apply lets only the reader's grammar findings pass"))
+        #expect(try SKDPackRunner.run(arguments + ["--disable", "HLS-nope", scratch.path("tab.m3u8")]).status == 2)
+    }
+
     @Test("symbolic links: refused unless --follow-symlinks, then the file they point at is rewritten")
     func symbolicLinks() throws {
         let scratch = try Scratch()

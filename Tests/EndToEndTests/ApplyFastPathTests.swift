@@ -23,6 +23,7 @@ struct ApplyFastPathTests {
         ["--template", "t", "--diff", "--max-line-length", "4096", "x"],
         ["--template", "cpix", "--cpix", "a.xml", "--cpix", "keys/", "--max-init-size", "1M", "x"],
         ["--template", "key-id", "--kid-from", "media", "x"],
+        ["--template", "t", "--disable", "HLS-tab-character", "--disable", "HLS-whitespace", "x"],
         ["x", "--template", "t", "y"],
         ["--template", "t"],
     ]

@@ -19,6 +19,21 @@ public struct ApplyOptions: Sendable {
     public var collectsSessionKeys = true
     /// The CPIX documents and init segments `{kid}` and its kin come from (`--cpix`, `--kid-from media`).
     public var keyTruth = KeyTruth()
+    /// Reader findings the run is told to let pass (`apply --disable`): a playlist with only these is
+    /// still updated. Only ``ignorableKinds`` may be here.
+    public var ignoredFindings: Set<DiagnosticID> = []
+
+    /// The reader's findings a run may let pass: grammar breaches on lines apply copies byte for byte (a
+    /// tab in an EXTINF title, spaces in an attribute list). Not the reader's guards (limits, a file that
+    /// is no playlist) nor the key grammar, which decide what apply reads and writes.
+    public static let ignorableKinds: [DiagnosticKind] = ParseDiagnostics.all.filter { kind in
+        kind.id.family == "HLS"
+            && ![
+                ParseDiagnostics.notAPlaylist, ParseDiagnostics.emptyPlaylist, ParseDiagnostics.lineTooLong,
+                ParseDiagnostics.playlistTooLarge, ParseDiagnostics.tooManySegments, ParseDiagnostics.undefinedVariable,
+                ParseDiagnostics.variantWithoutURI,
+            ].contains(kind)
+    }
 
     public init(
         template: KeyTemplate, variables: VariableSources = VariableSources(), assumeEncrypted: Bool = false,

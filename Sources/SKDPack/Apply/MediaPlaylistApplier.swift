@@ -261,7 +261,10 @@ private struct MediaWalk {
         }
     }
 
-    func collect(_ diagnostic: Diagnostic) { box.diagnostics.append(diagnostic) }
+    func collect(_ diagnostic: Diagnostic) {
+        guard !applier.options.ignoredFindings.contains(diagnostic.id) else { return }
+        box.diagnostics.append(diagnostic)
+    }
 
     func report(_ kind: DiagnosticKind, _ message: String, line: Int) {
         let location = SourceLocation(path: identity.path, line: line, column: 1, offset: 0)

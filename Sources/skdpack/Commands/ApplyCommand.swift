@@ -79,6 +79,13 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The largest init segment read (K, M, G suffixes).", valueName: "SIZE"))
     var maxInitSize = ByteCount(InitSegmentFile.defaultLimit)
 
+    @Option(
+        name: .customLong("disable"),
+        help: ArgumentHelp(
+            "Let a grammar finding of the reader pass (repeatable), e.g. HLS-tab-character: playlists with only such findings are still updated, their lines copied as they are.",
+            valueName: "RULE"))
+    var disabledRules: [String] = []
+
     @OptionGroup var library: LibraryOptions
 
     @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
@@ -93,6 +100,23 @@ struct ApplyCommand: ParsableCommand {
 }
 
 extension ApplySettings {
+    /// `--disable`'s rules, each one ``ApplyOptions/ignorableKinds`` allows.
+    static func ignoredFindings(_ names: [String]) throws -> Set<DiagnosticID> {
+        let allowed = Set(ApplyOptions.ignorableKinds.map(\.id))
+        return try Set(
+            names.map { name in
+                let id = DiagnosticID(rawValue: name)
+                guard allowed.contains(id) else {
+                    let known = RuleRegistry.kind(id) != nil
+                    throw UsageFailure(
+                        "--disable \(name): "
+                            + (known ? "apply lets only the reader's grammar findings pass" : "no such rule (skdpack rules lists them)")
+                            + "; these may be: " + allowed.map(\.rawValue).sorted().joined(separator: ", "))
+                }
+                return id
+            })
+    }
+
     /// Applies the template to the playlists, as the settings say; exit status as the README says.
     func run() throws {
         let clock = RunClock()
@@ -117,6 +141,7 @@ extension ApplySettings {
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             options.keepsChangeDetails = !reportFormats.isEmpty
             options.keyTruth = try KeyTruthOptions.apply(cpix: cpix, kidFrom: kidFrom, maxInitSize: maxInitSize)
+            options.ignoredFindings = try Self.ignoredFindings(disabledRules)
             let redaction = options.redaction
 
             let run = try LibraryRun(

@@ -22,7 +22,7 @@ enum ApplyFastPath {
                 continue
             }
             // A single-valued option given twice, or a flag given twice: ArgumentParser decides.
-            if word != "--var", word != "--report", word != "--cpix" {
+            if word != "--var", word != "--report", word != "--cpix", word != "--disable" {
                 guard !given.contains(word) else { return nil }
                 given.append(word)
             }
@@ -62,6 +62,9 @@ enum ApplyFastPath {
             case "--cpix":
                 guard let value = words.value() else { return nil }
                 settings.cpix.append(value)
+            case "--disable":
+                guard let value = words.value() else { return nil }
+                settings.disabledRules.append(value)
             case "--kid-from":
                 guard let value = words.value() else { return nil }
                 settings.kidFrom = value

@@ -28,6 +28,7 @@ struct ApplySettings: Equatable {
     var cpix: [String] = []
     var kidFrom: String?
     var maxInitSize = InitSegmentFile.defaultLimit
+    var disabledRules: [String] = []
 }
 
 extension ApplySettings {
@@ -43,6 +44,7 @@ extension ApplySettings {
             shard: command.library.shard,
             noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
             maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
-            reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes)
+            reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
+            disabledRules: command.disabledRules)
     }
 }
