@@ -34,10 +34,12 @@ struct SegmentState: LineRunFilter {
                 !(count >= 4 && content[1] == UInt8(ascii: "E") && content[2] == UInt8(ascii: "X")
                 && content[3] == UInt8(ascii: "T"))
         }
-        // A URI: only a segment's, after its EXTINF, without a {$variable} to check or a space around it.
-        guard pendingDuration != nil, pendingVariant == nil, first != UInt8(ascii: " "),
-            content[count - 1] != UInt8(ascii: " "), !traits.hasBrace, segmentCount < segmentLimit
-        else { return false }
+        // A URI: only a segment's, after its EXTINF, without a {$variable} to check.
+        guard pendingDuration != nil, pendingVariant == nil, !traits.hasBrace, segmentCount < segmentLimit else { return false }
+        // A space around it is reported (HLS-whitespace): the line is read on its own.
+        guard first != UInt8(ascii: " "), content.load(fromByteOffset: count - 1, as: UInt8.self) != UInt8(ascii: " ") else {
+            return false
+        }
         pendingDuration = nil
         segmentCount += 1
         return true

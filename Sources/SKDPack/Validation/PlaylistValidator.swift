@@ -23,7 +23,9 @@ public enum PlaylistValidator {
         let enabled = RuleRegistry.playlistRules.filter { rule in
             !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
         }
-        var rules: [any ValidationRule] = enabled.filter { $0.keyTruth == nil }.map { $0.init() }
+        let lineRules = enabled.filter { $0.keyTruth == nil }
+        var rules: [any ValidationRule] = lineRules.map { $0.init() }
+        var dispatch = RuleDispatch(lineRules)
         // The key-truth rules look at each key period once, at its first segment: they are called then,
         // not at every segment of a long playlist.
         var periodRules: [any ValidationRule] = enabled.filter { $0.keyTruth != nil }.map { $0.init() }
@@ -40,12 +42,12 @@ public enum PlaylistValidator {
                     if tag.name == .key { truth.noteKey() }
                     if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
                 }
-                for index in rules.indices { rules[index].tag(tag, at: line, in: context) }
+                for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
                 for index in periodRules.indices { periodRules[index].tag(tag, at: line, in: context) }
                 keys.note(tag, line: line.raw.number)
                 presentation.note(tag, line: line)
             case .uri where line.uriRole != .variant:
-                for index in rules.indices { rules[index].segment(at: line, in: context) }
+                for index in dispatch.segmentRules { rules[index].segment(at: line, in: context) }
                 if let truth = context.keyTruth, truth.serial != periodSeen {
                     periodSeen = truth.serial
                     for index in periodRules.indices { periodRules[index].segment(at: line, in: context) }

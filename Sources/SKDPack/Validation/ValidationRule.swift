@@ -22,6 +22,11 @@ protocol ValidationRule: Sendable {
     /// What a key-truth rule checks against (it runs only when the run has it, and its `segment` is
     /// called at the first segment of each key period only); `nil` for every other rule.
     static var keyTruth: KeyTruthSource? { get }
+    /// The tags `tag` is called with; `nil` (the default) for every tag. A long playlist has an EXTINF per
+    /// segment, and a rule called for each through its existential costs: most rules name theirs.
+    static var tags: Set<TagName>? { get }
+    /// Whether `segment` is called (the default); a rule without one says `false`, for the same reason.
+    static var watchesSegments: Bool { get }
 }
 
 /// What a key-truth rule needs: the init segments (`--media`) or a CPIX document (`--cpix`).
@@ -31,6 +36,8 @@ enum KeyTruthSource {
 
 extension ValidationRule {
     static var keyTruth: KeyTruthSource? { nil }
+    static var tags: Set<TagName>? { nil }
+    static var watchesSegments: Bool { true }
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {}
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {}
     mutating func finish(in context: RuleContext) {}

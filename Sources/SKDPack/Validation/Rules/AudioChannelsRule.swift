@@ -7,6 +7,9 @@ struct AudioChannelsRule: ValidationRule {
         id: "HLS-channels-missing", severity: .warning,
         summary: "An audio EXT-X-MEDIA has no CHANNELS attribute.", specSection: "4.3.4.1")
 
+    static let tags: Set<TagName>? = [.media]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .media, tag.unquoted("TYPE") == "AUDIO", tag.attributes?["CHANNELS"] == nil else { return }
         context.report(Self.kind, "add CHANNELS (e.g. CHANNELS=\"2\") to this audio rendition", line: line)

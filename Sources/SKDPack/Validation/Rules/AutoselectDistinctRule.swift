@@ -10,6 +10,9 @@ struct AutoselectDistinctRule: ValidationRule {
             + "CHARACTERISTICS.",
         specSection: "4.3.4.1.1")
 
+    static let tags: Set<TagName>? = [.media]
+    static let watchesSegments = false
+
     private var seen: [[String]: Int] = [:]
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -9,6 +9,8 @@ struct ByteRangeOffsetRule: ValidationRule {
         summary: "An EXT-X-BYTERANGE has no @offset, but the segment before it is not a sub-range of the same resource.",
         specSection: "4.3.2.2")
 
+    static let tags: Set<TagName>? = [.byteRange]
+
     /// The URI of the previous segment when it was a sub-range, and whether the pending one needs it.
     private var previousRangeURI: String?
     private var pendingWithoutOffset: RulePlace?

@@ -4,6 +4,8 @@ import HLS
 /// track: none (no rule selects it) or two (rules overlap) is a document the packager cannot follow.
 struct CPIXNoKeyRule: ValidationRule {
     static let kind = ApplyDiagnostics.noKeyTruth
+
+    static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .cpix
 
     /// A problem of the whole playlist (no document for it, its track unknown) is said once, at its

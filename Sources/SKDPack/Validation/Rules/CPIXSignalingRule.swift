@@ -11,6 +11,8 @@ struct CPIXSignalingRule: ValidationRule {
         summary:
             "A FairPlay key (or session key) differs from the CPIX document's FairPlay signaling (or key id) for its track and period.",
         specSection: "CPIX 2.4: DRMSystem/HLSSignalingData, ContentKeyUsageRule")
+
+    static let tags: Set<TagName>? = [.sessionKey]
     static let keyTruth: KeyTruthSource? = .cpix
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -9,6 +9,9 @@ struct CPIXUnknownKeyIDRule: ValidationRule {
         id: "CPIX-kid-unknown", severity: .error,
         summary: "A key id in the playlist (KEYID, or in an skd: URI) is not a ContentKey of the CPIX document.",
         specSection: "CPIX 2.4: ContentKey")
+
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
     static let keyTruth: KeyTruthSource? = .cpix
 
     private var reported: Set<Int> = []

@@ -7,6 +7,9 @@ struct CodecsMissingRule: ValidationRule {
         id: "HLS-codecs-missing", severity: .warning,
         summary: "An EXT-X-STREAM-INF has no CODECS attribute.", specSection: "4.3.4.2")
 
+    static let tags: Set<TagName>? = [.streamInf]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .streamInf, let list = tag.attributes, list["CODECS"] == nil else { return }
         context.report(

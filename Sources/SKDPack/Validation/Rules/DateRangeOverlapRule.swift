@@ -9,6 +9,9 @@ struct DateRangeOverlapRule: ValidationRule {
         id: "HLS-daterange-overlap", severity: .error,
         summary: "Two date ranges of a CLASS that uses END-ON-NEXT overlap.", specSection: "4.3.2.7")
 
+    static let tags: Set<TagName>? = [.dateRange]
+    static let watchesSegments = false
+
     private struct DateRange {
         var id: String
         var dateClass: String?

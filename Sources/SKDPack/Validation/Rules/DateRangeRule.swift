@@ -13,6 +13,9 @@ struct DateRangeRule: ValidationRule {
             + "ID's values).",
         specSection: "4.3.2.7")
 
+    static let tags: Set<TagName>? = [.dateRange]
+    static let watchesSegments = false
+
     /// Per ID: each attribute's value as written, and the line that first gave it.
     private var byID: [String: [String: (value: String, line: Int)]] = [:]
 

@@ -8,6 +8,9 @@ struct DateRangeWithoutDateTimeRule: ValidationRule {
         summary: "A playlist has EXT-X-DATERANGE but no EXT-X-PROGRAM-DATE-TIME to place it on the timeline.",
         specSection: "4.3.2.7")
 
+    static let tags: Set<TagName>? = [.dateRange, .programDateTime]
+    static let watchesSegments = false
+
     private var firstDateRange: RulePlace?
     private var hasProgramDateTime = false
 

@@ -9,6 +9,9 @@ struct DefineAttributesRule: ValidationRule {
             + "with characters outside A-Z, a-z, 0-9, - and _.",
         specSection: "bis 4.4.2.3")
 
+    static let tags: Set<TagName>? = [.define]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .define, let list = tag.attributes else { return }
         let named = ["NAME", "IMPORT", "QUERYPARAM"].compactMap { list[$0] }

@@ -9,6 +9,8 @@ struct EmptyPresentationRule: ValidationRule {
         summary: "The playlist has neither media segments nor variant streams (legal; worth a look before publishing).",
         specSection: "4.1")
 
+    static let tags: Set<TagName>? = [.streamInf, .iFrameStreamInf]
+
     private var hasContent = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -9,6 +9,9 @@ struct EnumeratedValueRule: ValidationRule {
         summary: "An enumerated-string attribute has a value its definition does not allow (TYPE=AUDIO, DEFAULT=YES, …).",
         specSection: "4.2")
 
+    static let tags: Set<TagName>? = Set(allowed.keys)
+    static let watchesSegments = false
+
     private static let yesNo = ["YES", "NO"]
     /// Per tag, the enumerated-string attributes and their values, from their definitions.
     static let allowed: [TagName: [String: [String]]] = [

@@ -8,6 +8,9 @@ struct ExtInfOverTargetRule: ValidationRule {
         summary: "A segment's EXTINF, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
         specSection: "4.3.3.1")
 
+    static let tags: Set<TagName>? = [.targetDuration, .extInf]
+    static let watchesSegments = false
+
     private var target: (seconds: UInt64, line: Int)?
     /// Durations seen before the target duration tag, which may come after the first segment.
     private var early: [(duration: Double, location: SourceLocation)] = []

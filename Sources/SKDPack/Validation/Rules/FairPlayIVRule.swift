@@ -8,6 +8,9 @@ struct FairPlayIVRule: ValidationRule {
         summary: "A FairPlay key carries an IV: it must be the IV the media was encrypted with.",
         specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let attribute = tag.attributes?["IV"] else { return }
         context.report(

@@ -8,6 +8,9 @@ struct FairPlayKeyFormatRule: ValidationRule {
         summary: "A key with an skd: URI lacks KEYFORMAT=\"com.apple.streamingkeydelivery\".",
         specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), let uri = key.uri, uri.lowercased().hasPrefix("skd:"), !FairPlay.isFairPlayKey(key) else {
             return

@@ -8,6 +8,9 @@ struct FairPlayKeyFormatVersionsRule: ValidationRule {
         summary: "A FairPlay key has KEYFORMATVERSIONS other than \"1\", the only version FairPlay defines.",
         specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let versions = key.keyFormatVersions,
             versions != FairPlay.keyFormatVersions, let attribute = tag.attributes?["KEYFORMATVERSIONS"]

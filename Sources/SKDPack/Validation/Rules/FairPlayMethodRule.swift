@@ -7,6 +7,9 @@ struct FairPlayMethodRule: ValidationRule {
         summary: "A FairPlay key (KEYFORMAT com.apple.streamingkeydelivery) must have METHOD=SAMPLE-AES.",
         specSection: "Apple HLS Authoring Specification for Apple Devices (FairPlay Streaming encryption)")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), !key.method.isEmpty, key.method != FairPlay.method else {
             return

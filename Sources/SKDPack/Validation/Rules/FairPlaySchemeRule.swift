@@ -8,6 +8,9 @@ struct FairPlaySchemeRule: ValidationRule {
         summary: "A FairPlay key URI does not use the skd scheme (or misspells it: sdk://, SKD://, skd//).",
         specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
         let lower = uri.lowercased()

@@ -8,6 +8,9 @@ struct FairPlaySlashesRule: ValidationRule {
         summary: "A FairPlay key URI is skd: without //, so a resource loader cannot turn it into an https URL.",
         specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),
             let attribute = tag.attributes?["URI"]

@@ -8,6 +8,9 @@ struct FairPlayURILengthRule: ValidationRule {
         summary: "A FairPlay key URI is longer than the limit (2048 bytes by default).",
         specSection: "skdpack: a guard of its own (--max-uri-length), not of the RFC")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let uri = key.uri,
             uri.utf8.count > context.maximumURILength, let attribute = tag.attributes?["URI"]

@@ -10,6 +10,9 @@ struct GroupReferenceRule: ValidationRule {
             + "is on some variants only).",
         specSection: "4.3.4.2")
 
+    static let tags: Set<TagName>? = [.media, .streamInf, .iFrameStreamInf]
+    static let watchesSegments = false
+
     private static let typeOfAttribute = [
         "AUDIO": "AUDIO", "VIDEO": "VIDEO", "SUBTITLES": "SUBTITLES", "CLOSED-CAPTIONS": "CLOSED-CAPTIONS",
     ]

@@ -7,6 +7,9 @@ struct KeyFormatVersionsSyntaxRule: ValidationRule {
         summary: "KEYFORMATVERSIONS is not positive integers separated by \"/\" (\"1\", \"1/2\").",
         specSection: "4.3.2.4")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard KeyTag(tag) != nil, let attribute = tag.attributes?["KEYFORMATVERSIONS"], attribute.isQuoted,
             !Self.isValid(attribute.text)

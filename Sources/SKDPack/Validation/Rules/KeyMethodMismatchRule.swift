@@ -8,6 +8,8 @@ struct KeyMethodMismatchRule: ValidationRule {
         summary: "Keys of different KEYFORMAT in force on the same segment have different METHODs.",
         specSection: "4.3.2.4")
 
+    static let tags: Set<TagName>? = [.key]
+
     /// The keys in force: KEYFORMAT → (METHOD, line).
     private var inForce: [String: (method: String, line: Int)] = [:]
     /// Conflicts already reported, as the pair of key lines.

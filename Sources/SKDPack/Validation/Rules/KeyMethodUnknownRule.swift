@@ -9,6 +9,9 @@ struct KeyMethodUnknownRule: ValidationRule {
         summary: "METHOD is none of NONE, AES-128, AES-256, AES-256-CTR, AES-256-GCM, SAMPLE-AES, SAMPLE-AES-CTR.",
         specSection: "bis 4.4.4.4")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     static let knownMethods: Set<String> = [
         "NONE", "AES-128", "AES-256", "AES-256-CTR", "AES-256-GCM", "SAMPLE-AES", "SAMPLE-AES-CTR",
     ]

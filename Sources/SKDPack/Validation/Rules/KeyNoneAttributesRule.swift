@@ -8,6 +8,9 @@ struct KeyNoneAttributesRule: ValidationRule {
         summary: "A key with METHOD=NONE has other attributes (URI, IV, KEYFORMAT, …).",
         specSection: "4.3.2.4")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .key, let list = tag.attributes, let key = KeyTag(tag), key.isClear,
             let extra = list.first(where: { !$0.isNamed("METHOD") })

@@ -8,6 +8,9 @@ struct LeftoverPlaceholderRule: ValidationRule {
         summary: "A key URI holds an unfilled template placeholder: {name}, <name> or ${name}.",
         specSection: "skdpack: an unfilled template placeholder, not an RFC rule")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard KeyTag(tag) != nil, let attribute = tag.attributes?["URI"], attribute.isQuoted else { return }
         let text = Array(attribute.text.utf8)

@@ -11,6 +11,9 @@ struct LicenseHostRule: ValidationRule {
             "The https license URL derived from a FairPlay key URI is on a host not allowed (hosts given, the template's allow_hosts).",
         specSection: "4.3.2.4")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard !context.allowHosts.isEmpty, let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let uri = key.uri,
             case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri), !LicenseURL.isAllowed(host: host, by: context.allowHosts),

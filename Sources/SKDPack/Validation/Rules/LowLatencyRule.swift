@@ -11,6 +11,9 @@ struct LowLatencyRule: ValidationRule {
             + "without CAN-SKIP-UNTIL, EXT-X-PRELOAD-HINT in an ended playlist.",
         specSection: "bis 4.4.3.7")
 
+    static let tags: Set<TagName>? = [.part, .partInf, .preloadHint, .endList, .serverControl]
+    static let watchesSegments = false
+
     private var firstPart: RulePlace?
     private var hasPartInf = false
     private var partTarget: Double?

@@ -8,6 +8,9 @@ struct MapWithoutIVRule: ValidationRule {
         summary: "An EXT-X-MAP is encrypted with METHOD=AES-128 by a key without IV.",
         specSection: "4.3.2.5")
 
+    static let tags: Set<TagName>? = [.map]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .map else { return }
         for key in context.reader.keysInForce where key.key.method == "AES-128" && key.key.iv == nil {

@@ -8,6 +8,8 @@ struct MediaEncryptionMismatchRule: ValidationRule {
         id: "MEDIA-encryption-mismatch", severity: .error,
         summary: "A key period says encrypted over clear media, or clear over encrypted media (the init segment's sample entries).",
         specSection: "ISO/IEC 14496-12 8.12 (protected sample entries); RFC 8216 4.3.2.4")
+
+    static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

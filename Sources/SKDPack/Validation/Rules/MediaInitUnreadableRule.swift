@@ -7,6 +7,8 @@ struct MediaInitUnreadableRule: ValidationRule {
         id: "MEDIA-init-unreadable", severity: .error,
         summary: "An init segment named by EXT-X-MAP is missing, unreadable or malformed (offset and box given).",
         specSection: "ISO/IEC 14496-12 4.2; RFC 8216 4.3.2.5")
+
+    static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .media
 
     private var reported: Set<Int> = []

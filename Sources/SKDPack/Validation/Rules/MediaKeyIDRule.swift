@@ -7,6 +7,8 @@ struct MediaKeyIDRule: ValidationRule {
         id: "MEDIA-kid-mismatch", severity: .error,
         summary: "The key id a key names (KEYID, or in its skd: URI) differs from the init segment's default KID ('tenc').",
         specSection: "ISO/IEC 23001-7 8.2; RFC 8216 4.3.2.4")
+
+    static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -7,6 +7,8 @@ struct MediaSchemeRule: ValidationRule {
         id: "MEDIA-scheme-not-cbcs", severity: .error,
         summary: "A FairPlay SAMPLE-AES key is over fMP4 whose init segment is not encrypted with 'cbcs'.",
         specSection: "ISO/IEC 23001-7 10.4 (the cbcs scheme); FairPlay Streaming decrypts cbcs only (Apple)")
+
+    static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .media
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -8,6 +8,8 @@ struct MediaUnannouncedSystemRule: ValidationRule {
         id: "MEDIA-pssh-unannounced", severity: .info,
         summary: "An init segment has a 'pssh' box for a DRM system no key of the playlist announces.",
         specSection: "ISO/IEC 23001-7 8.1; RFC 8216 4.3.2.4")
+
+    static let tags: Set<TagName>? = [.key, .sessionKey]
     static let keyTruth: KeyTruthSource? = .media
 
     private var announced: Set<KeyID> = []

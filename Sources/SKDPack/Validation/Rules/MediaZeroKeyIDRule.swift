@@ -7,6 +7,8 @@ struct MediaZeroKeyIDRule: ValidationRule {
         id: "MEDIA-kid-zero", severity: .warning,
         summary: "An encrypted init segment's default KID is all zeros: it names no key, so the playlist's key cannot be checked.",
         specSection: "ISO/IEC 23001-7 8.2")
+
+    static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .media
 
     private var reported: Set<Int> = []

@@ -1,5 +1,8 @@
-import Foundation
 import HLS
+// The standard library's own NFC normalizer (the one String comparison uses), through its Unicode SPI:
+// Foundation's would do the same, but linking Foundation into this library adds to every run's start-up
+// (dynamic symbol lookups, conformance scans) what only a rare non-ASCII line needs.
+@_spi(_Unicode) import Swift
 
 /// RFC 8216 4.1: "All character sequences MUST be normalized according to Unicode normalization form NFC":
 /// a NAME or URI written decomposed (`e` + U+0301) is a different byte string from the composed one, so
@@ -10,10 +13,13 @@ struct NormalizationRule: ValidationRule {
         id: "HLS-not-nfc", severity: .error,
         summary: "A line's text is not in Unicode normalization form NFC.", specSection: "4.1")
 
+    static let tags: Set<TagName>? = []
+    static let watchesSegments = false
+
     mutating func text(_ line: PlaylistLine, in context: RuleContext) {
         let content = line.content
         let text = String(decoding: content, as: UTF8.self)
-        let composed = Array(text.precomposedStringWithCanonicalMapping.utf8)
+        let composed = text._nfcCodeUnits
         guard !composed.elementsEqual(content) else { return }
         let firstDifference = zip(composed, content).prefix { $0 == $1 }.count
         // The character that differs starts at the last scalar boundary before the first differing byte.

@@ -7,6 +7,9 @@ struct ProgramDateTimePrecisionRule: ValidationRule {
         id: "HLS-program-date-time-precision", severity: .warning,
         summary: "An EXT-X-PROGRAM-DATE-TIME lacks a time zone or fractional seconds.", specSection: "4.3.2.6")
 
+    static let tags: Set<TagName>? = [.programDateTime]
+    static let watchesSegments = false
+
     private var reported = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -9,6 +9,9 @@ struct RenditionAttributesRule: ValidationRule {
         summary: "An EXT-X-MEDIA tag breaks an attribute rule of its TYPE (URI, INSTREAM-ID, FORCED, AUTOSELECT).",
         specSection: "4.3.4.1")
 
+    static let tags: Set<TagName>? = [.media]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .media, let list = tag.attributes, let type = tag.unquoted("TYPE") else { return }
         func report(_ message: String, at attribute: Attribute?) {

@@ -14,6 +14,9 @@ struct RenditionGroupRule: ValidationRule {
             + "differ in their members.",
         specSection: "4.3.4.1.1")
 
+    static let tags: Set<TagName>? = [.media]
+    static let watchesSegments = false
+
     private struct GroupKey: Hashable {
         var type: String
         var id: String

@@ -8,6 +8,8 @@ struct SegmentsAfterEndListRule: ValidationRule {
         summary: "Media segments follow EXT-X-ENDLIST (legal: it may occur anywhere); some tools stop reading at it.",
         specSection: "4.3.3.4")
 
+    static let tags: Set<TagName>? = [.endList]
+
     private var endList: Int?
     private var reported = false
 

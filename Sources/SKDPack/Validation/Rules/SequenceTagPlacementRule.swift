@@ -10,6 +10,8 @@ struct SequenceTagPlacementRule: ValidationRule {
             + "discontinuity sequence after an EXT-X-DISCONTINUITY).",
         specSection: "4.3.3.2")
 
+    static let tags: Set<TagName>? = [.discontinuity, .mediaSequence, .discontinuitySequence]
+
     private var firstSegment: Int?
     private var firstDiscontinuity: Int?
 

@@ -11,6 +11,9 @@ struct ServerControlRule: ValidationRule {
             + "target durations (or PART-HOLD-BACK is missing with EXT-X-PART-INF).",
         specSection: "bis 4.4.3.8")
 
+    static let tags: Set<TagName>? = [.targetDuration, .partInf, .serverControl]
+    static let watchesSegments = false
+
     private struct Limit {
         var name: String
         var value: Double

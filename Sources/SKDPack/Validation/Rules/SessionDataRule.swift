@@ -8,6 +8,9 @@ struct SessionDataRule: ValidationRule {
         summary: "An EXT-X-SESSION-DATA has both or neither of VALUE and URI, or repeats another's DATA-ID and LANGUAGE.",
         specSection: "4.3.4.4")
 
+    static let tags: Set<TagName>? = [.sessionData]
+    static let watchesSegments = false
+
     private var seen: [[String]: Int] = [:]
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -8,6 +8,9 @@ struct SessionKeyDuplicateRule: ValidationRule {
         summary: "Two EXT-X-SESSION-KEY tags have the same METHOD, URI, IV, KEYFORMAT and KEYFORMATVERSIONS.",
         specSection: "4.3.4.5")
 
+    static let tags: Set<TagName>? = [.sessionKey]
+    static let watchesSegments = false
+
     private var seen: [KeyTag: Int] = [:]
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

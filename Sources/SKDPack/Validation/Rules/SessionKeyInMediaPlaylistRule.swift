@@ -7,6 +7,8 @@ struct SessionKeyInMediaPlaylistRule: ValidationRule {
         id: "KEY-session-in-media", severity: .error,
         summary: "An EXT-X-SESSION-KEY appears in a media playlist.", specSection: "4.3.4")
 
+    static let watchesSegments = false
+
     private var sessionKeys: [(line: Int, offset: Int)] = []
     private var isMediaPlaylist = false
 

@@ -6,6 +6,9 @@ struct SessionKeyNoneRule: ValidationRule {
         id: "KEY-session-none", severity: .error,
         summary: "An EXT-X-SESSION-KEY has METHOD=NONE.", specSection: "4.3.4.5")
 
+    static let tags: Set<TagName>? = [.sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .sessionKey, let key = KeyTag(tag), key.isClear,
             let attribute = tag.attributes?["METHOD"]

@@ -10,6 +10,9 @@ struct StartOffsetRule: ValidationRule {
             + "live playlist's end.",
         specSection: "4.3.5.2")
 
+    static let tags: Set<TagName>? = [.start, .extInf, .targetDuration, .endList]
+    static let watchesSegments = false
+
     private var start: (offset: Double, place: RulePlace)?
     private var duration = 0.0
     private var targetDuration: Double?

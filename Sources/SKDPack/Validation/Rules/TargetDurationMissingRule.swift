@@ -6,6 +6,9 @@ struct TargetDurationMissingRule: ValidationRule {
         id: "HLS-targetduration-missing", severity: .error,
         summary: "A media playlist lacks EXT-X-TARGETDURATION.", specSection: "4.3.3.1")
 
+    static let tags: Set<TagName>? = [.targetDuration]
+    static let watchesSegments = false
+
     private var hasTargetDuration = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -8,6 +8,9 @@ struct TemplateMatchRule: ValidationRule {
         summary: "A FairPlay key URI is not one the given template makes (form, variable patterns, values given).",
         specSection: "4.3.2.4")
 
+    static let tags: Set<TagName>? = [.key, .sessionKey]
+    static let watchesSegments = false
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let matcher = context.templateMatcher, let key = KeyTag(tag), FairPlay.isFairPlayKey(key),
             let uri = key.uri, let attribute = tag.attributes?["URI"]

@@ -10,6 +10,11 @@ struct VersionRule: ValidationRule {
         summary: "The playlist uses a feature its EXT-X-VERSION (1 when absent) does not allow.",
         specSection: "7")
 
+    static let tags: Set<TagName>? = [
+        .version, .key, .sessionKey, .extInf, .byteRange, .iFramesOnly, .map, .define, .skip, .media, .streamInf, .iFrameStreamInf,
+    ]
+    static let watchesSegments = false
+
     /// The first use of each feature that needs a version, in the order met.
     private var uses: [Use] = []
     private var declared: (version: UInt64, line: Int)?
