@@ -15,12 +15,17 @@ public enum TemplateFilter: String, Hashable, Sendable, CaseIterable {
         case .lower: return value.lowercased()
         case .upper: return value.uppercased()
         case .stripScheme:
-            guard let separator = value.firstRange(of: "://") else { return value }
-            let scheme = value[..<separator.lowerBound]
+            // On the UTF-8 bytes: a scheme is ASCII, and a renderer runs this once per key period.
+            let utf8 = value.utf8
+            guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")),
+                utf8[colon...].starts(with: "://".utf8)
+            else { return value }
+            let scheme = utf8[..<colon]
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
             let isScheme =
-                !scheme.isEmpty && scheme.first!.isASCII && scheme.first!.isLetter
-                && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
-            return isScheme ? String(value[separator.upperBound...]) : value
+                scheme.first.map(isLetter) == true
+                && scheme.allSatisfy { isLetter($0) || $0 &- UInt8(ascii: "0") < 10 || "+-.".utf8.contains($0) }
+            return isScheme ? String(value[utf8.index(colon, offsetBy: 3)...]) : value
         }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value for a template variable, with where it came from (named in every message about it).
 public struct TemplateValue: Hashable, Sendable {
     public var value: String
@@ -48,9 +50,13 @@ public struct VariableSpec: Sendable {
 /// A regular expression a value must match as a whole, compiled once, kept with its text for messages.
 public final class ValuePattern: @unchecked Sendable {
     // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
-    // matching does not mutate it; sharing it between concurrent renders is safe.
+    // matching does not mutate it; sharing it between concurrent renders is safe. The last answer is
+    // behind a mutex.
     public let text: String
     private let regex: Regex<AnyRegexOutput>
+    /// The last value asked about and the answer: a key-rotated playlist renders its URI once per key
+    /// period with the same server URL and content id, and a match costs tens of thousands of instructions.
+    private let lastAnswer = Mutex<(value: String, matches: Bool)?>(nil)
 
     public init(_ text: String) throws {
         self.text = text
@@ -58,7 +64,10 @@ public final class ValuePattern: @unchecked Sendable {
     }
 
     public func matches(_ value: String) -> Bool {
-        (try? regex.wholeMatch(in: value)) != nil
+        if let last = lastAnswer.withLock({ $0 }), last.value == value { return last.matches }
+        let matches = (try? regex.wholeMatch(in: value)) != nil
+        lastAnswer.withLock { $0 = (value, matches) }
+        return matches
     }
 }
 

@@ -25,6 +25,11 @@ struct TemplateTests {
             ("skd://{v|url}", "a b&c=d/e?f", "skd://a%20b%26c%3Dd%2Fe%3Ff"),
             ("skd://{v|strip_scheme}", "https://lic.example.com/fps", "skd://lic.example.com/fps"),
             ("skd://{v|strip_scheme}", "lic.example.com/fps", "skd://lic.example.com/fps"),
+            ("skd://{v|strip_scheme}", "svc+x.y-z://lic.example.com", "skd://lic.example.com"),
+            // Not a scheme before "://": left as it is.
+            ("skd://{v|strip_scheme}", "lic.example.com:443//fps", "skd://lic.example.com:443//fps"),
+            ("skd://{v|strip_scheme}", "9p://lic.example.com", "skd://9p://lic.example.com"),
+            ("skd://{v|strip_scheme}", "://lic.example.com", "skd://://lic.example.com"),
             ("skd://{v|lower}", "Title-ABC", "skd://title-abc"),
             ("skd://{v|upper}", "title-abc", "skd://TITLE-ABC"),
             ("skd://{v|strip_scheme|upper}", "https://a.example/x", "skd://A.EXAMPLE/X"),
@@ -173,5 +178,18 @@ struct TemplateTests {
         #expect(LicenseURL.isAllowed(host: "eu.lic.example.com", by: ["*.lic.example.com"]))
         #expect(!LicenseURL.isAllowed(host: "lic.example.com.evil.test", by: ["lic.example.com", "*.example.com"]))
         #expect(LicenseURL.isAllowed(host: "anything.test", by: []))
+    }
+}
+
+@Suite("value patterns")
+struct ValuePatternTests {
+    @Test("a pattern answers each value for itself, whatever it was asked before (it remembers its last answer)")
+    func answersEachValue() throws {
+        let pattern = try ValuePattern("[a-z0-9-]+")
+        for (value, expected) in [
+            ("title-1", true), ("title-1", true), ("Title 1", false), ("Title 1", false), ("title-2", true), ("", false),
+        ] {
+            #expect(pattern.matches(value) == expected, "\(value)")
+        }
     }
 }
