@@ -196,6 +196,13 @@ struct RequirementTests {
         RequirementCase("bis-8-a", "HLS-version-too-low", media("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", version: 8)),
     ]
 
+    @Test("a knock-on is not reported twice: a rendition with a misspelt TYPE is that finding, not also a missing group")
+    func knockOn() throws {
+        let text = master(#"#EXT-X-MEDIA:TYPE=audio,GROUP-ID="aac",NAME="en",CHANNELS="2",URI="en.m3u8""#, variant: #",AUDIO="aac""#)
+        let ids = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics.map(\.id)
+        #expect(ids == ["HLS-attribute-value"])
+    }
+
     @Test("each broken playlist makes the rule of its row speak", arguments: cases)
     func breaks(_ requirement: RequirementCase) throws {
         let found: [Diagnostic]

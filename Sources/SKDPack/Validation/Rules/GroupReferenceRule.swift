@@ -25,13 +25,18 @@ struct GroupReferenceRule: ValidationRule {
 
     private var references: [Reference] = []
     private var groups: Set<[String]> = []
+    /// Group ids of renditions whose TYPE is not one of the four: a reference to one is that TYPE's
+    /// mistake (HLS-attribute-value), not reported again as a missing group.
+    private var groupsOfUnknownType: Set<String> = []
     private var captionsNone: [RulePlace] = []
     private var captionsOther: RulePlace?
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         switch tag.name {
         case .media:
-            if let type = tag.unquoted("TYPE"), let id = tag.quotedString("GROUP-ID") { groups.insert([type, id]) }
+            guard let type = tag.unquoted("TYPE"), let id = tag.quotedString("GROUP-ID") else { return }
+            groups.insert([type, id])
+            if !Self.typeOfAttribute.values.contains(type) { groupsOfUnknownType.insert(id) }
         case .streamInf, .iFrameStreamInf:
             guard let list = tag.attributes else { return }
             for attribute in list {
@@ -52,7 +57,8 @@ struct GroupReferenceRule: ValidationRule {
     }
 
     mutating func finish(in context: RuleContext) {
-        for reference in references where !groups.contains([reference.type, reference.group]) {
+        for reference in references
+        where !groups.contains([reference.type, reference.group]) && !groupsOfUnknownType.contains(reference.group) {
             context.report(
                 Self.kind,
                 "\(reference.type)=\"\(reference.group)\" names no group: no EXT-X-MEDIA has TYPE=\(reference.type),GROUP-ID=\"\(reference.group)\"",
