@@ -40,8 +40,9 @@ public enum ApplyDiagnostics {
         specSection: "4.1")
     public static let missingReference = DiagnosticKind(
         id: "PKG-missing-playlist", severity: .error,
-        summary: "A master playlist references a local playlist that does not exist.",
-        specSection: "4.3.4.2")
+        summary: "A master playlist references a local playlist that is not there: a title on disk carries the "
+            + "playlists its master names (skdpack's package rule; the RFC's URI line names a Media Playlist).",
+        specSection: "skdpack: a title's playlists are published together (RFC 8216 4.3.4.2)")
 
     public static let masterReference = DiagnosticKind(
         id: "PKG-nested-master", severity: .error,
