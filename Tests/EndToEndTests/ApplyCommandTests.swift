@@ -6,11 +6,15 @@ import Testing
 struct Scratch {
     let root: URL
 
-    init() throws {
+    /// `folder`: an empty folder to make beside the library, for a title a test writes itself.
+    init(folder: String? = nil) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-e2e-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: PackageLocation.root.appendingPathComponent("examples/library"), to: root.appendingPathComponent("library"))
+        if let folder {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
     }
 
     func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }

@@ -192,10 +192,8 @@ struct ValidateCommandTests {
 
     @Test("a directory: every playlist, and a master's missing variant as PKG-missing-playlist")
     func directory() throws {
-        let scratch = try Scratch()
+        let scratch = try Scratch(folder: "title")
         defer { scratch.remove() }
-        try FileManager.default.createDirectory(
-            at: scratch.root.appendingPathComponent("title"), withIntermediateDirectories: true)
         try scratch.write(
             "title/master.m3u8",
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\"\nv1.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2,CODECS=\"avc1.64001f\"\nv2.m3u8\n"
@@ -216,10 +214,8 @@ struct ValidateCommandTests {
 
     @Test("references skdpack cannot read here (root-relative, remote) are notes, and so is a session key only they may use")
     func unreadReferences() throws {
-        let scratch = try Scratch()
+        let scratch = try Scratch(folder: "title")
         defer { scratch.remove() }
-        try FileManager.default.createDirectory(
-            at: scratch.root.appendingPathComponent("title"), withIntermediateDirectories: true)
         let key = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
         let sessionKey = key.replacingOccurrences(of: "skd://title-1", with: "skd://title-2")
             .replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY")
@@ -246,10 +242,8 @@ struct ValidateCommandTests {
 
     @Test("a playlist the master names as I-frames must say EXT-X-I-FRAMES-ONLY (PKG-iframe-playlist)")
     func iFramePlaylist() throws {
-        let scratch = try Scratch()
+        let scratch = try Scratch(folder: "title")
         defer { scratch.remove() }
-        try FileManager.default.createDirectory(
-            at: scratch.root.appendingPathComponent("title"), withIntermediateDirectories: true)
         try scratch.write(
             "title/master.m3u8",
             "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\"\nv1.m3u8\n"
