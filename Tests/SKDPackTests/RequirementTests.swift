@@ -198,7 +198,8 @@ struct RequirementTests {
 
     @Test("a knock-on is not reported twice: a rendition with a misspelt TYPE is that finding, not also a missing group")
     func knockOn() throws {
-        let text = master(#"#EXT-X-MEDIA:TYPE=audio,GROUP-ID="aac",NAME="en",CHANNELS="2",URI="en.m3u8""#, variant: #",AUDIO="aac""#)
+        let text = master(
+            #"#EXT-X-MEDIA:TYPE=audio,GROUP-ID="aac",NAME="en",CHANNELS="2",FORCED=NO,URI="en.m3u8""#, variant: #",AUDIO="aac""#)
         let ids = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics.map(\.id)
         #expect(ids == ["HLS-attribute-value"])
     }

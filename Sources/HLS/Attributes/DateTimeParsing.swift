@@ -6,7 +6,7 @@ public enum DateTimeParsing {
     /// time zone (`Z`, `±hh:mm` or `±hhmm`); without one the instant is not known.
     public static func seconds(_ text: String) -> Double? {
         let bytes = Array(text.utf8)
-        guard bytes.count >= 20, TagChecker.looksLikeDateTime(bytes.withUnsafeBytes { $0 }) else { return nil }
+        guard bytes.count >= 20, bytes.withUnsafeBytes({ TagChecker.looksLikeDateTime($0) }) else { return nil }
         func number(_ range: Range<Int>) -> Int {
             range.reduce(0) { $0 * 10 + Int(bytes[$1] - 0x30) }
         }
