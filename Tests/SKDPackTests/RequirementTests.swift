@@ -188,6 +188,7 @@ struct RequirementTests {
         RequirementCase("bis-4.4.3.8-a", "HLS-server-control", media("#EXT-X-SERVER-CONTROL:HOLD-BACK=29")),
         RequirementCase(
             "bis-4.4.3.8-b", "HLS-server-control", media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES")),
+        RequirementCase("bis-4.4.3.8-b2", "HLS-server-control", media("#EXT-X-PART-INF:PART-TARGET=1")),
         RequirementCase("bis-4.4.3.8-c", "HLS-server-control", media("#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=30")),
         RequirementCase("bis-4.4.3.8-d", "HLS-low-latency", media("#EXT-X-SERVER-CONTROL:CAN-SKIP-DATERANGES=YES")),
         RequirementCase("bis-4.4.4.9-a", "HLS-attribute-missing", media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-PART:DURATION=1")),

@@ -287,7 +287,9 @@ struct ValidationRuleTests {
             RuleCase(
                 rule: "HLS-low-latency", severity: .error, line: 4, column: 1,
                 broken: media(#"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9),
-                correct: media("#EXT-X-PART-INF:PART-TARGET=1.0", #"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#, version: 9)),
+                correct: media(
+                    "#EXT-X-PART-INF:PART-TARGET=1.0", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3", #"#EXT-X-PART:DURATION=1.0,URI="p1.mp4""#,
+                    version: 9)),
             // KEY
             RuleCase(
                 rule: "KEY-method-unknown", severity: .error, line: 4, column: 19,

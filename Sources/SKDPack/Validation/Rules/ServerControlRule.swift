@@ -24,6 +24,7 @@ struct ServerControlRule: ValidationRule {
     private var serverControl: RulePlace?
     private var targetDuration: Double?
     private var partTarget: Double?
+    private var partInf: RulePlace?
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         switch tag.name {
@@ -31,6 +32,7 @@ struct ServerControlRule: ValidationRule {
             if case .decimalInteger(let value) = tag.value { targetDuration = Double(value) }
         case .partInf:
             partTarget = tag.decimalFloat("PART-TARGET")
+            partInf = context.place(line)
         case .serverControl:
             serverControl = context.place(line)
             for name in ["HOLD-BACK", "PART-HOLD-BACK", "CAN-SKIP-UNTIL"] {
@@ -43,7 +45,12 @@ struct ServerControlRule: ValidationRule {
     }
 
     mutating func finish(in context: RuleContext) {
-        guard let serverControl else { return }
+        guard let serverControl else {
+            if let partInf {
+                context.report(Self.kind, "a playlist with EXT-X-PART-INF needs EXT-X-SERVER-CONTROL with PART-HOLD-BACK", at: partInf)
+            }
+            return
+        }
         for limit in limits {
             let (unit, times, what): (Double?, Double, String) =
                 switch limit.name {
@@ -56,7 +63,7 @@ struct ServerControlRule: ValidationRule {
                 Self.kind, "\(limit.name)=\(Self.shown(limit.value)) is below \(what) (\(Self.shown(unit * times)) s)",
                 at: limit.place)
         }
-        if partTarget != nil, !limits.contains(where: { $0.name == "PART-HOLD-BACK" }) {
+        if partInf != nil, !limits.contains(where: { $0.name == "PART-HOLD-BACK" }) {
             context.report(Self.kind, "a playlist with EXT-X-PART-INF needs PART-HOLD-BACK here", at: serverControl)
         }
     }
