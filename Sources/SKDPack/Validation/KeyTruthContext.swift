@@ -28,7 +28,10 @@ final class KeyTruthContext {
     private(set) var map: (tag: MapTag, line: Int)?
     /// Bumped whenever a key or a map tag is read: a rule checks a period once, at its first segment.
     private(set) var serial = 0
-    private var cached: (serial: Int, state: InitSegmentState)?
+    /// Counts EXT-X-MAPs only: a key rotation does not change the init segment, so its answer is kept
+    /// across key periods (finding the file again at each of thousands of periods cost most of a run).
+    private var mapSerial = 0
+    private var cached: (mapSerial: Int, state: InitSegmentState)?
     private var cachedView: (serial: Int, view: KeyPeriodView)?
 
     /// The keys in force, seen once per period for all the rules that look.
@@ -53,11 +56,12 @@ final class KeyTruthContext {
     func noteMap(_ tag: MapTag, line: Int) {
         map = (tag, line)
         serial += 1
+        mapSerial += 1
     }
 
     /// The init segment of the map in force (read when first asked for, once per map).
     var initSegment: InitSegmentState {
-        if let cached, cached.serial == serial { return cached.state }
+        if let cached, cached.mapSerial == mapSerial { return cached.state }
         let state: InitSegmentState
         if let initSegments, let map {
             if let file = InitSegmentStore.localPath(of: map.tag.uri, inPlaylistAt: path) {
@@ -71,7 +75,7 @@ final class KeyTruthContext {
         } else {
             state = .none
         }
-        cached = (serial, state)
+        cached = (mapSerial, state)
         return state
     }
 

@@ -14,6 +14,9 @@ struct KeyMethodMismatchRule: ValidationRule {
     private var inForce: [String: (method: String, line: Int)] = [:]
     /// Conflicts already reported, as the pair of key lines.
     private var reported: Set<[Int]> = []
+    /// The keys changed since the last segment: only then can the next segment be under a new conflict
+    /// (a playlist has millions of segments and a handful of key changes).
+    private var changed = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .key, let key = KeyTag(tag), !key.method.isEmpty else { return }
@@ -22,9 +25,12 @@ struct KeyMethodMismatchRule: ValidationRule {
         } else {
             inForce[key.keyFormat] = (key.method, line.raw.number)
         }
+        changed = true
     }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        guard changed else { return }
+        changed = false
         guard inForce.count > 1 else { return }
         let keys = inForce.sorted { $0.value.line < $1.value.line }
         guard let first = keys.first, let other = keys.first(where: { $0.value.method != first.value.method }) else {
