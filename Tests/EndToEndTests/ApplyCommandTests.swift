@@ -98,6 +98,42 @@ struct ApplyCommandTests {
         #expect(try SKDPackRunner.run(arguments + ["--disable", "HLS-nope", scratch.path("tab.m3u8")]).status == 2)
     }
 
+    @Test("a master from standard input: its playlists are not looked for, and session keys they may use are kept")
+    func masterFromStandardInput() throws {
+        let sessionKey =
+            #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://old/1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let master = "#EXTM3U\n#EXT-X-VERSION:5\n\(sessionKey)\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\"\nv.m3u8\n"
+        let applied = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--match", "^skd://old/(?<content_id>.+)$", "-"], stdin: Data(master.utf8))
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stdoutText == master)
+        #expect(applied.stderr.contains("read from standard input, so the playlist it references cannot be found from here"))
+        let validated = try SKDPackRunner.run(["validate", "-"], stdin: Data(master.utf8))
+        #expect(validated.status == 0, "\(validated.stdoutText)")
+        #expect(!validated.stdoutText.contains("PKG-missing-playlist"))
+        #expect(validated.stdoutText.contains("[PKG-reference-not-local]"))
+    }
+
+    @Test("a title with a remote variant: a session key no local playlist uses is kept, not removed as stale")
+    func remoteVariantKeepsSessionKey() throws {
+        let scratch = try Scratch(folder: "title")
+        defer { scratch.remove() }
+        let key = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old/1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let remoteKey = key.replacingOccurrences(of: "skd://old/1", with: "skd://remote/9")
+            .replacingOccurrences(of: "EXT-X-KEY", with: "EXT-X-SESSION-KEY")
+        try scratch.write(
+            "title/master.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n\(remoteKey)\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv1.m3u8\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=2\nhttps://cdn.example.com/v2.m3u8\n")
+        try scratch.write(
+            "title/v1.m3u8", "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n\(key)\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n")
+        let result = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--match", "^skd://old/(?<content_id>.+)$", "--in-place", scratch.path("title")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try scratch.text("title/v1.m3u8").contains(#"URI="skd://1""#))
+        #expect(try scratch.text("title/master.m3u8").contains(remoteKey))
+    }
+
     @Test("symbolic links: refused unless --follow-symlinks, then the file they point at is rewritten")
     func symbolicLinks() throws {
         let scratch = try Scratch()

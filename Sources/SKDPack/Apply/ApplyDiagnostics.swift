@@ -35,8 +35,8 @@ public enum ApplyDiagnostics {
         specSection: "4.3.4.2")
     public static let rootRelativeReference = DiagnosticKind(
         id: "PKG-reference-not-local", severity: .info,
-        summary: "A master playlist references a playlist by a root-relative URI (/…): legal (a URI may be relative), "
-            + "but resolved against the web server's root, so it cannot be checked here.",
+        summary: "A master playlist references a playlist skdpack cannot find from here: a root-relative URI (/…, "
+            + "legal, resolved against the web server's root), or any reference of a master read from standard input.",
         specSection: "4.1")
     public static let missingReference = DiagnosticKind(
         id: "PKG-missing-playlist", severity: .error,

@@ -86,7 +86,8 @@ public struct ApplyRunner: Sendable {
         }
         // The session keys carry the media keys' URIs, and with them any secret of the media's own values.
         let secrets = outcomes.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) }
-        var outcome = applyMaster(master, wanted: wanted, secrets: secrets, title: title, index: outcomes.count)
+        var outcome = applyMaster(
+            master, wanted: wanted, keepsUnwanted: package.unreadMedia > 0, secrets: secrets, title: title, index: outcomes.count)
         outcome.secretValues = secrets
         outcome.redact(options.redaction.adding(secrets))
         outcome.diagnostics = package.diagnostics + outcome.diagnostics
@@ -185,12 +186,14 @@ public struct ApplyRunner: Sendable {
     // MARK: Masters
 
     private func applyMaster(
-        _ file: PlaylistFile, wanted: [KeyAttributes], secrets: Set<String>, title: TitleWrite, index: Int
+        _ file: PlaylistFile, wanted: [KeyAttributes], keepsUnwanted: Bool, secrets: Set<String>, title: TitleWrite,
+        index: Int
     ) -> PlaylistOutcome {
         let applier = MasterPlaylistApplier(options: options)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             let version = FileVersion(of: file.path)
-            let survey = try applier.survey(try FileDescriptorSource.open(path: file.path), path: file.path, wanted: wanted)
+            let survey = try applier.survey(
+                try FileDescriptorSource.open(path: file.path), path: file.path, wanted: wanted, keepsUnwanted: keepsUnwanted)
             guard !survey.outcome.failed else { return survey.outcome }
             switch destination {
             case .check:

@@ -25,7 +25,12 @@ public struct MasterPlaylistApplier: Sendable {
     }
 
     /// `wanted`: the FairPlay keys of the media playlists, in the order they were found.
-    public func survey(_ source: any ByteSource, path: String, wanted: [KeyAttributes]) throws(IOError) -> Survey {
+    /// `keepsUnwanted`: some of the master's playlists were not read (remote, root-relative, missing, or
+    /// the master came from standard input); a session key none of the others wants may be theirs, so it
+    /// is neither rewritten nor removed.
+    public func survey(
+        _ source: any ByteSource, path: String, wanted: [KeyAttributes], keepsUnwanted: Bool = false
+    ) throws(IOError) -> Survey {
         let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
         var survey = Survey(outcome: PlaylistOutcome(path: path, kind: .unknown))
         var diagnostics: [Diagnostic] = []
@@ -58,7 +63,7 @@ public struct MasterPlaylistApplier: Sendable {
         survey.outcome.kind = reader.kind
         let wantedSet = Set(wanted)
         let existingSet = Set(existing.map(\.value))
-        let stale = existing.filter { !wantedSet.contains($0.value) }
+        let stale = keepsUnwanted ? [] : existing.filter { !wantedSet.contains($0.value) }
         var missing = wanted.filter { !existingSet.contains($0) }
         let redaction = options.redaction
         // Every line is made here, through the checked writer, so that a value that cannot be written fails

@@ -68,6 +68,9 @@ public struct PlaylistDiscovery: Sendable {
     public var findsLeftoversBesideFiles: Bool
     /// How messages name the settings.
     public var names: SettingNames
+    /// Files that are not where their playlist lives (standard input, spooled to a temporary file): a
+    /// master among them has no directory to find its playlists in, so they are not looked for.
+    public var unanchored: Set<String> = []
 
     public init(followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false, names: SettingNames = SettingNames()) {
         self.followSymlinks = followSymlinks
@@ -234,6 +237,21 @@ public struct PlaylistDiscovery: Sendable {
             var diagnostics: [Diagnostic] = references.diagnostics
             var unread = references.remote
             var iFramePlaylists: Set<String> = []
+            guard !unanchored.contains(master.path) else {
+                let count = references.local.count + references.rootRelative.count
+                if count > 0 {
+                    diagnostics.append(
+                        ApplyDiagnostics.rootRelativeReference(
+                            count == 1
+                                ? "this master was read from standard input, so the playlist it references cannot be found from here; it is not checked"
+                                : "this master was read from standard input, so the \(count) playlists it references cannot be found from here; they are not checked",
+                            at: SourceLocation(path: master.path, line: 1, column: 1, offset: 0)))
+                }
+                packages.append(
+                    PlaylistPackage(master: master, media: [], diagnostics: diagnostics, unreadMedia: unread + count))
+                claimed.insert(normalize(master.path))
+                continue
+            }
             for reference in references.rootRelative {
                 unread += 1
                 diagnostics.append(

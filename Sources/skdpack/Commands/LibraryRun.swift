@@ -33,6 +33,8 @@ final class LibraryRun {
         }
         self.printer = printer
         self.spooled = spooled
+        var discovery = discovery
+        discovery.unanchored = Set([spooled].compactMap { $0 })
         self.discovery = discovery.discover(inputs)
         for problem in self.discovery.problems { printer.print(message: "skdpack: \(problem)") }
         packages = try LibraryOptions.packages(of: self.discovery.packages, shard: shard)
