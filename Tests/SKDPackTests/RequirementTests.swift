@@ -205,6 +205,15 @@ struct RequirementTests {
         #expect(ids == ["HLS-attribute-value"])
     }
 
+    @Test("an EXT-X-VERSION that cannot be read is that finding, not also every feature judged against version 1")
+    func unreadableVersion() throws {
+        let text = media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#, version: 12)
+            .replacingOccurrences(of: "#EXT-X-VERSION:12", with: "#EXT-X-VERSION: 12")
+        let ids = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics.map(\.id)
+        #expect(ids.contains("HLS-tag-value"))
+        #expect(!ids.contains("HLS-version-too-low"))
+    }
+
     @Test("each broken playlist makes the rule of its row speak", arguments: cases)
     func breaks(_ requirement: RequirementCase) throws {
         let found: [Diagnostic]

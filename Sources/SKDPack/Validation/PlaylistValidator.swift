@@ -28,7 +28,9 @@ public enum PlaylistValidator {
         var dispatch = RuleDispatch(lineRules)
         // The key-truth rules look at each key period once, at its first segment: they are called then,
         // not at every segment of a long playlist.
-        var periodRules: [any ValidationRule] = enabled.filter { $0.keyTruth != nil }.map { $0.init() }
+        let periodTypes = enabled.filter { $0.keyTruth != nil }
+        var periodRules: [any ValidationRule] = periodTypes.map { $0.init() }
+        var periodDispatch = RuleDispatch(periodTypes)
         var periodSeen = -1
 
         while let line = try reader.next() {
@@ -43,7 +45,7 @@ public enum PlaylistValidator {
                     if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
                 }
                 for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
-                for index in periodRules.indices { periodRules[index].tag(tag, at: line, in: context) }
+                for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
                 keys.note(tag, line: line.raw.number)
                 presentation.note(tag, line: line)
             case .uri where line.uriRole != .variant:

@@ -13,10 +13,13 @@ struct EnumeratedValueRule: ValidationRule {
     static let watchesSegments = false
 
     private static let yesNo = ["YES", "NO"]
+    /// The TYPEs of EXT-X-MEDIA (RFC 8216 4.3.4.1); the variant attributes that name their groups are
+    /// spelled the same (AUDIO="…", CLOSED-CAPTIONS="…").
+    static let renditionTypes = ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"]
     /// Per tag, the enumerated-string attributes and their values, from their definitions.
     static let allowed: [TagName: [String: [String]]] = [
         .media: [
-            "TYPE": ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"], "DEFAULT": yesNo, "AUTOSELECT": yesNo,
+            "TYPE": renditionTypes, "DEFAULT": yesNo, "AUTOSELECT": yesNo,
             "FORCED": yesNo,
         ],
         .streamInf: ["HDCP-LEVEL": ["TYPE-0", "TYPE-1", "NONE"], "VIDEO-RANGE": ["SDR", "HLG", "PQ"]],

@@ -13,10 +13,6 @@ struct GroupReferenceRule: ValidationRule {
     static let tags: Set<TagName>? = [.media, .streamInf, .iFrameStreamInf]
     static let watchesSegments = false
 
-    private static let typeOfAttribute = [
-        "AUDIO": "AUDIO", "VIDEO": "VIDEO", "SUBTITLES": "SUBTITLES", "CLOSED-CAPTIONS": "CLOSED-CAPTIONS",
-    ]
-
     private struct Reference {
         var type: String
         var group: String
@@ -36,11 +32,13 @@ struct GroupReferenceRule: ValidationRule {
         case .media:
             guard let type = tag.unquoted("TYPE"), let id = tag.quotedString("GROUP-ID") else { return }
             groups.insert([type, id])
-            if !Self.typeOfAttribute.values.contains(type) { groupsOfUnknownType.insert(id) }
+            if !EnumeratedValueRule.renditionTypes.contains(type) { groupsOfUnknownType.insert(id) }
         case .streamInf, .iFrameStreamInf:
             guard let list = tag.attributes else { return }
             for attribute in list {
-                guard let type = Self.typeOfAttribute[attribute.name] else { continue }
+                // The attribute is named after the TYPE of the group it names.
+                let type = attribute.name
+                guard EnumeratedValueRule.renditionTypes.contains(type) else { continue }
                 let place = context.place(line, column: attribute.column)
                 if attribute.isQuoted {
                     references.append(Reference(type: type, group: attribute.text, place: place))

@@ -15,7 +15,7 @@ struct RenditionAttributesRule: ValidationRule {
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         // A TYPE that is none of the four is HLS-attribute-value's finding; what depends on it is not judged.
         guard tag.name == .media, let list = tag.attributes, let type = tag.unquoted("TYPE"),
-            ["AUDIO", "VIDEO", "SUBTITLES", "CLOSED-CAPTIONS"].contains(type)
+            EnumeratedValueRule.renditionTypes.contains(type)
         else { return }
         func report(_ message: String, at attribute: Attribute?) {
             context.report(Self.kind, message, line: line, column: attribute?.column ?? tag.valueColumn ?? 1)
