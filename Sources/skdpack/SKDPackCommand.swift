@@ -1,4 +1,5 @@
 import ArgumentParser
+import HLS
 
 @main
 struct SKDPackCommand: ParsableCommand {
@@ -22,12 +23,17 @@ struct SKDPackCommand: ParsableCommand {
 extension SKDPackCommand {
     /// As ArgumentParser's, except that a usage error exits 2 (README, exit status: 2 and above, the tool could not do
     /// its job), not 64, so that 1 always means findings; and that a plain `apply` command line is parsed by
-    /// ``ApplyFastPath``.
+    /// ``ApplyFastPath``, and `cat PATH` without ArgumentParser.
     static func main() {
         do {
-            // A plain `apply` command line skips ArgumentParser's parse, the largest part of a small run.
-            if let settings = ApplyFastPath.settings(Array(CommandLine.arguments.dropFirst())) {
+            // A plain `apply` or `cat` command line skips ArgumentParser's parse, the largest part of a small run.
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if let settings = ApplyFastPath.settings(arguments) {
                 try settings.run()
+                return
+            }
+            if let path = CatCommand.plainPath(arguments) {
+                try CatCommand.run(path: path, options: ReaderOptions())
                 return
             }
             var command = try parseAsRoot()
