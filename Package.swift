@@ -16,9 +16,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
-        // The M3U8 engine. Depends on nothing but the standard library and libc, so that it stays fast to
+        // The M3U8 engine. Depends on nothing but the standard library, libc and CLineScan, so that it stays fast to
         // start, easy to fuzz, and usable by any Swift tool that needs byte-exact playlists.
-        .target(name: "HLS"),
+        .target(name: "HLS", dependencies: ["CLineScan"]),
+        // The engine's innermost loop, classifying a playlist's bytes 64 at a time with SSE2 (a portable
+        // loop elsewhere): header-only C, inlined into HLS.
+        .target(name: "CLineScan"),
         // Reading the protection of fMP4 init segments (ISO BMFF boxes, Common Encryption): knows nothing of
         // playlists or of FairPlay.
         .target(name: "MP4"),

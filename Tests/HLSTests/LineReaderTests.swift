@@ -71,6 +71,42 @@ struct LineReaderTests {
         }
     }
 
+    /// The run scanner classifies 64 bytes at a time: a byte needing attention, a `{`, or a CR before its
+    /// LF is found wherever it falls against those blocks, in the line it belongs to.
+    @Test("runs agree with lines wherever a byte falls in the scanner's 64-byte blocks", arguments: ["\u{1}", "{$v}", "é", " ", "\t"])
+    func blockBoundaries(odd: String) throws {
+        let uri = String(repeating: "s", count: 70) + ".ts"
+        for shift in 0..<64 {
+            for position in [0, 1, 30, 62, 63, 64, uri.count] {
+                var text = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#" + String(repeating: "p", count: shift) + "\n"
+                for index in 0..<4 {
+                    let line = index == 2 ? String(uri.prefix(position)) + odd + String(uri.dropFirst(position)) : uri
+                    text += "#EXTINF:4,\n" + line + "\n"
+                }
+                let byLine = try read(text)
+                let byItem = try readItems(Array(text.utf8), maximumRead: shift % 2 == 0 ? .max : 61)
+                #expect(byItem.output == Array(text.utf8))
+                #expect(byItem.diagnostics == byLine.diagnostics, "shift \(shift), \(odd.debugDescription) at \(position)")
+                #expect(byItem.reader.segmentCount == 4)
+            }
+        }
+    }
+
+    @Test("CRLF lines come in runs wherever their CR falls against the blocks")
+    func carriageReturnsAcrossBlocks() throws {
+        for shift in 0..<64 {
+            var text = "#EXTM3U\r\n#EXT-X-TARGETDURATION:4\r\n#" + String(repeating: "p", count: shift) + "\r\n"
+            for index in 0..<40 { text += "#EXTINF:4.5,\r\nsegment-\(index).ts\r\n" }
+            let byLine = try read(text)
+            let byItem = try readItems(Array(text.utf8))
+            #expect(byItem.output == Array(text.utf8))
+            #expect(byItem.diagnostics == byLine.diagnostics)
+            #expect(byItem.diagnostics.isEmpty)
+            // A CR that ends a block while its LF starts the next sends that one line the slow way.
+            #expect(byItem.linesInRuns >= 70, "shift \(shift): \(byItem.linesInRuns) lines in runs")
+        }
+    }
+
     @Test("plain lines do come in runs")
     func runsAreUsed() throws {
         var input = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"

@@ -1,3 +1,4 @@
+import CLineScan
 import Glibc
 
 /// How a line ended in the input. Kept per line, so a file that mixes LF and CRLF is written back as it was.
@@ -147,77 +148,63 @@ public struct LineReader: ~Copyable {
     /// The lines already buffered that `filter` accepts, as one run; `nil` if the next line is not accepted
     /// or not buffered whole. The lines of a playlist that need no attention (most of them) go through
     /// here at the cost of finding their ends, with no per-line value built.
+    ///
+    /// The bytes are classified 64 at a time (`line_scan_block`: where the LFs, CRs and `{`s are, and
+    /// what is not printable ASCII), and the lines are then cut from the masks: a line costs a few bit
+    /// operations and the filter's look at its first bytes, wherever it starts in a block.
     public mutating func nextRun<Filter: LineRunFilter>(_ filter: inout Filter) -> LineRun? {
         guard !inOverlongLine else { return nil }
         let base = UnsafeRawPointer(buffer.baseAddress!)
+        let bytes = base.assumingMemoryBound(to: UInt8.self)
         let runStart = start
-        var cursor = start
+        // A line ending at or past this index would take the input past its size limit: the caller,
+        // reading that line alone, stops there.
+        let inputLimit = maximumInputSize - bufferOffset
+        var lineStart = start
         var count = 0
-        while let (newline, traits) = Self.scanLine(base, from: cursor, to: end) {
-            if newline - cursor > maximumLineLength || bufferOffset + newline >= maximumInputSize { break }
-            var contentEnd = newline
-            if contentEnd > cursor, base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D {
-                contentEnd -= 1
+        var block = start
+        // Whether the part of the current line in earlier blocks has a byte needing attention, or a `{`.
+        var earlierAttention = false
+        var earlierBrace = false
+        scanning: while block < end {
+            let masks = end - block >= 64 ? line_scan_block(bytes + block) : line_scan_partial(bytes + block, end - block)
+            var newlines = masks.newlines
+            // A CR right before its LF is the terminator's, not the content's. (One whose LF starts the
+            // next block counts against the line, which is then read alone: still right, only slower.)
+            var attention = masks.attention & ~newlines & ~(masks.returns & (newlines >> 1))
+            var braces = masks.braces
+            while newlines != 0 {
+                let bit = newlines.trailingZeroBitCount
+                let newline = block + bit
+                if newline - lineStart > maximumLineLength || newline >= inputLimit { break scanning }
+                let before: UInt64 = (1 << bit) &- 1
+                let traits = LineTraits(
+                    isClean: !earlierAttention && attention & before == 0, hasBrace: earlierBrace || braces & before != 0)
+                var contentEnd = newline
+                if contentEnd > lineStart, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
+                let content = UnsafeRawBufferPointer(start: base + lineStart, count: contentEnd - lineStart)
+                guard filter.accept(content, traits: traits, number: lineNumber + 1, offset: bufferOffset + lineStart)
+                else { break scanning }
+                lineNumber += 1
+                count += 1
+                lineStart = newline + 1
+                // What is left of the masks belongs to the lines after this one.
+                let through = before | (1 << bit)
+                attention &= ~through
+                braces &= ~through
+                newlines &= newlines &- 1
+                earlierAttention = false
+                earlierBrace = false
             }
-            let content = UnsafeRawBufferPointer(start: base + cursor, count: contentEnd - cursor)
-            guard filter.accept(content, traits: traits, number: lineNumber + 1, offset: bufferOffset + cursor)
-            else { break }
-            lineNumber += 1
-            count += 1
-            cursor = newline + 1
+            earlierAttention = earlierAttention || attention != 0
+            earlierBrace = earlierBrace || braces != 0
+            block += 64
         }
         guard count > 0 else { return nil }
-        start = cursor
+        start = lineStart
         return LineRun(
-            bytes: UnsafeRawBufferPointer(start: base + runStart, count: cursor - runStart),
+            bytes: UnsafeRawBufferPointer(start: base + runStart, count: lineStart - runStart),
             firstLine: lineNumber - count + 1, lineCount: count, offset: bufferOffset + runStart)
-    }
-
-    /// Finds the LF ending the line at `from`, eight bytes at a time, noting on the way whether the line
-    /// is printable ASCII and whether it holds a `{`. One pass instead of three (memchr, encoding check,
-    /// brace search): this is the innermost loop of reading.
-    @inline(__always)
-    private static func scanLine(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> (Int, LineTraits)? {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var position = start
-        var hasBrace = false
-        while position + 8 <= end {
-            let word = base.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-            let braces = word ^ (ones &* 0x7B)
-            if (braces &- ones) & ~braces & highs != 0 { hasBrace = true }
-            // The lowest flagged byte is exact in each of these masks (borrows only run upwards).
-            let control = (word &- ones &* 0x20) & ~word & highs
-            let deletes = word ^ (ones &* 0x7F)
-            let attention = control | (word & highs) | ((deletes &- ones) & ~deletes & highs)
-            if attention != 0 {
-                let index = position + attention.trailingZeroBitCount / 8
-                let byte = base.load(fromByteOffset: index, as: UInt8.self)
-                if byte == 0x0A { return (index, LineTraits(isClean: true, hasBrace: hasBrace)) }
-                if byte == 0x0D, index + 1 < end, base.load(fromByteOffset: index + 1, as: UInt8.self) == 0x0A {
-                    return (index + 1, LineTraits(isClean: true, hasBrace: hasBrace))
-                }
-                return slowScanLine(base, from: start, to: end)
-            }
-            position += 8
-        }
-        return slowScanLine(base, from: start, to: end)
-    }
-
-    /// The same, byte by byte: short tails, and lines with anything but printable ASCII.
-    private static func slowScanLine(_ base: UnsafeRawPointer, from start: Int, to end: Int) -> (Int, LineTraits)? {
-        guard start < end, let found = memchr(base + start, 0x0A, end - start) else { return nil }
-        let newline = base.distance(to: UnsafeRawPointer(found))
-        var contentEnd = newline
-        if contentEnd > start, base.load(fromByteOffset: contentEnd - 1, as: UInt8.self) == 0x0D { contentEnd -= 1 }
-        var clean = true
-        var hasBrace = false
-        for index in start..<contentEnd {
-            let byte = base.load(fromByteOffset: index, as: UInt8.self)
-            if byte < 0x20 || byte >= 0x7F { clean = false }
-            if byte == 0x7B { hasBrace = true }
-        }
-        return (newline, LineTraits(isClean: clean, hasBrace: hasBrace))
     }
 
     private mutating func takeLine(through newline: Int) -> RawLine {
