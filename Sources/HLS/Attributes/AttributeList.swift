@@ -32,6 +32,14 @@ public struct Attribute: Hashable, Sendable {
         return line[(valueRange.lowerBound + 1)..<(closed ? valueRange.upperBound - 1 : valueRange.upperBound)]
     }
 
+    /// Whether the value's text (inside the quotes for a quoted-string) is exactly `text`, compared as
+    /// bytes: no `String` is made, and no generic byte-by-byte comparison runs (this is asked of every key
+    /// of a key-rotating playlist).
+    public func hasText(_ text: String) -> Bool {
+        let range = textBytes.indices
+        return line.withUnsafeBytes { AttributeView.bytes(UnsafeRawBufferPointer(rebasing: $0[range]), equal: text) }
+    }
+
     /// The whole `NAME=value` pair within the line.
     public var pairRange: Range<Int> { nameRange.lowerBound..<valueRange.upperBound }
     /// 1-based column of the attribute name in its line.
@@ -71,12 +79,22 @@ public struct AttributeSpan: Hashable, Sendable {
 /// as RFC 8216 section 4.2 defines names as upper case.
 public struct AttributeList: Hashable, Sendable {
     /// The line the attributes were read from.
-    public let line: [UInt8]
+    public private(set) var line: [UInt8]
     public private(set) var spans: [AttributeSpan]
 
     public init(line: [UInt8] = [], spans: [AttributeSpan] = []) {
         self.line = line
         self.spans = spans
+    }
+
+    /// Makes this the list of `line`, whose attributes are at `spans`, in the storage it has when nothing
+    /// else holds it: the reader keeps the key in force of each KEYFORMAT this way, without an allocation
+    /// (and the atomic reference counting that comes with one) at every key of a key-rotating playlist.
+    mutating func replace(line newLine: UnsafeRawBufferPointer, spans newSpans: [AttributeSpan]) {
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: newLine)
+        spans.removeAll(keepingCapacity: true)
+        spans.append(contentsOf: newSpans)
     }
 
     /// The attributes, made on demand from the spans. (The list is also a collection of them: iterate it

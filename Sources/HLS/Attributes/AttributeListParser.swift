@@ -25,12 +25,14 @@ public struct AttributeListParser {
     public static func scan(
         _ line: UnsafeRawBufferPointer, from start: Int, into spans: inout [AttributeSpan], issues: inout [LineIssue]
     ) {
-        var parser = AttributeListParser(line: line, position: start, spans: spans, issues: issues)
-        spans = []
-        issues = []
+        // The caller's arrays are swapped in and out, not copied: their buffers are reused without a
+        // retain or a release (atomic operations, dear at every tag line).
+        var parser = AttributeListParser(line: line, position: start, spans: [], issues: [])
+        swap(&parser.spans, &spans)
+        swap(&parser.issues, &issues)
         parser.run()
-        spans = parser.spans
-        issues = parser.issues
+        swap(&parser.spans, &spans)
+        swap(&parser.issues, &issues)
     }
 
     private let line: UnsafeRawBufferPointer

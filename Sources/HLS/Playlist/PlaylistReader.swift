@@ -311,24 +311,34 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     /// The most recent key of each KEYFORMAT is in force; `METHOD=NONE` ends them all. Read from the
-    /// spans the check just found, so a key costs one copy of its line.
+    /// spans the check just found, so a key costs one copy of its line (into the storage of the key it
+    /// replaces, or new storage for a format seen the first time).
     private mutating func applyKey(_ content: UnsafeRawBufferPointer, line: Int) {
-        var format = Array(KeyTag.defaultKeyFormat.utf8)
+        var format: UnsafeRawBufferPointer?
         for span in spans {
             let attribute = AttributeView(line: content, span: span)
             if attribute.isNamed("METHOD"), AttributeView.bytes(attribute.textBytes, equal: "NONE") {
                 keysInForce.removeAll()
                 return
             }
-            if attribute.isNamed("KEYFORMAT"), span.isQuoted { format = Array(attribute.textBytes) }
+            if attribute.isNamed("KEYFORMAT"), span.isQuoted { format = attribute.textBytes }
         }
-        let record = (list: AttributeList(line: Array(content), spans: spans), line: line, format: format)
-        if let index = keysInForce.firstIndex(where: { $0.format == format }) {
-            keysInForce[index] = record
+        let index = keysInForce.firstIndex { known in
+            known.format.withUnsafeBytes { known in
+                guard let format else { return known.elementsEqual(Self.defaultKeyFormat) }
+                return known.count == format.count && (format.isEmpty || memcmp(known.baseAddress!, format.baseAddress!, format.count) == 0)
+            }
+        }
+        if let index {
+            keysInForce[index].list.replace(line: content, spans: spans)
+            keysInForce[index].line = line
         } else {
-            keysInForce.append(record)
+            let list = AttributeList(line: Array(content), spans: spans)
+            keysInForce.append((list: list, line: line, format: format.map { Array($0) } ?? Self.defaultKeyFormat))
         }
     }
+
+    private static let defaultKeyFormat = Array(KeyTag.defaultKeyFormat.utf8)
 
     private mutating func readURI(_ line: inout PlaylistLine) {
         if segments.pendingVariant != nil {
@@ -365,6 +375,7 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     private mutating func checkVariableReferences(in content: UnsafeRawBufferPointer, on line: PlaylistLine) {
+        guard let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil else { return }
         for span in spans {
             let attribute = AttributeView(line: content, span: span)
             guard attribute.mayReferenceVariable else { continue }

@@ -21,7 +21,9 @@ public enum TagChecker {
                 return [LineIssue(ParseDiagnostics.attributeSyntax, message, column: start + 1)]
             }
             AttributeListParser.scan(line, from: start, into: &spans, issues: &issues)
-            checkAttributes(line, spans, specs: specs, tag: name, column: start + 1, issues: &issues)
+            // Most lines hold no `{` at all: then no attribute can reference a variable.
+            let hasBrace = line.firstOffset(of: UInt8(ascii: "{")) != nil
+            checkAttributes(line, spans, specs: specs, tag: name, column: start + 1, hasBrace: hasBrace, issues: &issues)
         } else if let message = problem(with: value, of: name, grammar: definition.grammar) {
             let column = message.column.map { start + $0 + 1 } ?? start + 1
             issues.append(LineIssue(ParseDiagnostics.tagValue, message.text, column: column))
@@ -66,41 +68,46 @@ public enum TagChecker {
     /// Types, required attributes, and the extra constraints RFC 8216 puts on key tags.
     private static func checkAttributes(
         _ line: UnsafeRawBufferPointer, _ spans: [AttributeSpan], specs: [AttributeSpec], tag: TagName, column: Int,
-        issues: inout [LineIssue]
+        hasBrace: Bool, issues: inout [LineIssue]
     ) {
         let isKey = tag == .key || tag == .sessionKey
         // One pass: each attribute's spec found by name (and remembered, for the required ones and the
-        // attributes key tags constrain further).
+        // attributes key tags constrain further). The specs are read in place: copying one would retain
+        // its name and bytes, atomic operations that cost more than the check itself on a long playlist.
         var seen: UInt64 = 0  // bit i: specs[i] was found (no tag defines more than 64 attributes)
         var method: AttributeView?
         var uri: AttributeView?
         var iv: AttributeView?
-        for span in spans {
-            let attribute = AttributeView(line: line, span: span)
-            guard let index = specs.firstIndex(where: { $0.names(attribute) }) else { continue }
-            let spec = specs[index]
-            if seen & (1 << index) == 0 {
-                seen |= 1 << index
-                if isKey {
-                    switch spec.name {
-                    case "METHOD": method = attribute
-                    case "URI": uri = attribute
-                    case "IV": iv = attribute
-                    default: break
+        specs.withUnsafeBufferPointer { specs in
+            for span in spans {
+                let attribute = AttributeView(line: line, span: span)
+                guard let index = specs.firstIndex(where: { $0.names(attribute) }) else { continue }
+                if seen & (1 << index) == 0 {
+                    seen |= 1 << index
+                    if isKey {
+                        if attribute.isNamed("METHOD") {
+                            method = attribute
+                        } else if attribute.isNamed("URI") {
+                            uri = attribute
+                        } else if attribute.isNamed("IV") {
+                            iv = attribute
+                        }
                     }
                 }
+                let type = specs[index].type
+                // A {$var} reference is resolved by the reader later (rfc8216bis 4.3); its type is checked then.
+                if (hasBrace && attribute.mayReferenceVariable) || attribute.matches(type) { continue }
+                issues.append(
+                    LineIssue(
+                        isKey && attribute.isNamed("IV") ? ParseDiagnostics.keyIVFormat : ParseDiagnostics.attributeType,
+                        "\(attribute.name) of #\(tag.rawValue) must be a \(type.rawValue), found \(describe(attribute))",
+                        column: span.valueRange.lowerBound + 1))
             }
-            // A {$var} reference is resolved by the reader later (rfc8216bis 4.3); its type is checked then.
-            if attribute.mayReferenceVariable || attribute.matches(spec.type) { continue }
-            issues.append(
-                LineIssue(
-                    isKey && spec.name == "IV" ? ParseDiagnostics.keyIVFormat : ParseDiagnostics.attributeType,
-                    "\(attribute.name) of #\(tag.rawValue) must be a \(spec.type.rawValue), found \(describe(attribute))",
-                    column: span.valueRange.lowerBound + 1))
-        }
-        for (index, spec) in specs.enumerated() where spec.required && seen & (1 << index) == 0 {
-            let kind = isKey && spec.name == "METHOD" ? ParseDiagnostics.keyMethodMissing : ParseDiagnostics.attributeMissing
-            issues.append(LineIssue(kind, "#\(tag.rawValue) needs the attribute \(spec.name)", column: column))
+            for index in specs.indices where specs[index].required && seen & (1 << index) == 0 {
+                let name = specs[index].name
+                let kind = isKey && name == "METHOD" ? ParseDiagnostics.keyMethodMissing : ParseDiagnostics.attributeMissing
+                issues.append(LineIssue(kind, "#\(tag.rawValue) needs the attribute \(name)", column: column))
+            }
         }
         guard isKey else { return }
         if let method, !AttributeView.bytes(method.textBytes, equal: "NONE"), uri == nil {

@@ -52,12 +52,14 @@ public enum TagName: String, CaseIterable, Sendable, Codable {
             return
         }
         guard bytes.count < Self.byLength.count else { return nil }
+        // Compared with the raw values, literals: reading them takes no reference count, where byte
+        // arrays would each be retained and released (atomic operations, at every tag line).
         for candidate in Self.byLength[bytes.count] {
-            let matches = candidate.bytes.withUnsafeBytes { name in
+            let matches = candidate.rawValue.utf8.withContiguousStorageIfAvailable { name in
                 memcmp(name.baseAddress!, bytes.baseAddress!, bytes.count) == 0
             }
-            if matches {
-                self = candidate.name
+            if matches == true {
+                self = candidate
                 return
             }
         }
@@ -67,11 +69,11 @@ public enum TagName: String, CaseIterable, Sendable, Codable {
     private static let extiLE = UInt32(littleEndian: 0x4954_5845)  // "EXTI"
     private static let nfLE = UInt16(littleEndian: 0x464E)  // "NF"
 
-    /// Names grouped by length, as bytes, so lookup compares only names of the right length.
-    private static let byLength: [[(name: TagName, bytes: [UInt8])]] = {
+    /// Names grouped by length, so lookup compares only names of the right length.
+    private static let byLength: [[TagName]] = {
         let longest = allCases.map(\.rawValue.utf8.count).max()!
-        var table = Array(repeating: [(name: TagName, bytes: [UInt8])](), count: longest + 1)
-        for name in allCases { table[name.rawValue.utf8.count].append((name, Array(name.rawValue.utf8))) }
+        var table = Array(repeating: [TagName](), count: longest + 1)
+        for name in allCases { table[name.rawValue.utf8.count].append(name) }
         return table
     }()
 
