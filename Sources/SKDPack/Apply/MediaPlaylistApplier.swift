@@ -157,7 +157,7 @@ public struct MediaPlaylistApplier: Sendable {
         let shape = shape(signaled)
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
         if shape.method == nil, shape.keyFormatVersions == nil, signaled == nil, let current = attributes["URI"], current.isQuoted {
-            if current.textBytes.elementsEqual(uri.utf8) { return attributes.line }
+            if current.hasText(uri) { return attributes.line }
             return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
         }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
@@ -372,7 +372,7 @@ private struct MediaWalk {
         let kid = periods.kid
         var insertion: [UInt8]?
         if reader.hasKeysInForce, reader.firstKeyInForce(where: KeyLine.isFairPlay) == nil {
-            let usable = { (attributes: AttributeList) in attributes["METHOD"]?.textBytes.elementsEqual(FairPlay.method.utf8) == true }
+            let usable = { (attributes: AttributeList) in attributes["METHOD"]?.hasText(FairPlay.method) == true }
             if let unusable = reader.firstKeyInForce(where: { !usable($0) }) {
                 let key = KeyTag(attributes: unusable.attributes, isSessionKey: false)
                 report(

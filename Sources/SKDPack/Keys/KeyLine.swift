@@ -15,21 +15,23 @@ struct KeyLine {
 
     /// The key of a key line whose attributes the reader has read (``PlaylistReader/currentAttributes``).
     init?(attributes: AttributeList, variables: VariableScope) {
-        guard attributes.line.starts(with: Array("#EXT-X-KEY:".utf8)) || attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8))
-        else { return nil }
+        guard attributes.line.starts(with: Self.keyPrefix) || attributes.line.starts(with: Self.sessionKeyPrefix) else { return nil }
         self.attributes = attributes
         self.isFairPlay = Self.isFairPlay(attributes)
-        self.methodIsFairPlayCompatible = attributes["METHOD"].map { !$0.isQuoted && $0.text == FairPlay.method } ?? false
+        self.methodIsFairPlayCompatible = attributes["METHOD"].map { !$0.isQuoted && $0.hasText(FairPlay.method) } ?? false
         self.resolvedURI = isFairPlay ? attributes["URI"].flatMap { $0.isQuoted ? variables.substitute($0.text).text : nil } : nil
     }
 
     /// The typed view, built when asked for (FairPlay keys being rewritten).
-    var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: attributes.line.starts(with: Array("#EXT-X-SESSION-KEY:".utf8))) }
+    var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: attributes.line.starts(with: Self.sessionKeyPrefix)) }
+
+    private static let keyPrefix = Array("#EXT-X-KEY:".utf8)
+    private static let sessionKeyPrefix = Array("#EXT-X-SESSION-KEY:".utf8)
 
     /// Whether a key's attributes say FairPlay: an explicit `KEYFORMAT="com.apple.streamingkeydelivery"`.
     static func isFairPlay(_ attributes: AttributeList) -> Bool {
         guard let format = attributes["KEYFORMAT"], format.isQuoted else { return false }
-        return format.textBytes.elementsEqual(FairPlay.keyFormat.utf8)
+        return format.hasText(FairPlay.keyFormat)
     }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.

@@ -11,7 +11,9 @@ struct ByteRegex: Sendable {
     /// The named groups, by capture index (0 is the whole match).
     let groupNames: [Int: String]
     private let program: [Instruction]
-    private let classes: [[Bool]]
+    /// The character classes, 256 entries each, one after another: class `i` accepts byte `b` when
+    /// `classes[i * 256 + b]`.
+    private let classes: [Bool]
     private let captureCount: Int
 
     private enum Instruction: Sendable {
@@ -43,7 +45,7 @@ struct ByteRegex: Sendable {
         compiler.emit(.save(1))
         compiler.emit(.match)
         return ByteRegex(
-            groupNames: parser.names, program: compiler.program, classes: compiler.classes,
+            groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
             captureCount: parser.groupCount + 1)
     }
 
@@ -52,7 +54,10 @@ struct ByteRegex: Sendable {
     func firstMatch(in text: [UInt8]) -> [Range<Int>?]?? {
         var steps = 0
         var slots = [Int](repeating: -1, count: captureCount * 2)
+        // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
+        // more than the match (six reallocations for a key URI).
         var stack: [Frame] = []
+        stack.reserveCapacity(2 * text.count + 16)
         for start in 0...text.count {
             switch run(text, from: start, steps: &steps, slots: &slots, stack: &stack) {
             case .matched(let captures): return .some(captures)
@@ -82,61 +87,69 @@ struct ByteRegex: Sendable {
         for index in slots.indices { slots[index] = -1 }
         stack.removeAll(keepingCapacity: true)
         stack.append(.resume(pc: 0, position: start))
-        while let frame = stack.popLast() {
-            var pc: Int
-            var position: Int
-            switch frame {
-            case .restore(let slot, let value):
-                slots[slot] = value
-                continue
-            case .resume(let resumePC, let resumePosition):
-                pc = resumePC
-                position = resumePosition
-            }
-            thread: while true {
-                steps += 1
-                if steps > 100_000 { return .gaveUp }
-                switch program[pc] {
-                case .byte(let byte):
-                    guard position < text.count, text[position] == byte else { break thread }
-                    position += 1
-                    pc += 1
-                case .set(let index):
-                    guard position < text.count, classes[index][Int(text[position])] else { break thread }
-                    position += 1
-                    pc += 1
-                case .any:
-                    // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII text,
-                    // where NEL, LS and PS would be, goes to Swift's Regex).
-                    guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
-                    position += 1
-                    pc += 1
-                case .split(let preferred, let other):
-                    stack.append(.resume(pc: other, position: position))
-                    pc = preferred
-                case .jump(let target):
-                    pc = target
-                case .save(let slot):
-                    stack.append(.restore(slot: slot, value: slots[slot]))
-                    slots[slot] = position
-                    pc += 1
-                case .lineStart:
-                    guard position == 0 else { break thread }
-                    pc += 1
-                case .lineEnd:
-                    guard position == text.count else { break thread }
-                    pc += 1
-                case .match:
-                    return .matched(
-                        (0..<captureCount).map { group in
-                            let from = slots[2 * group]
-                            let to = slots[2 * group + 1]
-                            return from >= 0 && to >= from ? from..<to : nil
-                        })
+        // The text, the program and the classes are read through buffer pointers: the array accesses of the
+        // innermost loop otherwise cost a bounds check each, and a nested array a retain.
+        return text.withUnsafeBufferPointer { text in
+            program.withUnsafeBufferPointer { program in
+                classes.withUnsafeBufferPointer { classes in
+                    while let frame = stack.popLast() {
+                        var pc: Int
+                        var position: Int
+                        switch frame {
+                        case .restore(let slot, let value):
+                            slots[slot] = value
+                            continue
+                        case .resume(let resumePC, let resumePosition):
+                            pc = resumePC
+                            position = resumePosition
+                        }
+                        thread: while true {
+                            steps += 1
+                            if steps > 100_000 { return .gaveUp }
+                            switch program[pc] {
+                            case .byte(let byte):
+                                guard position < text.count, text[position] == byte else { break thread }
+                                position += 1
+                                pc += 1
+                            case .set(let index):
+                                guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { break thread }
+                                position += 1
+                                pc += 1
+                            case .any:
+                                // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII
+                                // text, where NEL, LS and PS would be, goes to Swift's Regex).
+                                guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
+                                position += 1
+                                pc += 1
+                            case .split(let preferred, let other):
+                                stack.append(.resume(pc: other, position: position))
+                                pc = preferred
+                            case .jump(let target):
+                                pc = target
+                            case .save(let slot):
+                                stack.append(.restore(slot: slot, value: slots[slot]))
+                                slots[slot] = position
+                                pc += 1
+                            case .lineStart:
+                                guard position == 0 else { break thread }
+                                pc += 1
+                            case .lineEnd:
+                                guard position == text.count else { break thread }
+                                pc += 1
+                            case .match:
+                                return .matched(
+                                    (0..<captureCount).map { group in
+                                        let from = slots[2 * group]
+                                        let to = slots[2 * group + 1]
+                                        return from >= 0 && to >= from ? from..<to : nil
+                                    })
+                            }
+                        }
+                    }
+                    return .noMatch
                 }
             }
         }
-        return .noMatch
     }
 
     // MARK: Parsing
