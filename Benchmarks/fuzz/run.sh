@@ -36,8 +36,9 @@ build() {
     local dir
     dir=$(sources "$name" "$@")
     echo "building fuzz-$name ..."
+    # HLS imports CLineScan, a header-only C module: found through its module map.
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Fuzz -package-name skdpack \
-        "$dir"/*.swift "Benchmarks/fuzz/$entry" -o "$out/fuzz-$name"
+        -I Sources/CLineScan/include "$dir"/*.swift "Benchmarks/fuzz/$entry" -o "$out/fuzz-$name"
 }
 
 for target in "${targets[@]}"; do
