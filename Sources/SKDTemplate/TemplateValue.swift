@@ -18,7 +18,11 @@ public struct TemplateValue: Hashable, Sendable {
     /// into a content id) that a key URI should not silently carry.
     public static func forbiddenScalar(in text: String) -> Unicode.Scalar? {
         // Decided on bytes for the common case; a C1 control (U+0080–U+009F) is 0xC2 then a byte below 0xA0.
-        let suspicious = text.utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+        // Over the contiguous bytes when the string has them (native and literal strings do): the generic
+        // walk of the UTF-8 view cost several times as much, at every key a migration renders.
+        let isSuspicious = { (byte: UInt8) in byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == 0xC2 }
+        let suspicious =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(where: isSuspicious) } ?? text.utf8.contains(where: isSuspicious)
         guard suspicious else { return nil }
         return text.unicodeScalars.first { $0 == "\"" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }

@@ -26,6 +26,9 @@ struct ByteRegex: Sendable {
         case lineStart
         case lineEnd
         case match
+        /// A greedy `X*` of a one-byte matcher (class `i`): takes every byte it can at once, and leaves one
+        /// frame that gives them back one at a time, as the loop of splits it stands for would.
+        case greedyRun(Int)
     }
 
     /// The longest program compiled: counted repetitions are unrolled, so nested ones multiply
@@ -77,6 +80,9 @@ struct ByteRegex: Sendable {
     private enum Frame {
         case resume(pc: Int, position: Int)
         case restore(slot: Int, value: Int)
+        /// A greedy run's alternatives: resume at `pc` from `position`, then one byte shorter, down to
+        /// `lowest`.
+        case retreat(pc: Int, lowest: Int, position: Int)
     }
 
     /// The backtracking machine: a stack of alternatives to try, and of capture values to restore.
@@ -100,6 +106,12 @@ struct ByteRegex: Sendable {
                             slots[slot] = value
                             continue
                         case .resume(let resumePC, let resumePosition):
+                            pc = resumePC
+                            position = resumePosition
+                        case .retreat(let resumePC, let lowest, let resumePosition):
+                            if resumePosition > lowest {
+                                stack.append(.retreat(pc: resumePC, lowest: lowest, position: resumePosition - 1))
+                            }
                             pc = resumePC
                             position = resumePosition
                         }
@@ -135,6 +147,13 @@ struct ByteRegex: Sendable {
                                 pc += 1
                             case .lineEnd:
                                 guard position == text.count else { break thread }
+                                pc += 1
+                            case .greedyRun(let index):
+                                var end = position
+                                while end < text.count, classes[index &* 256 &+ Int(text[end])] { end += 1 }
+                                steps += end - position
+                                if end > position { stack.append(.retreat(pc: pc + 1, lowest: position, position: end - 1)) }
+                                position = end
                                 pc += 1
                             case .match:
                                 return .matched(
@@ -402,6 +421,34 @@ struct ByteRegex: Sendable {
 
         mutating func emit(_ instruction: Instruction) { program.append(instruction) }
 
+        /// Whether `node` matches exactly one byte: a byte, a class, `.`, or a non-capturing group of one.
+        static func matchesOneByte(_ node: Node) -> Bool {
+            switch node {
+            case .set, .byte, .any: return true
+            case .group(let inner, nil): return matchesOneByte(inner)
+            default: return false
+            }
+        }
+
+        /// The class of a node that ``matchesOneByte(_:)``, added to the classes when it has none of its
+        /// own.
+        mutating func singleByteClass(_ node: Node) -> Int? {
+            switch node {
+            case .set(let index): return index
+            case .byte(let byte):
+                var set = [Bool](repeating: false, count: 256)
+                set[Int(byte)] = true
+                classes.append(set)
+                return classes.count - 1
+            case .any:
+                // As the `.any` instruction: every byte but the ASCII line terminators LF, VT, FF and CR.
+                classes.append((0..<256).map { $0 < 0x0A || $0 > 0x0D })
+                return classes.count - 1
+            case .group(let inner, nil): return singleByteClass(inner)
+            default: return nil
+            }
+        }
+
         /// How many instructions `node` compiles to, worked out without compiling it and saturating at
         /// `Int.max`, so that a pattern too large to unroll costs nothing to refuse.
         static func size(of node: Node) -> Int {
@@ -447,6 +494,11 @@ struct ByteRegex: Sendable {
                     }
                 }
                 for jump in jumps { program[jump] = .jump(program.count) }
+            case .repetition(let inner, let min, nil, true) where Self.matchesOneByte(inner):
+                // `[^&]+`, `\d*`, `.+`: a run taken at once instead of a split per byte (three steps a
+                // byte, the most of a key URI's match).
+                for _ in 0..<min { compile(inner) }
+                emit(.greedyRun(singleByteClass(inner)!))
             case .repetition(let inner, let min, let max, let greedy):
                 for _ in 0..<min { compile(inner) }
                 if let max {
