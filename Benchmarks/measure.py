@@ -62,9 +62,7 @@ def paired(first, second, pairs=21, stdout_path=None) -> Pairing:
     import statistics
 
     # Each command writes a file of its own (the first `stdout_path` + ".first"), as a user's two commands
-    # would: on ext4, rewriting a file the other command has just written and closed meets the writeback
-    # that closing a truncated file starts (auto_da_alloc), a cost of the harness and not of the command
-    # (skdpack cat against sed measured 2.58x with one shared file, 3.07x with a file each, in turns).
+    # would, so that neither rewrites the file the other has just written and closed.
     first_path = None if stdout_path is None else f"{stdout_path}.first"
 
     def once(argv, path) -> float:
