@@ -230,8 +230,7 @@ def main() -> int:
     for segments in (20_000, 2_000_000):
         workload(segments)
     # The workloads were just written: their dirty pages go to the disk now, not in the middle of the
-    # timed runs (in two runs of an earlier version, the first rows measured the kernel's writeback:
-    # skdpack cat against sed 2.57x there, 3.04x to 3.16x when measured again after).
+    # timed runs.
     os.sync()
     if args.only == "key-truth":
         key_truth_rows(skdpack, playlist, [str(skdpack), "apply", "--template", TEMPLATE, "--match", MATCH], target)
