@@ -108,6 +108,19 @@ public struct AttributeList: Hashable, Sendable {
         }.map(attribute)
     }
 
+    /// Whether the first attribute named `name` is written as `text` (inside the quotes, for a quoted
+    /// value), quoted or not as `quoted` says (`nil`: either). Asked of every key of a key-rotating
+    /// playlist, so it reads the bytes in place: no ``Attribute`` is made, no `String`, no reference
+    /// counted.
+    public func attribute(_ name: String, is text: String, quoted: Bool? = nil) -> Bool {
+        line.withUnsafeBytes { bytes in
+            guard let span = spans.first(where: { AttributeView(line: bytes, span: $0).isNamed(name) }),
+                quoted == nil || span.isQuoted == quoted
+            else { return false }
+            return AttributeView.bytes(AttributeView(line: bytes, span: span).textBytes, equal: text)
+        }
+    }
+
     public var names: [String] { attributes.map(\.name) }
 
     /// Drops the attributes named `name`.

@@ -372,7 +372,7 @@ private struct MediaWalk {
         let kid = periods.kid
         var insertion: [UInt8]?
         if reader.hasKeysInForce, reader.firstKeyInForce(where: KeyLine.isFairPlay) == nil {
-            let usable = { (attributes: AttributeList) in attributes["METHOD"]?.hasText(FairPlay.method) == true }
+            let usable = { (attributes: AttributeList) in attributes.attribute("METHOD", is: FairPlay.method) }
             if let unusable = reader.firstKeyInForce(where: { !usable($0) }) {
                 let key = KeyTag(attributes: unusable.attributes, isSessionKey: false)
                 report(
@@ -456,9 +456,14 @@ private struct MediaWalk {
                 return nil
             }
         }
+        // The reporter holds what a finding needs, not the walk: a closure over `self` would copy the whole
+        // walk, retaining each of its fields, at every key period.
+        let (box, path, redaction) = (box, identity.path, redaction)
         return applier.render(
-            key, index: index, kid: kid, line: line, values: playlistValues, truth: truth, truthSource: source, noting: &outcome,
-            report: report)
+            key, index: index, kid: kid, line: line, values: playlistValues, truth: truth, truthSource: source, noting: &outcome
+        ) { kind, message, line in
+            box.diagnostics.append(kind(redaction.redact(message), at: SourceLocation(path: path, line: line, column: 1, offset: 0)))
+        }
     }
 
     /// Reports `problem` at `line` unless the same was reported already (a problem of the playlist, not of

@@ -18,7 +18,7 @@ struct KeyLine {
         guard attributes.line.starts(with: Self.keyPrefix) || attributes.line.starts(with: Self.sessionKeyPrefix) else { return nil }
         self.attributes = attributes
         self.isFairPlay = Self.isFairPlay(attributes)
-        self.methodIsFairPlayCompatible = attributes["METHOD"].map { !$0.isQuoted && $0.hasText(FairPlay.method) } ?? false
+        self.methodIsFairPlayCompatible = attributes.attribute("METHOD", is: FairPlay.method, quoted: false)
         self.resolvedURI = isFairPlay ? attributes["URI"].flatMap { $0.isQuoted ? variables.substitute($0.text).text : nil } : nil
     }
 
@@ -30,8 +30,7 @@ struct KeyLine {
 
     /// Whether a key's attributes say FairPlay: an explicit `KEYFORMAT="com.apple.streamingkeydelivery"`.
     static func isFairPlay(_ attributes: AttributeList) -> Bool {
-        guard let format = attributes["KEYFORMAT"], format.isQuoted else { return false }
-        return format.hasText(FairPlay.keyFormat)
+        attributes.attribute("KEYFORMAT", is: FairPlay.keyFormat, quoted: true)
     }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.
