@@ -52,6 +52,43 @@ struct MediaApplyTests {
         #expect(fixture.ids("t/v.m3u8").contains("FPS-method-unusable"))
     }
 
+    /// Two key periods whose FairPlay keys share the old URI, each with a Widevine key of its own KEYID
+    /// (where `kid` comes from), as key rotation often writes them: a URI rendered for the first is reused
+    /// for the second only where nothing else of the period enters the template.
+    static func repeatedURI(_ first: String, _ second: String) -> String {
+        let fairPlay =
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old.example.com/title-7",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let widevine = { (kid: String) in Keys.widevine.replacingOccurrences(of: "0123456789ABCDEF0123456789ABCDEF", with: kid) }
+        return .lines(
+            "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", widevine(first), fairPlay, "#EXTINF:6,", "s1.ts",
+            widevine(second), fairPlay, "#EXTINF:6,", "s2.ts")
+    }
+
+    @Test("keys repeating an old URI: a template using kid or key_index is rendered for each period")
+    func repeatedURIPerPeriod() throws {
+        let (first, second) = ("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210")
+        var fixture = try ApplyFixture(["t/v.m3u8": Self.repeatedURI(first.uppercased(), second.uppercased())])
+        defer { fixture.remove() }
+        try fixture.apply(template: "skd://new.example.com/{title}/{kid}/{key_index}", match: "skd://old.example.com/(?<title>.+)")
+        let result = try #require(fixture.result("t/v.m3u8"))
+        let uris = result.components(separatedBy: #"URI=""#).dropFirst().map { $0.prefix { $0 != "\"" } }
+        let fairPlay = uris.filter { $0.hasPrefix("skd:") }
+        #expect(fairPlay == ["skd://new.example.com/title-7/\(first)/0", "skd://new.example.com/title-7/\(second)/1"])
+    }
+
+    @Test("keys repeating an old URI: a template using only the old URI gives each the same new one, each change recorded")
+    func repeatedURIShared() throws {
+        var fixture = try ApplyFixture([
+            "t/v.m3u8": Self.repeatedURI("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210")
+        ])
+        defer { fixture.remove() }
+        try fixture.apply(template: "skd://new.example.com/{title}", match: "skd://old.example.com/(?<title>.+)")
+        let result = try #require(fixture.result("t/v.m3u8"))
+        #expect(result.components(separatedBy: #"URI="skd://new.example.com/title-7""#).count == 3)
+        #expect(!result.contains("old.example.com"))
+        #expect(fixture.outcome("t/v.m3u8")?.changes.map(\.line) == [5, 9])
+    }
+
     static let rotated = String.lines(
         "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", #"#EXT-X-MAP:URI="init.mp4""#,
         "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "clear.m4s",

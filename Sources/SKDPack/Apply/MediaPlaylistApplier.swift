@@ -240,6 +240,12 @@ private struct MediaWalk {
     var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
     /// The document's FairPlay key line for the last key rendered, when the template writes it whole.
     var lastSignaled: KeyAttributes?
+    /// Whether a key's URI depends on nothing of its key period but its old URI: the template uses neither
+    /// `key_index` nor `kid`, and no key truth gives values per period. Then a period that repeats the old
+    /// URI of the one before (key rotation often changes only the KEYID) gets the URI rendered for it.
+    let rendersByOldURI: Bool
+    /// The last old URI rendered and what it rendered to, when ``rendersByOldURI``.
+    var lastRender: (oldURI: String, uri: String)?
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -248,6 +254,8 @@ private struct MediaWalk {
         self.playlistValues = applier.options.variables.playlistValues(for: identity)
         self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
         self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
+        let variableNames = applier.options.template.definition.uri.variableNames
+        self.rendersByOldURI = !variableNames.contains("kid") && !variableNames.contains("key_index") && applier.options.keyTruth.isEmpty
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
         let truth = applier.options.keyTruth
@@ -456,14 +464,20 @@ private struct MediaWalk {
                 return nil
             }
         }
+        // The same old URI renders the same URI: what the render noted (secrets, content ids) is noted already.
+        // A URI that did not render is not kept, so each of its keys reports why.
+        let oldURI = rendersByOldURI ? key?.resolvedURI : nil
+        if let oldURI, let lastRender, lastRender.oldURI == oldURI { return lastRender.uri }
         // The reporter holds what a finding needs, not the walk: a closure over `self` would copy the whole
         // walk, retaining each of its fields, at every key period.
         let (box, path, redaction) = (box, identity.path, redaction)
-        return applier.render(
+        let uri = applier.render(
             key, index: index, kid: kid, line: line, values: playlistValues, truth: truth, truthSource: source, noting: &outcome
         ) { kind, message, line in
             box.diagnostics.append(kind(redaction.redact(message), at: SourceLocation(path: path, line: line, column: 1, offset: 0)))
         }
+        if let oldURI, let uri { lastRender = (oldURI, uri) }
+        return uri
     }
 
     /// Reports `problem` at `line` unless the same was reported already (a problem of the playlist, not of
