@@ -55,6 +55,11 @@ struct ByteRegex: Sendable {
     /// The captures of the first match in `text` (byte ranges by group, `nil` for a group that took no
     /// part), `.some(nil)` if there is no match, or `nil` if this matcher gave up (the caller falls back).
     func firstMatch(in text: [UInt8]) -> [Range<Int>?]?? {
+        text.withUnsafeBufferPointer { firstMatch(in: $0) }
+    }
+
+    /// The same, over bytes in place (a native string's UTF-8, without a copy).
+    func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
         var steps = 0
         var slots = [Int](repeating: -1, count: captureCount * 2)
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
@@ -88,85 +93,83 @@ struct ByteRegex: Sendable {
     /// The backtracking machine: a stack of alternatives to try, and of capture values to restore.
     /// `slots` and `stack` are the caller's, reused from one start position to the next.
     private func run(
-        _ text: [UInt8], from start: Int, steps: inout Int, slots: inout [Int], stack: inout [Frame]
+        _ text: UnsafeBufferPointer<UInt8>, from start: Int, steps: inout Int, slots: inout [Int], stack: inout [Frame]
     ) -> Outcome {
         for index in slots.indices { slots[index] = -1 }
         stack.removeAll(keepingCapacity: true)
         stack.append(.resume(pc: 0, position: start))
-        // The text, the program and the classes are read through buffer pointers: the array accesses of the
-        // innermost loop otherwise cost a bounds check each, and a nested array a retain.
-        return text.withUnsafeBufferPointer { text in
-            program.withUnsafeBufferPointer { program in
-                classes.withUnsafeBufferPointer { classes in
-                    while let frame = stack.popLast() {
-                        var pc: Int
-                        var position: Int
-                        switch frame {
-                        case .restore(let slot, let value):
-                            slots[slot] = value
-                            continue
-                        case .resume(let resumePC, let resumePosition):
-                            pc = resumePC
-                            position = resumePosition
-                        case .retreat(let resumePC, let lowest, let resumePosition):
-                            if resumePosition > lowest {
-                                stack.append(.retreat(pc: resumePC, lowest: lowest, position: resumePosition - 1))
-                            }
-                            pc = resumePC
-                            position = resumePosition
+        // The program and the classes are read through buffer pointers, like the text: the array accesses of
+        // the innermost loop otherwise cost a bounds check each, and a nested array a retain.
+        return program.withUnsafeBufferPointer { program in
+            classes.withUnsafeBufferPointer { classes in
+                while let frame = stack.popLast() {
+                    var pc: Int
+                    var position: Int
+                    switch frame {
+                    case .restore(let slot, let value):
+                        slots[slot] = value
+                        continue
+                    case .resume(let resumePC, let resumePosition):
+                        pc = resumePC
+                        position = resumePosition
+                    case .retreat(let resumePC, let lowest, let resumePosition):
+                        if resumePosition > lowest {
+                            stack.append(.retreat(pc: resumePC, lowest: lowest, position: resumePosition - 1))
                         }
-                        thread: while true {
-                            steps += 1
-                            if steps > 100_000 { return .gaveUp }
-                            switch program[pc] {
-                            case .byte(let byte):
-                                guard position < text.count, text[position] == byte else { break thread }
-                                position += 1
-                                pc += 1
-                            case .set(let index):
-                                guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { break thread }
-                                position += 1
-                                pc += 1
-                            case .any:
-                                // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII
-                                // text, where NEL, LS and PS would be, goes to Swift's Regex).
-                                guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
-                                position += 1
-                                pc += 1
-                            case .split(let preferred, let other):
-                                stack.append(.resume(pc: other, position: position))
-                                pc = preferred
-                            case .jump(let target):
-                                pc = target
-                            case .save(let slot):
-                                stack.append(.restore(slot: slot, value: slots[slot]))
-                                slots[slot] = position
-                                pc += 1
-                            case .lineStart:
-                                guard position == 0 else { break thread }
-                                pc += 1
-                            case .lineEnd:
-                                guard position == text.count else { break thread }
-                                pc += 1
-                            case .greedyRun(let index):
-                                var end = position
-                                while end < text.count, classes[index &* 256 &+ Int(text[end])] { end += 1 }
-                                steps += end - position
-                                if end > position { stack.append(.retreat(pc: pc + 1, lowest: position, position: end - 1)) }
-                                position = end
-                                pc += 1
-                            case .match:
-                                return .matched(
-                                    (0..<captureCount).map { group in
-                                        let from = slots[2 * group]
-                                        let to = slots[2 * group + 1]
-                                        return from >= 0 && to >= from ? from..<to : nil
-                                    })
-                            }
+                        pc = resumePC
+                        position = resumePosition
+                    }
+                    thread: while true {
+                        steps += 1
+                        if steps > 100_000 { return .gaveUp }
+                        switch program[pc] {
+                        case .byte(let byte):
+                            guard position < text.count, text[position] == byte else { break thread }
+                            position += 1
+                            pc += 1
+                        case .set(let index):
+                            guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { break thread }
+                            position += 1
+                            pc += 1
+                        case .any:
+                            // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII
+                            // text, where NEL, LS and PS would be, goes to Swift's Regex).
+                            guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
+                            position += 1
+                            pc += 1
+                        case .split(let preferred, let other):
+                            stack.append(.resume(pc: other, position: position))
+                            pc = preferred
+                        case .jump(let target):
+                            pc = target
+                        case .save(let slot):
+                            stack.append(.restore(slot: slot, value: slots[slot]))
+                            slots[slot] = position
+                            pc += 1
+                        case .lineStart:
+                            guard position == 0 else { break thread }
+                            pc += 1
+                        case .lineEnd:
+                            guard position == text.count else { break thread }
+                            pc += 1
+                        case .greedyRun(let index):
+                            var end = position
+                            while end < text.count, classes[index &* 256 &+ Int(text[end])] { end += 1 }
+                            steps += end - position
+                            if end > position { stack.append(.retreat(pc: pc + 1, lowest: position, position: end - 1)) }
+                            position = end
+                            pc += 1
+                        case .match:
+                            return .matched(
+                                (0..<captureCount).map { group in
+                                    let from = slots[2 * group]
+                                    let to = slots[2 * group + 1]
+                                    return from >= 0 && to >= from ? from..<to : nil
+                                })
                         }
                     }
-                    return .noMatch
                 }
+                return .noMatch
             }
         }
     }

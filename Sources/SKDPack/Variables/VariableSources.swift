@@ -125,14 +125,18 @@ public final class NamedPattern: Sendable {
     /// for the first use, which concurrent jobs may race to.)
     private let swift: Mutex<Regex<AnyRegexOutput>?>
     public let groupNames: [String]
+    /// The byte matcher's named groups as (capture index, name), in capture order: walked at every match.
+    private let namedCaptures: [(index: Int, name: String)]
 
     public init(_ text: String) throws {
         self.text = text
         self.fast = ByteRegex.compile(text)
         if let fast {
-            groupNames = fast.groupNames.sorted { $0.key < $1.key }.map(\.value)
+            namedCaptures = fast.groupNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            groupNames = namedCaptures.map(\.name)
             swift = Mutex(nil)
         } else {
+            namedCaptures = []
             // Compiled now, so that a pattern Swift's Regex rejects is an error here, with its reason.
             swift = Mutex(try Regex(text).matchingSemantics(.unicodeScalar))
             groupNames = Self.namedGroups(in: text)
@@ -149,16 +153,21 @@ public final class NamedPattern: Sendable {
 
     /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.
     public func groups(in text: String) -> [String: String]? {
-        let bytes = Array(text.utf8)
-        if let fast, !bytes.contains(where: { $0 >= 0x80 }) {
-            if let result = fast.firstMatch(in: bytes) {
-                guard let captures = result else { return nil }
+        if let fast {
+            // Matched over the string's own bytes where it has them contiguously (a native string does),
+            // without a copy; ASCII only, as the byte matcher is.
+            let matched = { (bytes: UnsafeBufferPointer<UInt8>) -> [String: String]?? in
+                guard !bytes.contains(where: { $0 >= 0x80 }), let result = fast.firstMatch(in: bytes) else { return nil }
+                guard let captures = result else { return .some(nil) }
                 var groups: [String: String] = [:]
-                for (index, name) in fast.groupNames {
+                groups.reserveCapacity(self.namedCaptures.count)
+                for (index, name) in self.namedCaptures {
                     if let range = captures[index] { groups[name] = String(decoding: bytes[range], as: UTF8.self) }
                 }
                 return groups
             }
+            var text = text
+            if let result = text.withUTF8(matched) { return result }
         }
         return swiftRegexGroups(in: text)
     }
