@@ -28,6 +28,7 @@ public struct MediaPlaylistApplier: Sendable {
         self.options = options
         self.tracks = tracks
         self.secretNames = options.template.definition.secretNames.sorted()
+        self.writesDocumentKey = options.template.definition.uri.variableNames.contains("cpix_uri")
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
@@ -156,7 +157,13 @@ public struct MediaPlaylistApplier: Sendable {
         let attributes = key.attributes
         let shape = shape(signaled)
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
-        if shape.method == nil, shape.keyFormatVersions == nil, signaled == nil, let current = attributes["URI"], current.isQuoted {
+        // So it is when the template or the key server sets nothing else, or sets it as the line has it
+        // already (read in place: the typed key costs more than the replacement).
+        let onlyURI =
+            (shape.method.map { attributes.attribute("METHOD", is: $0) } ?? true)
+            && (shape.keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
+            && (signaled == nil || shape.iv == nil)
+        if onlyURI, let current = attributes["URI"], current.isQuoted {
             if current.hasText(uri) { return attributes.line }
             return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
         }
@@ -193,8 +200,8 @@ public struct MediaPlaylistApplier: Sendable {
     }
 
     /// Whether the template writes the key server's own key (its URI is the document's `{cpix_uri}`):
-    /// then the key's other attributes are the document's too.
-    var writesDocumentKey: Bool { options.template.definition.uri.variableNames.contains("cpix_uri") }
+    /// then the key's other attributes are the document's too. Worked out once: asked at every key period.
+    let writesDocumentKey: Bool
 }
 
 /// Diagnostics collected from the reader's callback while the walk owns the rest of its state.
