@@ -110,16 +110,19 @@ struct JSONEntryWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
+    /// The escape of `byte`, appended a byte at a time: an array literal per escape allocated, and key
+    /// lines, whose before and after a report holds, have eight quotes each.
     private mutating func escape(_ byte: UInt8) {
+        bytes.append(0x5C)
         switch byte {
-        case UInt8(ascii: "\""): bytes += [0x5C, 0x22]
-        case UInt8(ascii: "\\"): bytes += [0x5C, 0x5C]
-        case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
-        case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
-        case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-        case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
-        case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-        default: bytes += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]]
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        default:
+            for digit in [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]] { bytes.append(digit) }
         }
     }
 }

@@ -425,30 +425,63 @@ struct MasterReferences {
         // A media playlist's first EXTINF comes within a few hundred bytes: 4 KiB nearly always settles it,
         // and a library's worth of 64 KiB reads would copy the whole library once more.
         for size in [4 << 10, 64 << 10] {
-            var prefix = [UInt8](repeating: 0, count: size)
-            let count = prefix.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return false }
-            if startsALine(with: "#EXTINF", in: prefix[..<count]) { return true }
-            if count < size { return false }
+            let settled: Bool? = withUnsafeTemporaryAllocation(byteCount: size, alignment: 16) { buffer in
+                let count = pread(fd, buffer.baseAddress, size, 0)
+                guard count > 0 else { return false }
+                if startsALine(with: Self.extInf, in: UnsafeRawBufferPointer(rebasing: buffer[..<count])) { return true }
+                return count < size ? false : nil
+            }
+            if let settled { return settled }
         }
         return false
     }
 
-    private static func startsALine(with tag: String, in bytes: ArraySlice<UInt8>) -> Bool {
-        let tag = Array(tag.utf8)
-        var start = bytes.startIndex
-        while start + tag.count <= bytes.endIndex {
-            if bytes[start..<(start + tag.count)].elementsEqual(tag) { return true }
-            guard let newline = bytes[start...].firstIndex(of: 0x0A) else { return false }
-            start = newline + 1
+    private static let extInf = Array("#EXTINF".utf8)
+
+    /// Whether a line of `bytes` starts with `tag`, line ends found with memchr: this runs over the start of
+    /// every playlist of a library.
+    private static func startsALine(with tag: [UInt8], in bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var start = 0
+        while start + tag.count <= bytes.count {
+            if memcmp(base + start, tag, tag.count) == 0 { return true }
+            guard let newline = memchr(base + start, 0x0A, bytes.count - start) else { return false }
+            start = base.distance(to: UnsafeRawPointer(newline)) + 1
         }
         return false
     }
 
     /// The file path of a reference, without query or fragment; `nil` for a URL with a scheme.
     static func localPath(_ uri: String) -> String? {
+        // ASCII references (nearly all) are read as bytes: the same answer, without the grapheme breaking of
+        // the Character path, which cost 80,000 instructions a reference (40% of finding a library's masters).
+        let ascii: String?? =
+            uri.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
+                bytes.allSatisfy { $0 < 0x80 } ? asciiLocalPath(bytes) : nil
+            } ?? nil
+        if let ascii { return ascii }
+        return characterLocalPath(uri)
+    }
+
+    /// ``localPath(_:)`` on Characters: for references that are not ASCII, and the reference the byte path
+    /// is tested against.
+    static func characterLocalPath(_ uri: String) -> String? {
         let trimmed = String(uri.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
         guard !trimmed.isEmpty, !trimmed.contains("://"), !trimmed.hasPrefix("data:") else { return nil }
         return String(trimmed.prefix { $0 != "?" && $0 != "#" })
+    }
+
+    /// ``localPath(_:)`` of an ASCII reference, on its bytes.
+    private static func asciiLocalPath(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
+            return .some(nil)
+        }
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[first...last])
+        let scheme = Array("://".utf8)
+        let hasScheme = trimmed.count >= 3 && (0...(trimmed.count - 3)).contains { trimmed[$0..<($0 + 3)].elementsEqual(scheme) }
+        guard !hasScheme, !trimmed.starts(with: "data:".utf8) else { return .some(nil) }
+        let end = trimmed.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? trimmed.endIndex
+        return .some(String(decoding: UnsafeBufferPointer(rebasing: trimmed[..<end]), as: UTF8.self))
     }
 }

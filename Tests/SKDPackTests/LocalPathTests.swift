@@ -1,0 +1,38 @@
+import Testing
+
+@testable import SKDPack
+
+/// The file path of a master's reference, read on bytes for ASCII references, against the Character path
+/// that reads the rest: the same answer for every short reference over the characters that matter (blanks
+/// to trim, a scheme's `://`, `data:`, a query, a fragment).
+@Suite("master references: local paths")
+struct LocalPathTests {
+    @Test("the byte path agrees with the Character path on every short reference", arguments: [0, 1, 2, 3, 4, 5])
+    func agrees(length: Int) {
+        let alphabet: [Character] = [" ", "\t", "a", "/", ":", "?", "#", "d", "."]
+        var indices = [Int](repeating: 0, count: length)
+        while true {
+            let uri = String(indices.map { alphabet[$0] })
+            #expect(MasterReferences.localPath(uri) == MasterReferences.characterLocalPath(uri), "\(uri.debugDescription)")
+            var position = 0
+            while position < length, indices[position] == alphabet.count - 1 {
+                indices[position] = 0
+                position += 1
+            }
+            if position == length { break }
+            indices[position] += 1
+        }
+    }
+
+    @Test(
+        "references as masters write them",
+        arguments: [
+            ("video/720p.m3u8", "video/720p.m3u8"), ("  a.m3u8\t", "a.m3u8"), ("a.m3u8?token=1#x", "a.m3u8"),
+            ("/abs/a.m3u8", "/abs/a.m3u8"), ("https://cdn.example.com/a.m3u8", nil), ("data:text/plain,x", nil), (" \t ", nil),
+            ("vidéo/720p.m3u8", "vidéo/720p.m3u8"),
+        ] as [(String, String?)])
+    func cases(uri: String, expected: String?) {
+        #expect(MasterReferences.localPath(uri) == expected)
+        #expect(MasterReferences.characterLocalPath(uri) == expected)
+    }
+}
