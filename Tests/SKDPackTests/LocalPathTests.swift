@@ -2,9 +2,9 @@ import Testing
 
 @testable import SKDPack
 
-/// The file path of a master's reference, read on bytes for ASCII references, against the Character path
-/// that reads the rest: the same answer for every short reference over the characters that matter (blanks
-/// to trim, a scheme's `://`, `data:`, a query, a fragment).
+/// A master's references made local paths, and paths normalised, read on bytes when ASCII, against the
+/// Character path that reads the rest: the same answer for every short reference or path over the
+/// characters that matter (blanks to trim, a scheme's `://`, `data:`, a query, a fragment; `.` and `..`).
 @Suite("master references: local paths")
 struct LocalPathTests {
     @Test("the byte path agrees with the Character path on every short reference", arguments: [0, 1, 2, 3, 4, 5])
@@ -34,5 +34,25 @@ struct LocalPathTests {
     func cases(uri: String, expected: String?) {
         #expect(MasterReferences.localPath(uri) == expected)
         #expect(MasterReferences.characterLocalPath(uri) == expected)
+    }
+
+    @Test("path normalisation on bytes agrees with the Character path on every short path", arguments: [0, 1, 2, 3, 4, 5, 6, 7])
+    func normalization(length: Int) {
+        let discovery = PlaylistDiscovery()
+        let alphabet: [Character] = ["/", ".", "a", "b"]
+        var indices = [Int](repeating: 0, count: length)
+        while true {
+            let path = String(indices.map { alphabet[$0] })
+            #expect(discovery.normalize(path) == discovery.characterNormalized(path), "\(path.debugDescription)")
+            var position = 0
+            while position < length, indices[position] == alphabet.count - 1 {
+                indices[position] = 0
+                position += 1
+            }
+            if position == length { break }
+            indices[position] += 1
+        }
+        #expect(discovery.normalize("lib/t7/./video/../master.m3u8") == "lib/t7/master.m3u8")
+        #expect(discovery.normalize("/srv/vidéo/../a.m3u8") == "/srv/a.m3u8")
     }
 }
