@@ -99,15 +99,47 @@ struct JSONEntryWriter {
         var text = text
         bytes.append(UInt8(ascii: "\""))
         text.withUTF8 { utf8 in
+            bytes.reserveCapacity(bytes.count + utf8.count + 16)
             var spanStart = 0
-            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            var index = Self.nextEscape(in: utf8, from: 0)
+            while index < utf8.count {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[spanStart..<index]))
-                escape(byte)
+                escape(utf8[index])
                 spanStart = index + 1
+                index = Self.nextEscape(in: utf8, from: spanStart)
             }
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[spanStart...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The index of the first byte from `start` on that JSON must escape (a control byte, `"` or `\`), or
+    /// `utf8.count`. Eight bytes at a time: report strings are key lines, a few hundred bytes each, and a
+    /// library's report holds tens of thousands of them.
+    private static func nextEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        if let base = UnsafeRawPointer(utf8.baseAddress) {
+            while index + 8 <= utf8.count {
+                let word = base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // The lowest flagged byte of each mask is exact (borrows only run upwards), so the lowest of
+                // the three is the first byte to escape.
+                let control = (word &- ones &* 0x20) & ~word & highs
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let found =
+                    control | ((quote &- ones) & ~quote & highs) | ((backslash &- ones) & ~backslash & highs)
+                if found != 0 { return index + found.trailingZeroBitCount / 8 }
+                index += 8
+            }
+        }
+        while index < utf8.count {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == 0x22 || byte == 0x5C { return index }
+            index += 1
+        }
+        return utf8.count
     }
 
     /// The escape of `byte`, appended a byte at a time: an array literal per escape allocated, and key

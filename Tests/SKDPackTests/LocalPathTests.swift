@@ -56,3 +56,32 @@ struct LocalPathTests {
         #expect(discovery.normalize("/srv/vidéo/../a.m3u8") == "/srv/a.m3u8")
     }
 }
+
+@Suite("path components")
+struct PathComponentsTests {
+    @Test("components read on bytes are those split on Characters, for every short path over /, a and é", arguments: [0, 1, 2, 3, 4, 5, 6])
+    func agrees(length: Int) {
+        let alphabet: [Character] = ["/", "a", "é"]
+        var indices = [Int](repeating: 0, count: length)
+        while true {
+            let path = String(indices.map { alphabet[$0] })
+            #expect(PathComponents.of(path) == path.split(separator: "/").map(String.init), "\(path.debugDescription)")
+            var position = 0
+            while position < length, indices[position] == alphabet.count - 1 {
+                indices[position] = 0
+                position += 1
+            }
+            if position == length { break }
+            indices[position] += 1
+        }
+    }
+
+    @Test("a playlist's file name, stem and title folder")
+    func identity() {
+        let identity = PlaylistIdentity(path: "lib//t7/video-720p.m3u8", titlePath: "lib/t7/master.m3u8")
+        #expect(identity.fileName == "video-720p.m3u8")
+        #expect(identity.stem == "video-720p")
+        #expect(identity.titleDirectory == "t7")
+        #expect(PlaylistIdentity(path: "a.m3u8").titleDirectory == ".")
+    }
+}

@@ -114,6 +114,22 @@ struct ReportFormatTests {
         #expect(try ReportJSON.decode(bytes) == report)
     }
 
+    @Test("the streamed JSON is JSONEncoder's wherever an escaped byte falls in the writer's 8-byte words")
+    func jsonEscapesAtEveryOffset() throws {
+        let plain = String(repeating: "skd://a.example/", count: 3)
+        let texts = (0..<plain.count).flatMap { offset in
+            ["\"", "\\", "\n", "\u{1}", "é"].map { String(plain.prefix(offset)) + $0 + String(plain.dropFirst(offset)) }
+        }
+        let changes = texts.map { ApplyChange(line: 1, tag: "EXT-X-KEY", action: .rewritten, before: $0, after: $0 + "\"") }
+        let entry = Report.Playlist(path: "p", package: "p", kind: .media, status: .changed, changes: changes, diagnostics: [])
+        let report = Report(tool: ReportFixture.report.tool, run: ReportFixture.run, playlists: [entry])
+        let stream = ReportJSONStream(tool: report.tool)
+        var bytes = try stream.start()
+        bytes += try stream.add(entry)
+        bytes += try stream.finish(run: report.run, summary: report.summary)
+        #expect(bytes == (try ReportJSON.encode(report)))
+    }
+
     @Test("outside run, reports of the same input are equal whatever the time")
     func volatileOnlyInRun() throws {
         var later = ReportFixture.report

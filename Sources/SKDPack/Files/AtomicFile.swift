@@ -23,7 +23,7 @@ public final class AtomicFile {
     /// Creates the temporary file for `target` in `target`'s directory.
     public init(target: String) throws(IOError) {
         let directory = Self.directory(of: target)
-        let name = target.split(separator: "/").last.map(String.init) ?? target
+        let name = PathComponents.of(target).last ?? target
         var template = Array("\(directory)/\(Self.temporaryPrefix)\(name).XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw IOError(path: target, operation: "create a temporary file beside", errno: errno) }

@@ -99,7 +99,7 @@ public struct PlaylistIdentity: Hashable, Sendable {
         self.titlePath = titlePath
     }
 
-    public var fileName: String { path.split(separator: "/").last.map(String.init) ?? path }
+    public var fileName: String { PathComponents.of(path).last ?? path }
     public var stem: String {
         let name = fileName
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
@@ -108,8 +108,8 @@ public struct PlaylistIdentity: Hashable, Sendable {
     /// The name of the title's folder: the directory of its master playlist, or, for a playlist on its own,
     /// the directory holding it. `.` for a playlist given without a directory.
     public var titleDirectory: String {
-        let parts = (titlePath ?? path).split(separator: "/", omittingEmptySubsequences: true)
-        return parts.count >= 2 ? String(parts[parts.count - 2]) : "."
+        let parts = PathComponents.of(titlePath ?? path)
+        return parts.count >= 2 ? parts[parts.count - 2] : "."
     }
 }
 
