@@ -10,17 +10,8 @@ struct LocalPathTests {
     @Test("the byte path agrees with the Character path on every short reference", arguments: [0, 1, 2, 3, 4, 5])
     func agrees(length: Int) {
         let alphabet: [Character] = [" ", "\t", "a", "/", ":", "?", "#", "d", "."]
-        var indices = [Int](repeating: 0, count: length)
-        while true {
-            let uri = String(indices.map { alphabet[$0] })
+        for uri in everyString(of: length, over: alphabet) {
             #expect(MasterReferences.localPath(uri) == MasterReferences.characterLocalPath(uri), "\(uri.debugDescription)")
-            var position = 0
-            while position < length, indices[position] == alphabet.count - 1 {
-                indices[position] = 0
-                position += 1
-            }
-            if position == length { break }
-            indices[position] += 1
         }
     }
 
@@ -40,17 +31,8 @@ struct LocalPathTests {
     func normalization(length: Int) {
         let discovery = PlaylistDiscovery()
         let alphabet: [Character] = ["/", ".", "a", "b"]
-        var indices = [Int](repeating: 0, count: length)
-        while true {
-            let path = String(indices.map { alphabet[$0] })
+        for path in everyString(of: length, over: alphabet) {
             #expect(discovery.normalize(path) == discovery.characterNormalized(path), "\(path.debugDescription)")
-            var position = 0
-            while position < length, indices[position] == alphabet.count - 1 {
-                indices[position] = 0
-                position += 1
-            }
-            if position == length { break }
-            indices[position] += 1
         }
         #expect(discovery.normalize("lib/t7/./video/../master.m3u8") == "lib/t7/master.m3u8")
         #expect(discovery.normalize("/srv/vidéo/../a.m3u8") == "/srv/a.m3u8")
@@ -62,17 +44,8 @@ struct PathComponentsTests {
     @Test("components read on bytes are those split on Characters, for every short path over /, a and é", arguments: [0, 1, 2, 3, 4, 5, 6])
     func agrees(length: Int) {
         let alphabet: [Character] = ["/", "a", "é"]
-        var indices = [Int](repeating: 0, count: length)
-        while true {
-            let path = String(indices.map { alphabet[$0] })
+        for path in everyString(of: length, over: alphabet) {
             #expect(PathComponents.of(path) == path.split(separator: "/").map(String.init), "\(path.debugDescription)")
-            var position = 0
-            while position < length, indices[position] == alphabet.count - 1 {
-                indices[position] = 0
-                position += 1
-            }
-            if position == length { break }
-            indices[position] += 1
         }
     }
 
@@ -84,4 +57,9 @@ struct PathComponentsTests {
         #expect(identity.titleDirectory == "t7")
         #expect(PlaylistIdentity(path: "a.m3u8").titleDirectory == ".")
     }
+}
+
+/// Every string of `length` characters over `alphabet`, for the exhaustive comparisons above.
+func everyString(of length: Int, over alphabet: [Character]) -> [String] {
+    (0..<length).reduce([""]) { strings, _ in strings.flatMap { string in alphabet.map { string + String($0) } } }
 }
