@@ -1,7 +1,7 @@
 /// The `/`-separated components of a path, as `split(separator: "/")` gives them (empty ones dropped), read
 /// on the path's bytes when it is ASCII. Splitting a `String` breaks it into Characters, grapheme by
 /// grapheme: tens of thousands of instructions a path, at several paths of every playlist of a library
-/// (its file name, its title's folder, its temporary file's name).
+/// (its file name, its title's folder, its temporary file's name, the normalised paths discovery compares).
 enum PathComponents {
     static func of(_ path: String) -> [String] {
         let ascii: [String]? =

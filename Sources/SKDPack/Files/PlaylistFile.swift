@@ -118,7 +118,7 @@ public struct PlaylistDiscovery: Sendable {
             } else {
                 files.append(
                     PlaylistFile(
-                        path: input, relativePath: input.split(separator: "/").last.map(String.init) ?? input, isLink: wasLink))
+                        path: input, relativePath: PathComponents.of(input).last ?? input, isLink: wasLink))
                 givenFiles.append(input)
             }
         }
@@ -314,7 +314,7 @@ public struct PlaylistDiscovery: Sendable {
     /// Whether a reference climbs out of its master's directory.
     func escapes(_ reference: String) -> Bool {
         var depth = 0
-        for part in reference.split(separator: "/") {
+        for part in PathComponents.of(reference) {
             if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
             if depth < 0 { return true }
         }
@@ -323,47 +323,8 @@ public struct PlaylistDiscovery: Sendable {
 
     /// `a/./b/../c` as `a/c`, without touching the file system.
     func normalize(_ path: String) -> String {
-        // ASCII paths (nearly all) on their bytes: the same answer without the Character path's grapheme
-        // breaking, which cost 27,000 instructions a path, at several paths per playlist of a library.
-        let ascii: String? =
-            path.utf8.withContiguousStorageIfAvailable { bytes in
-                bytes.allSatisfy { $0 < 0x80 } ? Self.asciiNormalized(bytes) : nil
-            } ?? nil
-        return ascii ?? characterNormalized(path)
-    }
-
-    /// ``normalize(_:)`` of an ASCII path, on its bytes.
-    private static func asciiNormalized(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        let slash = UInt8(ascii: "/")
-        var parts: [UnsafeBufferPointer<UInt8>] = []
-        var start = 0
-        while start <= bytes.count {
-            let end = bytes[start...].firstIndex(of: slash) ?? bytes.count
-            let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            start = end + 1
-            if part.isEmpty || part.elementsEqual(".".utf8) { continue }
-            if part.elementsEqual("..".utf8), let last = parts.last, !last.elementsEqual("..".utf8) {
-                parts.removeLast()
-            } else {
-                parts.append(part)
-            }
-        }
-        var joined: [UInt8] = []
-        joined.reserveCapacity(bytes.count + 1)
-        if bytes.first == slash { joined.append(slash) }
-        for (index, part) in parts.enumerated() {
-            if index > 0 { joined.append(slash) }
-            joined.append(contentsOf: part)
-        }
-        if joined.isEmpty { return "." }
-        return String(decoding: joined, as: UTF8.self)
-    }
-
-    /// ``normalize(_:)`` on Characters: for paths that are not ASCII, and the reference the byte path is
-    /// tested against.
-    func characterNormalized(_ path: String) -> String {
-        var parts: [Substring] = []
-        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+        var parts: [String] = []
+        for part in PathComponents.of(path) {
             if part == "." { continue }
             if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
         }

@@ -37,7 +37,7 @@ public enum TemporaryLeftovers {
     public static func find(besides files: [String]) -> [String] {
         var namesByDirectory: [String: Set<String>] = [:]
         for file in files {
-            let name = file.split(separator: "/").last.map(String.init) ?? file
+            let name = PathComponents.of(file).last ?? file
             namesByDirectory[AtomicFile.directory(of: file), default: []].insert(name)
         }
         var found: [String] = []

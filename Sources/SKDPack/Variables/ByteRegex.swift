@@ -52,13 +52,9 @@ struct ByteRegex: Sendable {
             captureCount: parser.groupCount + 1)
     }
 
-    /// The captures of the first match in `text` (byte ranges by group, `nil` for a group that took no
-    /// part), `.some(nil)` if there is no match, or `nil` if this matcher gave up (the caller falls back).
-    func firstMatch(in text: [UInt8]) -> [Range<Int>?]?? {
-        text.withUnsafeBufferPointer { firstMatch(in: $0) }
-    }
-
-    /// The same, over bytes in place (a native string's UTF-8, without a copy).
+    /// The captures of the first match in `text`, bytes read in place (a native string's UTF-8, without a
+    /// copy): byte ranges by group, `nil` for a group that took no part; `.some(nil)` if there is no match,
+    /// or `nil` if this matcher gave up (the caller falls back).
     func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
         var steps = 0
         var slots = [Int](repeating: -1, count: captureCount * 2)
