@@ -1,3 +1,5 @@
+import Glibc
+
 /// A regular-expression matcher for the patterns of `--match` and `--path-pattern`, run on ASCII text.
 ///
 /// Swift's `Regex` spends microseconds a match, which is most of what a migration of a long key-rotated
@@ -14,10 +16,15 @@ struct ByteRegex: Sendable {
     /// The character classes, 256 entries each, one after another: class `i` accepts byte `b` when
     /// `classes[i * 256 + b]`.
     private let classes: [Bool]
+    /// The bytes of the ``Instruction/literal(offset:count:)`` instructions, one after another.
+    private let literals: [UInt8]
     private let captureCount: Int
 
     private enum Instruction: Sendable {
         case byte(UInt8)
+        /// `count` bytes as they are, from `literals[offset...]`: a pattern's literal text (a URI's scheme,
+        /// host and path) compared at once instead of a step a byte.
+        case literal(offset: Int, count: Int)
         case set(Int)
         case any
         case split(Int, Int)
@@ -49,21 +56,28 @@ struct ByteRegex: Sendable {
         compiler.emit(.match)
         return ByteRegex(
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
-            captureCount: parser.groupCount + 1)
+            literals: compiler.literals, captureCount: parser.groupCount + 1)
     }
 
     /// The captures of the first match in `text`, bytes read in place (a native string's UTF-8, without a
     /// copy): byte ranges by group, `nil` for a group that took no part; `.some(nil)` if there is no match,
     /// or `nil` if this matcher gave up (the caller falls back).
     func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
+        var scratch = Scratch()
+        return firstMatch(in: text, scratch: &scratch)
+    }
+
+    /// The same with the caller's working memory, for a caller that matches again and again (a key period
+    /// at a time): two allocations and their release a match otherwise.
+    func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> [Range<Int>?]?? {
         var steps = 0
-        var slots = [Int](repeating: -1, count: captureCount * 2)
+        scratch.slots.removeAll(keepingCapacity: true)
+        scratch.slots.append(contentsOf: repeatElement(-1, count: captureCount * 2))
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
         // more than the match (six reallocations for a key URI).
-        var stack: [Frame] = []
-        stack.reserveCapacity(2 * text.count + 16)
+        scratch.stack.reserveCapacity(2 * text.count + 16)
         for start in 0...text.count {
-            switch run(text, from: start, steps: &steps, slots: &slots, stack: &stack) {
+            switch run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack) {
             case .matched(let captures): return .some(captures)
             case .noMatch: continue
             case .gaveUp: return nil
@@ -72,13 +86,19 @@ struct ByteRegex: Sendable {
         return .some(nil)
     }
 
+    /// The working memory of matches: capture slots and the backtracking stack, kept from one to the next.
+    struct Scratch {
+        fileprivate var slots: [Int] = []
+        fileprivate var stack: [Frame] = []
+    }
+
     private enum Outcome {
         case matched([Range<Int>?])
         case noMatch
         case gaveUp
     }
 
-    private enum Frame {
+    fileprivate enum Frame {
         case resume(pc: Int, position: Int)
         case restore(slot: Int, value: Int)
         /// A greedy run's alternatives: resume at `pc` from `position`, then one byte shorter, down to
@@ -98,74 +118,83 @@ struct ByteRegex: Sendable {
         // the innermost loop otherwise cost a bounds check each, and a nested array a retain.
         return program.withUnsafeBufferPointer { program in
             classes.withUnsafeBufferPointer { classes in
-                while let frame = stack.popLast() {
-                    var pc: Int
-                    var position: Int
-                    switch frame {
-                    case .restore(let slot, let value):
-                        slots[slot] = value
-                        continue
-                    case .resume(let resumePC, let resumePosition):
-                        pc = resumePC
-                        position = resumePosition
-                    case .retreat(let resumePC, let lowest, let resumePosition):
-                        if resumePosition > lowest {
-                            stack.append(.retreat(pc: resumePC, lowest: lowest, position: resumePosition - 1))
+                literals.withUnsafeBufferPointer { literals in
+                    while let frame = stack.popLast() {
+                        var pc: Int
+                        var position: Int
+                        switch frame {
+                        case .restore(let slot, let value):
+                            slots[slot] = value
+                            continue
+                        case .resume(let resumePC, let resumePosition):
+                            pc = resumePC
+                            position = resumePosition
+                        case .retreat(let resumePC, let lowest, let resumePosition):
+                            if resumePosition > lowest {
+                                stack.append(.retreat(pc: resumePC, lowest: lowest, position: resumePosition - 1))
+                            }
+                            pc = resumePC
+                            position = resumePosition
                         }
-                        pc = resumePC
-                        position = resumePosition
-                    }
-                    thread: while true {
-                        steps += 1
-                        if steps > 100_000 { return .gaveUp }
-                        switch program[pc] {
-                        case .byte(let byte):
-                            guard position < text.count, text[position] == byte else { break thread }
-                            position += 1
-                            pc += 1
-                        case .set(let index):
-                            guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { break thread }
-                            position += 1
-                            pc += 1
-                        case .any:
-                            // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII
-                            // text, where NEL, LS and PS would be, goes to Swift's Regex).
-                            guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
-                            position += 1
-                            pc += 1
-                        case .split(let preferred, let other):
-                            stack.append(.resume(pc: other, position: position))
-                            pc = preferred
-                        case .jump(let target):
-                            pc = target
-                        case .save(let slot):
-                            stack.append(.restore(slot: slot, value: slots[slot]))
-                            slots[slot] = position
-                            pc += 1
-                        case .lineStart:
-                            guard position == 0 else { break thread }
-                            pc += 1
-                        case .lineEnd:
-                            guard position == text.count else { break thread }
-                            pc += 1
-                        case .greedyRun(let index):
-                            var end = position
-                            while end < text.count, classes[index &* 256 &+ Int(text[end])] { end += 1 }
-                            steps += end - position
-                            if end > position { stack.append(.retreat(pc: pc + 1, lowest: position, position: end - 1)) }
-                            position = end
-                            pc += 1
-                        case .match:
-                            return .matched(
-                                (0..<captureCount).map { group in
-                                    let from = slots[2 * group]
-                                    let to = slots[2 * group + 1]
-                                    return from >= 0 && to >= from ? from..<to : nil
-                                })
+                        thread: while true {
+                            steps += 1
+                            if steps > 100_000 { return .gaveUp }
+                            switch program[pc] {
+                            case .byte(let byte):
+                                guard position < text.count, text[position] == byte else { break thread }
+                                position += 1
+                                pc += 1
+                            case .literal(let offset, let count):
+                                guard text.count - position >= count,
+                                    memcmp(text.baseAddress! + position, literals.baseAddress! + offset, count) == 0
+                                else { break thread }
+                                steps += count - 1
+                                position += count
+                                pc += 1
+                            case .set(let index):
+                                guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { break thread }
+                                position += 1
+                                pc += 1
+                            case .any:
+                                // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII
+                                // text, where NEL, LS and PS would be, goes to Swift's Regex).
+                                guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
+                                position += 1
+                                pc += 1
+                            case .split(let preferred, let other):
+                                stack.append(.resume(pc: other, position: position))
+                                pc = preferred
+                            case .jump(let target):
+                                pc = target
+                            case .save(let slot):
+                                stack.append(.restore(slot: slot, value: slots[slot]))
+                                slots[slot] = position
+                                pc += 1
+                            case .lineStart:
+                                guard position == 0 else { break thread }
+                                pc += 1
+                            case .lineEnd:
+                                guard position == text.count else { break thread }
+                                pc += 1
+                            case .greedyRun(let index):
+                                var end = position
+                                while end < text.count, classes[index &* 256 &+ Int(text[end])] { end += 1 }
+                                steps += end - position
+                                if end > position { stack.append(.retreat(pc: pc + 1, lowest: position, position: end - 1)) }
+                                position = end
+                                pc += 1
+                            case .match:
+                                return .matched(
+                                    (0..<captureCount).map { group in
+                                        let from = slots[2 * group]
+                                        let to = slots[2 * group + 1]
+                                        return from >= 0 && to >= from ? from..<to : nil
+                                    })
+                            }
                         }
                     }
+                    return .noMatch
                 }
-                return .noMatch
             }
         }
     }
@@ -415,6 +444,7 @@ struct ByteRegex: Sendable {
     private struct Compiler {
         var program: [Instruction] = []
         var classes: [[Bool]]
+        var literals: [UInt8] = []
 
         init(classes: [[Bool]]) { self.classes = classes }
 
@@ -448,6 +478,17 @@ struct ByteRegex: Sendable {
             }
         }
 
+        /// Emits the literal bytes of a concatenation gathered in `run` (one `.byte` for a single one) and empties it.
+        mutating func emitLiteral(_ run: inout [UInt8]) {
+            if run.count == 1 {
+                emit(.byte(run[0]))
+            } else if run.count > 1 {
+                emit(.literal(offset: literals.count, count: run.count))
+                literals += run
+            }
+            run.removeAll()
+        }
+
         /// How many instructions `node` compiles to, worked out without compiling it and saturating at
         /// `Int.max`, so that a pattern too large to unroll costs nothing to refuse.
         static func size(of node: Node) -> Int {
@@ -473,7 +514,17 @@ struct ByteRegex: Sendable {
             case .any: emit(.any)
             case .lineStart: emit(.lineStart)
             case .lineEnd: emit(.lineEnd)
-            case .concatenation(let items): for item in items { compile(item) }
+            case .concatenation(let items):
+                var run: [UInt8] = []
+                for item in items {
+                    if case .byte(let byte) = item {
+                        run.append(byte)
+                        continue
+                    }
+                    emitLiteral(&run)
+                    compile(item)
+                }
+                emitLiteral(&run)
             case .group(let inner, let capture):
                 if let capture { emit(.save(2 * capture)) }
                 compile(inner)
