@@ -23,23 +23,30 @@ public enum URIEscaping {
 
     /// The same, appended to `output`: for building a URI in one buffer.
     public static func encode(_ value: String, _ mode: Mode, appendingTo output: inout [UInt8]) {
-        let bytes = Array(value.utf8)
+        var value = value
+        value.withUTF8 { encode(bytes: $0, mode, appendingTo: &output) }
+    }
+
+    /// The same for a value's UTF-8 bytes: for a value read from a line and never made a `String` (a
+    /// `--match` group of the old key URI, at every key of a migration).
+    public static func encode(bytes: UnsafeBufferPointer<UInt8>, _ mode: Mode, appendingTo output: inout [UInt8]) {
         output.reserveCapacity(output.count + bytes.count)
         var index = 0
         while index < bytes.count {
-            let byte = bytes[index]
-            if isUnreserved(byte) || (mode == .pathOrQuery && isKeptInPath(byte)) {
-                output.append(byte)
-            } else if byte == UInt8(ascii: "%"), index + 2 < bytes.count, isHexDigit(bytes[index + 1]),
-                isHexDigit(bytes[index + 2])
-            {
+            // A run of bytes kept as they are goes in at once: most values are one run.
+            var end = index
+            while end < bytes.count, isUnreserved(bytes[end]) || (mode == .pathOrQuery && isKeptInPath(bytes[end])) { end += 1 }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<end]))
+            guard end < bytes.count else { break }
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "%"), end + 2 < bytes.count, isHexDigit(bytes[end + 1]), isHexDigit(bytes[end + 2]) {
                 output.append(byte)
             } else {
                 output.append(UInt8(ascii: "%"))
                 output.append(hexDigits[Int(byte >> 4)])
                 output.append(hexDigits[Int(byte & 0x0F)])
             }
-            index += 1
+            index = end + 1
         }
     }
 

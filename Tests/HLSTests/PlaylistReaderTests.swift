@@ -36,6 +36,42 @@ struct PlaylistReaderTests {
         #expect(reader.errorCount == 0)
     }
 
+    @Test("whether a KEYFORMAT is in force is read from the keys' formats, as a look at their attributes says")
+    func keyFormatInForce() throws {
+        // FairPlay in force, cleared by METHOD=NONE, back; a key without KEYFORMAT (identity), one whose
+        // KEYFORMAT is not quoted, and one naming KEYFORMAT twice (the first is the one a lookup finds).
+        let input =
+            Self.multiDRM.replacingOccurrences(of: "#EXT-X-ENDLIST\n", with: "")
+                + """
+                #EXT-X-KEY:METHOD=NONE
+                #EXTINF:6,
+                s3.m4s
+                #EXT-X-KEY:METHOD=AES-128,URI="k.bin"
+                #EXTINF:6,
+                s4.m4s
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://three",KEYFORMAT=com.apple.streamingkeydelivery
+                #EXTINF:6,
+                s5.m4s
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://four",KEYFORMAT="identity",KEYFORMAT="com.apple.streamingkeydelivery"
+                #EXTINF:6,
+                s6.m4s
+                #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://five",KEYFORMAT="com.apple.streamingkeydelivery"
+                #EXTINF:6,
+                s7.m4s
+
+                """
+        let reader = PlaylistReader(source: MemorySource(Array(input.utf8)), path: "v.m3u8")
+        let fairPlay = "com.apple.streamingkeydelivery"
+        var inForce: [Bool] = []
+        while let line = try reader.next() {
+            guard case .segment? = line.uriRole else { continue }
+            let byAttributes = reader.firstKeyInForce { $0.attribute("KEYFORMAT", is: fairPlay, quoted: true) } != nil
+            #expect(reader.hasKeyInForce(format: fairPlay) == byAttributes, "at \(line.text)")
+            inForce.append(reader.hasKeyInForce(format: fairPlay))
+        }
+        #expect(inForce == [false, true, true, false, false, false, false, true])
+    }
+
     @Test("a master playlist's URI lines are variants, not segments")
     func master() throws {
         let input = """

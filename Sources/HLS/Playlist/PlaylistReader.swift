@@ -39,6 +39,12 @@ public final class PlaylistReader {
         core.keysInForce.first { predicate($0.list) }.map { ($0.list, $0.line) }
     }
 
+    /// Whether a key whose KEYFORMAT is `format` (given explicitly, quoted) is in force: decided on the
+    /// format each key was read with, without a look at its attributes, as it is asked at every key period.
+    public func hasKeyInForce(format: String) -> Bool {
+        core.keysInForce.contains { key in key.format.withUnsafeBytes { AttributeView.bytes($0, equal: format) } }
+    }
+
     /// Every key in force, as read (attributes, no ``KeyTag`` built), with its line.
     public var keyAttributesInForce: [(attributes: AttributeList, line: Int)] { core.keysInForce.map { ($0.list, $0.line) } }
 
@@ -314,14 +320,20 @@ private struct PlaylistReaderCore: ~Copyable {
     /// spans the check just found, so a key costs one copy of its line (into the storage of the key it
     /// replaces, or new storage for a format seen the first time).
     private mutating func applyKey(_ content: UnsafeRawBufferPointer, line: Int) {
+        // The format is the first KEYFORMAT's, when quoted, as a lookup by name finds it (a second one is an
+        // error the checker reports).
         var format: UnsafeRawBufferPointer?
+        var sawFormat = false
         for span in spans {
             let attribute = AttributeView(line: content, span: span)
             if attribute.isNamed("METHOD"), AttributeView.bytes(attribute.textBytes, equal: "NONE") {
                 keysInForce.removeAll()
                 return
             }
-            if attribute.isNamed("KEYFORMAT"), span.isQuoted { format = attribute.textBytes }
+            if !sawFormat, attribute.isNamed("KEYFORMAT") {
+                sawFormat = true
+                if span.isQuoted { format = attribute.textBytes }
+            }
         }
         let index = keysInForce.firstIndex { known in
             known.format.withUnsafeBytes { known in

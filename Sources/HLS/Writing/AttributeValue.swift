@@ -61,10 +61,17 @@ public enum AttributeValue: Hashable, Sendable {
     static func firstForbiddenInQuotedString(_ text: String) -> Unicode.Scalar? {
         // Over the contiguous bytes when the string has them (a native or literal string always does): the
         // generic walk of the UTF-8 view cost several times as much, at every key a migration writes.
-        let isPrintable = { (byte: UInt8) in byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") }
-        let printableASCII = text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPrintable) } ?? text.utf8.allSatisfy(isPrintable)
+        let printableASCII =
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isPlainQuotedStringByte) }
+            ?? text.utf8.allSatisfy(isPlainQuotedStringByte)
         if printableASCII { return nil }
         return text.unicodeScalars.first { $0 == "\"" || $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// Whether a quoted-string may hold `byte` whatever stands around it: printable ASCII but `"`. (Other
+    /// bytes may be allowed too, as parts of UTF-8 characters, but only a look at the characters can say.)
+    static func isPlainQuotedStringByte(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"")
     }
 
     private static func isEnumeratedCharacter(_ scalar: Unicode.Scalar) -> Bool {

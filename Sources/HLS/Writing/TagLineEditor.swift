@@ -40,11 +40,30 @@ public struct TagLineEditor: Sendable {
         of attribute: Attribute, with value: AttributeValue
     ) throws(UnwritableAttributeValue) -> [UInt8] {
         let encoded = try value.encoded(as: attribute.name)
+        return encoded.withUnsafeBufferPointer { splicing($0, quoted: false, into: attribute) }
+    }
+
+    /// The same for a quoted-string value given as its UTF-8 bytes (a key URI built in a buffer), checked as
+    /// ``AttributeValue/quotedString(_:)`` is: printable ASCII, what key URIs are, is decided on the bytes
+    /// without making a `String`; anything else takes the `String` check, and its message.
+    public static func replacingQuotedValue(
+        of attribute: Attribute, with utf8: UnsafeBufferPointer<UInt8>
+    ) throws(UnwritableAttributeValue) -> [UInt8] {
+        guard utf8.allSatisfy(AttributeValue.isPlainQuotedStringByte) else {
+            return try replacingValue(of: attribute, with: .quotedString(String(decoding: utf8, as: UTF8.self)))
+        }
+        return splicing(utf8, quoted: true, into: attribute)
+    }
+
+    /// The attribute's line with `value` (between quotes if `quoted`) where its value was.
+    private static func splicing(_ value: UnsafeBufferPointer<UInt8>, quoted: Bool, into attribute: Attribute) -> [UInt8] {
         let line = attribute.line
         var output: [UInt8] = []
-        output.reserveCapacity(line.count - attribute.valueRange.count + encoded.count)
+        output.reserveCapacity(line.count - attribute.valueRange.count + value.count + (quoted ? 2 : 0))
         output += line[..<attribute.valueRange.lowerBound]
-        output += encoded
+        if quoted { output.append(UInt8(ascii: "\"")) }
+        output += value
+        if quoted { output.append(UInt8(ascii: "\"")) }
         output += line[attribute.valueRange.upperBound...]
         return output
     }

@@ -19,7 +19,11 @@ public struct MediaPlaylistApplier: Sendable {
 
     /// Whether the template's `content_id` may come from a match or path pattern: it uses one, and no
     /// value is given for the whole run. Worked out once, not for every key.
-    private let contentIDMayComeFromPattern: Bool
+    let contentIDMayComeFromPattern: Bool
+
+    /// The renderer of a `--match` migration whose template takes every value from the match, when it
+    /// can render this template and no key truth gives values.
+    let matchedRenderer: MatchedURIRenderer?
 
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
@@ -32,6 +36,11 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
+        self.matchedRenderer =
+            options.keyTruth.isEmpty
+            ? MatchedURIRenderer(
+                template: options.template.definition, match: options.variables.match, given: options.variables.commandLine.map(\.name))
+            : nil
     }
 
     /// What a pass is told in advance.
@@ -157,13 +166,7 @@ public struct MediaPlaylistApplier: Sendable {
         let attributes = key.attributes
         let shape = shape(signaled)
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
-        // So it is when the template or the key server sets nothing else, or sets it as the line has it
-        // already (read in place: the typed key costs more than the replacement).
-        let onlyURI =
-            (shape.method.map { attributes.attribute("METHOD", is: $0) } ?? true)
-            && (shape.keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
-            && (signaled == nil || shape.iv == nil)
-        if onlyURI, let current = attributes["URI"], current.isQuoted {
+        if changesOnlyURI(attributes, signaled: signaled), let current = attributes["URI"], current.isQuoted {
             if current.hasText(uri) { return attributes.line }
             return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
         }
@@ -178,6 +181,16 @@ public struct MediaPlaylistApplier: Sendable {
             try editor.set("IV", .hexadecimalSequence(iv))
         }
         return editor.hasChanges ? editor.render() : attributes.line
+    }
+
+    /// Whether rewriting a key with these attributes changes nothing but its URI: the template or the key
+    /// server sets nothing else, or sets it as the line has it already (read in place: the typed key costs
+    /// more than the replacement).
+    func changesOnlyURI(_ attributes: AttributeList, signaled: KeyAttributes?) -> Bool {
+        let shape = shape(signaled)
+        return (shape.method.map { attributes.attribute("METHOD", is: $0) } ?? true)
+            && (shape.keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
+            && (signaled == nil || shape.iv == nil)
     }
 
     /// The attributes of an existing FairPlay key once rewritten, for its master's session key.
@@ -202,6 +215,28 @@ public struct MediaPlaylistApplier: Sendable {
     /// Whether the template writes the key server's own key (its URI is the document's `{cpix_uri}`):
     /// then the key's other attributes are the document's too. Worked out once: asked at every key period.
     let writesDocumentKey: Bool
+}
+
+/// A FairPlay key's new line, and its new URI as the path that rendered it made it: bytes or text.
+private struct RewrittenKey {
+    let line: [UInt8]
+    private let uriText: String?
+    private let uriBytes: [UInt8]
+
+    init(line: [UInt8], uriText: String) {
+        self.line = line
+        self.uriText = uriText
+        self.uriBytes = []
+    }
+
+    init(line: [UInt8], uriBytes: [UInt8]) {
+        self.line = line
+        self.uriText = nil
+        self.uriBytes = uriBytes
+    }
+
+    /// The URI as text, made when asked for (a session key, a message).
+    var uri: String { uriText ?? String(decoding: uriBytes, as: UTF8.self) }
 }
 
 /// Diagnostics collected from the reader's callback while the walk owns the rest of its state.
@@ -253,6 +288,8 @@ private struct MediaWalk {
     let rendersByOldURI: Bool
     /// The last old URI rendered and what it rendered to, when ``rendersByOldURI``.
     var lastRender: (oldURI: String, uri: String)?
+    /// The `--match` matcher's working memory, kept from one key to the next.
+    var matchScratch = ByteRegex.Scratch()
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -386,7 +423,7 @@ private struct MediaWalk {
         let index = periods.index
         let kid = periods.kid
         var insertion: [UInt8]?
-        if reader.hasKeysInForce, reader.firstKeyInForce(where: KeyLine.isFairPlay) == nil {
+        if reader.hasKeysInForce, !reader.hasKeyInForce(format: FairPlay.keyFormat) {
             let usable = { (attributes: AttributeList) in attributes.attribute("METHOD", is: FairPlay.method) }
             if let unusable = reader.firstKeyInForce(where: { !usable($0) }) {
                 let key = KeyTag(attributes: unusable.attributes, isSessionKey: false)
@@ -409,19 +446,16 @@ private struct MediaWalk {
                 try emitter.keep(bytes, firstLine: firstLine, lineCount: lineCount)
             case .key(let key, let content, let terminator, let line):
                 var written = content
-                if key.isFairPlay, key.methodIsFairPlayCompatible,
-                    let uri = renderKey(key, index: index, kid: kid, line: line),
-                    let rewritten = rewritten(key, uri: uri, line: line)
-                {
-                    written = rewritten
-                    use(collectsSessionKeys ? applier.sessionKey(key, uri: uri, signaled: lastSignaled) : nil)
+                if key.isFairPlay, key.methodIsFairPlayCompatible, let rewrite = rewrite(key, index: index, kid: kid, line: line) {
+                    written = rewrite.line
+                    use(collectsSessionKeys ? applier.sessionKey(key, uri: rewrite.uri, signaled: lastSignaled) : nil)
                     if written != content {
                         record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
                     }
                     if key.attributes["URI"]?.mayReferenceVariable == true {
                         report(
                             ApplyDiagnostics.literalAfterDefine,
-                            "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
+                            "the key URI used {$…} references; it is now written as the literal \(rewrite.uri)", line: line)
                     }
                 }
                 if written == content {
@@ -436,6 +470,47 @@ private struct MediaWalk {
         }
         held.removeAll(keepingCapacity: true)
         periods.end()
+    }
+
+    /// An existing FairPlay key of key period `index` rewritten, or `nil` after reporting why it cannot be.
+    private mutating func rewrite(_ key: KeyLine, index: Int, kid: String?, line: Int) -> RewrittenKey? {
+        if let rewrite = rewrittenByMatch(key) { return rewrite }
+        guard let uri = renderKey(key, index: index, kid: kid, line: line), let rewritten = rewritten(key, uri: uri, line: line) else {
+            return nil
+        }
+        return RewrittenKey(line: rewritten, uriText: uri)
+    }
+
+    /// The key rewritten by the applier's ``MatchedURIRenderer``, from its old URI's bytes; `nil` where that
+    /// renderer does not render this key (nor the template, nor this run), and the general path must.
+    private mutating func rewrittenByMatch(_ key: KeyLine) -> RewrittenKey? {
+        guard let renderer = applier.matchedRenderer, let current = key.attributes["URI"], current.isQuoted,
+            !current.mayReferenceVariable, applier.changesOnlyURI(key.attributes, signaled: nil)
+        else { return nil }
+        let contentIDCapture = applier.contentIDMayComeFromPattern ? renderer.contentIDCapture : nil
+        let oldURI = current.textBytes.indices
+        let rendered = current.line.withUnsafeBufferPointer { line -> (MatchedURIRenderer.Rendered, contentID: String?)? in
+            let oldURI = UnsafeBufferPointer(rebasing: line[oldURI])
+            guard let rendered = renderer.render(oldURI, scratch: &matchScratch) else { return nil }
+            let contentID = contentIDCapture.flatMap { rendered.captures[$0] }.map { String(decoding: oldURI[$0], as: UTF8.self) }
+            return (rendered, contentID)
+        }
+        guard let (rendered, contentID) = rendered else { return nil }
+        let line: [UInt8]
+        if current.textBytes.elementsEqual(rendered.uri) {
+            line = key.attributes.line
+        } else {
+            // The renderer writes URI characters only; were the writer to refuse them, the general path would
+            // render the key again and report why.
+            guard
+                let rewritten = try? rendered.uri.withUnsafeBufferPointer({ try TagLineEditor.replacingQuotedValue(of: current, with: $0) })
+            else { return nil }
+            line = rewritten
+        }
+        lastKeyID = nil
+        lastSignaled = nil
+        if let contentID { outcome.contentIDsFromPatterns.insert(contentID) }
+        return RewrittenKey(line: line, uriBytes: rendered.uri)
     }
 
     /// The URI of the FairPlay key of key period `index`, with what key truth gives it (the CPIX key of

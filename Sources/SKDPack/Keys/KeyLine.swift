@@ -1,3 +1,4 @@
+import Glibc
 import HLS
 
 /// An `EXT-X-KEY` or `EXT-X-SESSION-KEY` line as `apply` sees it: which system it is for, whether FairPlay
@@ -8,25 +9,41 @@ struct KeyLine {
     let isFairPlay: Bool
     /// Whether METHOD is SAMPLE-AES, the one FairPlay decrypts.
     let methodIsFairPlayCompatible: Bool
-    /// The URI after `{$variable}` substitution: what a player requests, and what `--match` reads.
-    let resolvedURI: String?
+    /// The URI after `{$variable}` substitution: what a player requests, and what `--match` reads. Made
+    /// when asked for: a migration that renders from the line's bytes never asks.
+    var resolvedURI: String? {
+        guard isFairPlay, let uri = attributes["URI"], uri.isQuoted else { return nil }
+        return substitutedURI ?? uri.text
+    }
+    /// The URI after substitution, when it references variables: the scope is the one in force at the line.
+    private let substitutedURI: String?
     /// KEYID as 32 lowercase hex digits, if the key has one.
     var kid: String? { attributes["KEYID"].flatMap { Self.normalizedKeyID($0.textBytes) } }
 
     /// The key of a key line whose attributes the reader has read (``PlaylistReader/currentAttributes``).
-    init?(attributes: AttributeList, variables: VariableScope) {
-        guard attributes.line.starts(with: Self.keyPrefix) || attributes.line.starts(with: Self.sessionKeyPrefix) else { return nil }
+    init?(attributes: AttributeList, variables: @autoclosure () -> VariableScope) {
+        guard Self.line(attributes.line, startsWith: Self.keyPrefix) || Self.line(attributes.line, startsWith: Self.sessionKeyPrefix)
+        else { return nil }
         self.attributes = attributes
         self.isFairPlay = Self.isFairPlay(attributes)
         self.methodIsFairPlayCompatible = attributes.attribute("METHOD", is: FairPlay.method, quoted: false)
-        self.resolvedURI = isFairPlay ? attributes["URI"].flatMap { $0.isQuoted ? variables.substitute($0.text).text : nil } : nil
+        self.substitutedURI =
+            isFairPlay
+            ? attributes["URI"].flatMap { $0.isQuoted && $0.mayReferenceVariable ? variables().substitute($0.text).text : nil } : nil
     }
 
     /// The typed view, built when asked for (FairPlay keys being rewritten).
-    var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: attributes.line.starts(with: Self.sessionKeyPrefix)) }
+    var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: Self.line(attributes.line, startsWith: Self.sessionKeyPrefix)) }
 
-    private static let keyPrefix = Array("#EXT-X-KEY:".utf8)
-    private static let sessionKeyPrefix = Array("#EXT-X-SESSION-KEY:".utf8)
+    private static let keyPrefix: StaticString = "#EXT-X-KEY:"
+    private static let sessionKeyPrefix: StaticString = "#EXT-X-SESSION-KEY:"
+
+    /// Whether `line` starts with `prefix`, compared with memcmp (a generic `starts(with:)` walks the bytes
+    /// one by one, at every key of a playlist).
+    private static func line(_ line: [UInt8], startsWith prefix: StaticString) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        return line.count >= count && line.withUnsafeBytes { memcmp($0.baseAddress!, prefix.utf8Start, count) == 0 }
+    }
 
     /// Whether a key's attributes say FairPlay: an explicit `KEYFORMAT="com.apple.streamingkeydelivery"`.
     static func isFairPlay(_ attributes: AttributeList) -> Bool {

@@ -153,11 +153,11 @@ public final class NamedPattern: Sendable {
 
     /// The named groups of the first match in `text` (searching, not anchored), or `nil` if none.
     public func groups(in text: String) -> [String: String]? {
-        if let fast {
+        if fast != nil {
             // Matched over the string's own bytes where it has them contiguously (a native string does),
-            // without a copy; ASCII only, as the byte matcher is.
+            // without a copy.
             let matched = { (bytes: UnsafeBufferPointer<UInt8>) -> [String: String]?? in
-                guard !bytes.contains(where: { $0 >= 0x80 }), let result = fast.firstMatch(in: bytes) else { return nil }
+                guard let result = self.byteCaptures(in: bytes) else { return nil }
                 guard let captures = result else { return .some(nil) }
                 var groups: [String: String] = [:]
                 groups.reserveCapacity(self.namedCaptures.count)
@@ -170,6 +170,27 @@ public final class NamedPattern: Sendable {
             if let result = text.withUTF8(matched) { return result }
         }
         return swiftRegexGroups(in: text)
+    }
+
+    /// The capture index of group `name` in ``byteCaptures(in:)``, or `nil` when the pattern has no such
+    /// group or the byte matcher cannot run it.
+    func byteCaptureIndex(of name: String) -> Int? {
+        namedCaptures.first { $0.name == name }?.index
+    }
+
+    /// The first match in `bytes` by the byte matcher: each group's byte range by capture index (`nil` for a
+    /// group that took no part), `.some(nil)` for no match, or `nil` when the byte matcher cannot say (it
+    /// cannot run the pattern, the text is not ASCII, or the match took too many steps), and only
+    /// ``groups(in:)`` can.
+    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
+        var scratch = ByteRegex.Scratch()
+        return byteCaptures(in: bytes, scratch: &scratch)
+    }
+
+    /// The same with the caller's working memory (``ByteRegex/Scratch``), kept from one match to the next.
+    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> [Range<Int>?]?? {
+        guard let fast, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        return fast.firstMatch(in: bytes, scratch: &scratch)
     }
 
     /// The same, always with Swift's `Regex` (the reference the byte matcher is tested against).
