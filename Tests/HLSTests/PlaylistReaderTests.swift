@@ -63,13 +63,24 @@ struct PlaylistReaderTests {
         let reader = PlaylistReader(source: MemorySource(Array(input.utf8)), path: "v.m3u8")
         let fairPlay = "com.apple.streamingkeydelivery"
         var inForce: [Bool] = []
+        var currentKeyFormats: [Bool?] = []
         while let line = try reader.next() {
+            if line.kind == .tag(.key) {
+                // The key just read, by its format as read, against a look at its attributes; METHOD=NONE
+                // puts no key in force, so its attributes must be asked.
+                let current = reader.currentKey(hasFormat: fairPlay)
+                if current != nil {
+                    #expect(current == reader.currentAttributes?.attribute("KEYFORMAT", is: fairPlay, quoted: true), "at \(line.text)")
+                }
+                currentKeyFormats.append(current)
+            }
             guard case .segment? = line.uriRole else { continue }
             let byAttributes = reader.firstKeyInForce { $0.attribute("KEYFORMAT", is: fairPlay, quoted: true) } != nil
             #expect(reader.hasKeyInForce(format: fairPlay) == byAttributes, "at \(line.text)")
             inForce.append(reader.hasKeyInForce(format: fairPlay))
         }
         #expect(inForce == [false, true, true, false, false, false, false, true])
+        #expect(currentKeyFormats == [nil, false, true, true, nil, false, false, false, true])
     }
 
     @Test("a master playlist's URI lines are variants, not segments")

@@ -35,7 +35,7 @@ struct MatchedURIRendererTests {
         let match = try NamedPattern(Self.pattern)
         let definition = try TemplateDefinition(inline: template)
         let renderer = try #require(MatchedURIRenderer(template: definition, match: match, given: []))
-        var scratch = ByteRegex.Scratch()
+        var scratch = MatchedURIRenderer.Scratch()
         var rendered = 0
         for oldURI in Self.oldURIs {
             var text = oldURI
@@ -61,7 +61,7 @@ struct MatchedURIRendererTests {
         let match = try NamedPattern(#"cid=(?<content_id>[^&]+)"#)
         let renderer = try #require(
             MatchedURIRenderer(template: try TemplateDefinition(inline: "skd://{content_id}"), match: match, given: []))
-        var scratch = ByteRegex.Scratch()
+        var scratch = MatchedURIRenderer.Scratch()
         var text = "skd://old?cid=title-42&x=1"
         let captured = text.withUTF8 { bytes in
             renderer.render(bytes, scratch: &scratch).flatMap { rendered in

@@ -42,7 +42,16 @@ public final class PlaylistReader {
     /// Whether a key whose KEYFORMAT is `format` (given explicitly, quoted) is in force: decided on the
     /// format each key was read with, without a look at its attributes, as it is asked at every key period.
     public func hasKeyInForce(format: String) -> Bool {
-        core.keysInForce.contains { key in key.format.withUnsafeBytes { AttributeView.bytes($0, equal: format) } }
+        core.keysInForce.indices.contains { core.keysInForce[$0].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) } }
+    }
+
+    /// Whether the key line ``next()`` returned last was read with KEYFORMAT `format` (its first KEYFORMAT,
+    /// quoted), decided on the format the reader keeps for it: no attribute list is copied, as this is asked
+    /// of every key of a multi-DRM playlist. `nil` when that line is not a key the reader put in force (a
+    /// METHOD=NONE key, a line too long to read as a tag), whose ``currentAttributes`` must be asked.
+    public func currentKey(hasFormat format: String) -> Bool? {
+        guard let index = core.currentKeyIndex() else { return nil }
+        return core.keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
     }
 
     /// Every key in force, as read (attributes, no ``KeyTag`` built), with its line.
@@ -153,8 +162,14 @@ private struct PlaylistReaderCore: ~Copyable {
     func currentAttributes() -> AttributeList? {
         guard let line = currentTagLine, currentSpansLine == lineCount else { return nil }
         // A key just put in force already holds a copy of its line: hand that out rather than copy again.
-        if let key = keysInForce.first(where: { $0.line == lineCount }) { return key.list }
+        if let index = currentKeyIndex() { return keysInForce[index].list }
         return AttributeList(line: Array(line), spans: spans)
+    }
+
+    /// Where the tag line just read stands among the keys in force, if it was put in force.
+    func currentKeyIndex() -> Int? {
+        guard currentTagLine != nil, currentSpansLine == lineCount else { return nil }
+        return keysInForce.indices.first { keysInForce[$0].line == lineCount }
     }
 
     mutating func next() throws(IOError) -> PlaylistLine? {

@@ -12,6 +12,12 @@ struct KeyPeriods {
 
     /// Notes a key of the period; `wantsKeyID` says whether anyone will ask for `kid`.
     mutating func note(_ key: KeyLine, line: Int, segments: Int, wantsKeyID: Bool) {
+        note(line: line, segments: segments)
+        if wantsKeyID, !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
+    }
+
+    /// Notes a key of the period whose KEYID nobody asks for.
+    mutating func note(line: Int, segments: Int) {
         if !inGroup {
             inGroup = true
             index += 1
@@ -20,7 +26,6 @@ struct KeyPeriods {
         }
         sawKeys = true
         lastKeyLine = line
-        if wantsKeyID, !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
     }
 
     mutating func end() { inGroup = false }

@@ -13,7 +13,7 @@ import SKDTemplate
 /// `strip_scheme` filter, no `allow_hosts`, and literal text that starts `skd:`. For a key it cannot render
 /// (no match, a group that took no part, a value a key URI refuses, text the byte matcher leaves to Swift's
 /// `Regex`) it returns `nil`, and the general path renders that key and reports what it must.
-struct MatchedURIRenderer: Sendable {
+final class MatchedURIRenderer: Sendable {
     private enum Piece: Sendable {
         /// Bytes of ``literals``.
         case literal(Range<Int>)
@@ -59,26 +59,40 @@ struct MatchedURIRenderer: Sendable {
     }
 
     /// What a key's old URI renders to: the new URI's bytes, and the captures (for ``contentIDCapture``).
+    /// Both are the scratch's storage: release them before the next render, which then writes into it.
     struct Rendered {
         var uri: [UInt8]
         var captures: [Range<Int>?]
     }
 
+    /// The working memory of renders, the caller's to keep from one key to the next: the matcher's, and
+    /// the URI's buffer.
+    struct Scratch {
+        fileprivate var match = ByteRegex.Scratch()
+        fileprivate var uri: [UInt8] = []
+    }
+
     /// The new URI for the key whose old URI is `oldURI`, or `nil` when the general path must render it.
-    /// `scratch` is the matcher's working memory, the caller's to keep from one key to the next.
-    func render(_ oldURI: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> Rendered? {
-        guard case .some(.some(let captures)) = pattern.byteCaptures(in: oldURI, scratch: &scratch) else { return nil }
-        var uri: [UInt8] = []
+    func render(_ oldURI: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> Rendered? {
+        guard case .some(.some(let captures)) = pattern.byteCaptures(in: oldURI, scratch: &scratch.match) else { return nil }
+        scratch.uri.removeAll(keepingCapacity: true)
+        guard render(oldURI, captures: captures, into: &scratch.uri) else { return nil }
+        return Rendered(uri: scratch.uri, captures: captures)
+    }
+
+    /// Writes the URI for the old URI `oldURI` whose captures are `captures`; `false` when a value cannot
+    /// be rendered here.
+    private func render(_ oldURI: UnsafeBufferPointer<UInt8>, captures: [Range<Int>?], into uri: inout [UInt8]) -> Bool {
         uri.reserveCapacity(literals.count + oldURI.count)
         for piece in pieces {
             switch piece {
             case .literal(let range):
                 uri += literals[range]
             case .capture(let index, let caseMap, let mode):
-                guard let range = captures[index] else { return nil }
+                guard let range = captures[index] else { return false }
                 let value = UnsafeBufferPointer(rebasing: oldURI[range])
                 // What the renderer refuses in a value (`"` and control characters) it refuses with a message.
-                guard !value.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) else { return nil }
+                guard !value.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") }) else { return false }
                 if let caseMap {
                     let mapped = value.map { caseMap == .lower ? Self.lowercased($0) : Self.uppercased($0) }
                     mapped.withUnsafeBufferPointer { URIEscaping.encode(bytes: $0, mode, appendingTo: &uri) }
@@ -87,7 +101,7 @@ struct MatchedURIRenderer: Sendable {
                 }
             }
         }
-        return Rendered(uri: uri, captures: captures)
+        return true
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

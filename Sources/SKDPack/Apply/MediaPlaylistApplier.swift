@@ -25,6 +25,9 @@ public struct MediaPlaylistApplier: Sendable {
     /// can render this template and no key truth gives values.
     let matchedRenderer: MatchedURIRenderer?
 
+    /// Whether the template sets no METHOD and no KEYFORMATVERSIONS: a key it rewrites changes only its URI.
+    let templateSetsOnlyURI: Bool
+
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
 
@@ -36,6 +39,7 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
+        self.templateSetsOnlyURI = options.template.method == nil && options.template.keyFormatVersions == nil
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -187,6 +191,7 @@ public struct MediaPlaylistApplier: Sendable {
     /// server sets nothing else, or sets it as the line has it already (read in place: the typed key costs
     /// more than the replacement).
     func changesOnlyURI(_ attributes: AttributeList, signaled: KeyAttributes?) -> Bool {
+        if signaled == nil, templateSetsOnlyURI { return true }
         let shape = shape(signaled)
         return (shape.method.map { attributes.attribute("METHOD", is: $0) } ?? true)
             && (shape.keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
@@ -246,12 +251,6 @@ private final class DiagnosticBox {
 
 /// The state of one pass over a media playlist.
 private struct MediaWalk {
-    /// A line of a key period, held until the period is complete.
-    enum Held {
-        case key(KeyLine, content: [UInt8], terminator: LineTerminator, line: Int)
-        case bytes([UInt8], firstLine: Int, lineCount: Int)
-    }
-
     let applier: MediaPlaylistApplier
     let identity: PlaylistIdentity
     let plan: MediaPlaylistApplier.Plan
@@ -259,7 +258,7 @@ private struct MediaWalk {
     let box = DiagnosticBox()
     var outcome: PlaylistOutcome
     var periods = KeyPeriods()
-    var held: [Held] = []
+    var held = HeldPeriod()
     var keys: [KeyAttributes] = []
     var seenKeys: Set<KeyAttributes> = []
     var writesFairPlay = false
@@ -288,8 +287,8 @@ private struct MediaWalk {
     let rendersByOldURI: Bool
     /// The last old URI rendered and what it rendered to, when ``rendersByOldURI``.
     var lastRender: (oldURI: String, uri: String)?
-    /// The `--match` matcher's working memory, kept from one key to the next.
-    var matchScratch = ByteRegex.Scratch()
+    /// The `--match` renderer's working memory, kept from one key to the next.
+    var renderScratch = MatchedURIRenderer.Scratch()
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -334,7 +333,7 @@ private struct MediaWalk {
             case .run(let run):
                 if periodEnded { try flushPeriod(reader, into: &emitter) }
                 if periods.inGroup {
-                    held.append(.bytes(Array(run.bytes), firstLine: run.firstLine, lineCount: run.lineCount))
+                    held.hold(run.bytes, firstLine: run.firstLine, lineCount: run.lineCount)
                 } else {
                     try emitter.keep(run.bytes, firstLine: run.firstLine, lineCount: run.lineCount)
                 }
@@ -360,6 +359,13 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
+            // Another system's key, known from the format the reader read it with (most keys of a
+            // multi-DRM playlist): held as its bytes, without a copy of its attributes or a key made of them.
+            if !wantsKeyID, reader.currentKey(hasFormat: FairPlay.keyFormat) == false {
+                periods.note(line: number, segments: reader.segmentCount)
+                held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+                return
+            }
             guard let attributes = reader.currentAttributes,
                 let key = KeyLine(attributes: attributes, variables: reader.variables)
             else {
@@ -373,7 +379,11 @@ private struct MediaWalk {
                     "this FairPlay key has METHOD=\(key.attributes["METHOD"]?.text ?? "(none)"): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
                     line: number)
             }
-            held.append(.key(key, content: attributes.line, terminator: line.raw.terminator, line: number))
+            if key.isFairPlay, key.methodIsFairPlayCompatible {
+                held.holdFairPlayKey(key, terminator: line.raw.terminator, line: number)
+            } else {
+                held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+            }
             return
         case .tag(.version) where !periods.inGroup:
             let text = line.text
@@ -409,7 +419,7 @@ private struct MediaWalk {
     private mutating func keep<Emitter: PlaylistEmitter & ~Copyable>(_ line: PlaylistLine, into emitter: inout Emitter) throws(IOError) {
         let lineCount = line.raw.part.endsLine ? 1 : 0
         if periods.inGroup {
-            held.append(.bytes(Array(line.raw.bytes), firstLine: line.raw.number, lineCount: lineCount))
+            held.hold(line.raw.bytes, firstLine: line.raw.number, lineCount: lineCount)
         } else {
             try emitter.keep(line.raw.bytes, firstLine: line.raw.number, lineCount: lineCount)
         }
@@ -440,19 +450,26 @@ private struct MediaWalk {
                 record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
             }
         }
-        for entry in held {
+        for entry in held.lines {
             switch entry {
-            case .bytes(let bytes, let firstLine, let lineCount):
-                try emitter.keep(bytes, firstLine: firstLine, lineCount: lineCount)
-            case .key(let key, let content, let terminator, let line):
+            case .bytes(let range, let firstLine, let lineCount):
+                try emitter.keep(range, of: held.bytes, firstLine: firstLine, lineCount: lineCount)
+            case .key(let range, let terminator, let line):
+                try emitter.keep(range, of: held.bytes, firstLine: line, lineCount: 1)
+                if line == periods.lastKeyLine, let insertion {
+                    try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
+                }
+            case .fairPlayKey(let slot, let terminator, let line):
+                let key = held.fairPlayKeys[slot]
+                let content = key.attributes.line
                 var written = content
-                if key.isFairPlay, key.methodIsFairPlayCompatible, let rewrite = rewrite(key, index: index, kid: kid, line: line) {
+                if let rewrite = rewrite(key, index: index, kid: kid, line: line) {
                     written = rewrite.line
                     use(collectsSessionKeys ? applier.sessionKey(key, uri: rewrite.uri, signaled: lastSignaled) : nil)
                     if written != content {
                         record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
                     }
-                    if key.attributes["URI"]?.mayReferenceVariable == true {
+                    if key.uriMayReferenceVariable {
                         report(
                             ApplyDiagnostics.literalAfterDefine,
                             "the key URI used {$…} references; it is now written as the literal \(rewrite.uri)", line: line)
@@ -468,7 +485,7 @@ private struct MediaWalk {
                 }
             }
         }
-        held.removeAll(keepingCapacity: true)
+        held.removeAll()
         periods.end()
     }
 
@@ -484,20 +501,20 @@ private struct MediaWalk {
     /// The key rewritten by the applier's ``MatchedURIRenderer``, from its old URI's bytes; `nil` where that
     /// renderer does not render this key (nor the template, nor this run), and the general path must.
     private mutating func rewrittenByMatch(_ key: KeyLine) -> RewrittenKey? {
-        guard let renderer = applier.matchedRenderer, let current = key.attributes["URI"], current.isQuoted,
-            !current.mayReferenceVariable, applier.changesOnlyURI(key.attributes, signaled: nil)
+        guard let renderer = applier.matchedRenderer, !key.uriMayReferenceVariable, let current = key.attributes["URI"], current.isQuoted,
+            applier.templateSetsOnlyURI || applier.changesOnlyURI(key.attributes, signaled: nil)
         else { return nil }
         let contentIDCapture = applier.contentIDMayComeFromPattern ? renderer.contentIDCapture : nil
         let oldURI = current.textBytes.indices
         let rendered = current.line.withUnsafeBufferPointer { line -> (MatchedURIRenderer.Rendered, contentID: String?)? in
             let oldURI = UnsafeBufferPointer(rebasing: line[oldURI])
-            guard let rendered = renderer.render(oldURI, scratch: &matchScratch) else { return nil }
+            guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return nil }
             let contentID = contentIDCapture.flatMap { rendered.captures[$0] }.map { String(decoding: oldURI[$0], as: UTF8.self) }
             return (rendered, contentID)
         }
         guard let (rendered, contentID) = rendered else { return nil }
         let line: [UInt8]
-        if current.textBytes.elementsEqual(rendered.uri) {
+        if current.hasText(rendered.uri) {
             line = key.attributes.line
         } else {
             // The renderer writes URI characters only; were the writer to refuse them, the general path would

@@ -21,10 +21,15 @@ protocol PlaylistEmitter: ~Copyable {
 extension PlaylistEmitter where Self: ~Copyable {
     /// Bytes held in an array, passed on as they are.
     mutating func keep(_ bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
+        try keep(bytes.indices, of: bytes, firstLine: firstLine, lineCount: lineCount)
+    }
+
+    /// The bytes `range` of an array (the lines of a held key period), passed on as they are.
+    mutating func keep(_ range: Range<Int>, of bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
         var failure: IOError?
         bytes.withUnsafeBytes { raw in
             do throws(IOError) {
-                try keep(raw, firstLine: firstLine, lineCount: lineCount)
+                try keep(UnsafeRawBufferPointer(rebasing: raw[range]), firstLine: firstLine, lineCount: lineCount)
             } catch {
                 failure = error
             }

@@ -7,7 +7,8 @@ struct KeyLine {
     let attributes: AttributeList
     /// Whether KEYFORMAT is FairPlay's; read from the bytes, as most keys of a multi-DRM playlist are not.
     let isFairPlay: Bool
-    /// Whether METHOD is SAMPLE-AES, the one FairPlay decrypts.
+    /// Whether METHOD is SAMPLE-AES, the one FairPlay decrypts: looked at for FairPlay keys only (`false`
+    /// for others), as nothing asks it of another system's key.
     let methodIsFairPlayCompatible: Bool
     /// The URI after `{$variable}` substitution: what a player requests, and what `--match` reads. Made
     /// when asked for: a migration that renders from the line's bytes never asks.
@@ -17,6 +18,8 @@ struct KeyLine {
     }
     /// The URI after substitution, when it references variables: the scope is the one in force at the line.
     private let substitutedURI: String?
+    /// Whether the URI of this FairPlay key holds `{$`, a variable reference (`false` for other keys).
+    let uriMayReferenceVariable: Bool
     /// KEYID as 32 lowercase hex digits, if the key has one.
     var kid: String? { attributes["KEYID"].flatMap { Self.normalizedKeyID($0.textBytes) } }
 
@@ -26,10 +29,11 @@ struct KeyLine {
         else { return nil }
         self.attributes = attributes
         self.isFairPlay = Self.isFairPlay(attributes)
-        self.methodIsFairPlayCompatible = attributes.attribute("METHOD", is: FairPlay.method, quoted: false)
-        self.substitutedURI =
-            isFairPlay
-            ? attributes["URI"].flatMap { $0.isQuoted && $0.mayReferenceVariable ? variables().substitute($0.text).text : nil } : nil
+        self.methodIsFairPlayCompatible = isFairPlay && attributes.attribute("METHOD", is: FairPlay.method, quoted: false)
+        let uri = isFairPlay ? attributes["URI"] : nil
+        let uriMayReferenceVariable = uri?.mayReferenceVariable ?? false
+        self.uriMayReferenceVariable = uriMayReferenceVariable
+        self.substitutedURI = uri.flatMap { $0.isQuoted && uriMayReferenceVariable ? variables().substitute($0.text).text : nil }
     }
 
     /// The typed view, built when asked for (FairPlay keys being rewritten).

@@ -78,7 +78,15 @@ struct ByteRegex: Sendable {
         scratch.stack.reserveCapacity(2 * text.count + 16)
         for start in 0...text.count {
             switch run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack) {
-            case .matched(let captures): return .some(captures)
+            case .matched:
+                // Into the scratch's array: the caller's copy of it is released before the next match, which
+                // then writes into the same storage.
+                scratch.captures.removeAll(keepingCapacity: true)
+                for group in 0..<captureCount {
+                    let (from, to) = (scratch.slots[2 * group], scratch.slots[2 * group + 1])
+                    scratch.captures.append(from >= 0 && to >= from ? from..<to : nil)
+                }
+                return .some(scratch.captures)
             case .noMatch: continue
             case .gaveUp: return nil
             }
@@ -86,14 +94,17 @@ struct ByteRegex: Sendable {
         return .some(nil)
     }
 
-    /// The working memory of matches: capture slots and the backtracking stack, kept from one to the next.
+    /// The working memory of matches: capture slots, the backtracking stack and the captures returned,
+    /// kept from one to the next.
     struct Scratch {
         fileprivate var slots: [Int] = []
         fileprivate var stack: [Frame] = []
+        fileprivate var captures: [Range<Int>?] = []
     }
 
     private enum Outcome {
-        case matched([Range<Int>?])
+        /// The captures are in the slots.
+        case matched
         case noMatch
         case gaveUp
     }
@@ -184,12 +195,7 @@ struct ByteRegex: Sendable {
                                 position = end
                                 pc += 1
                             case .match:
-                                return .matched(
-                                    (0..<captureCount).map { group in
-                                        let from = slots[2 * group]
-                                        let to = slots[2 * group + 1]
-                                        return from >= 0 && to >= from ? from..<to : nil
-                                    })
+                                return .matched
                             }
                         }
                     }
