@@ -118,6 +118,11 @@ public struct AttributeList: Hashable, Sendable {
         }.map(attribute)
     }
 
+    /// Where the first attribute named `name` stands in the line, found without making an ``Attribute``.
+    public func span(named name: String) -> AttributeSpan? {
+        line.withUnsafeBytes { bytes in spans.first { AttributeView(line: bytes, span: $0).isNamed(name) } }
+    }
+
     /// Whether the first attribute named `name` is written as `text` (inside the quotes, for a quoted
     /// value), quoted or not as `quoted` says (`nil`: either). Asked of every key of a key-rotating
     /// playlist, so it reads the bytes in place: no ``Attribute`` is made, no `String`, no reference

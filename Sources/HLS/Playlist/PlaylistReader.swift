@@ -54,6 +54,14 @@ public final class PlaylistReader {
         return core.keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
     }
 
+    /// `body` with the attributes of the key line ``next()`` returned last, lent rather than copied (asked of
+    /// every FairPlay key a migration rewrites); `nil` when that line is not a key the reader put in force,
+    /// whose ``currentAttributes`` must be asked.
+    public func withCurrentKeyAttributes<Result>(_ body: (borrowing AttributeList) -> Result) -> Result? {
+        guard let index = core.currentKeyIndex() else { return nil }
+        return body(core.keysInForce[index].list)
+    }
+
     /// Every key in force, as read (attributes, no ``KeyTag`` built), with its line.
     public var keyAttributesInForce: [(attributes: AttributeList, line: Int)] { core.keysInForce.map { ($0.list, $0.line) } }
 

@@ -40,32 +40,36 @@ public struct TagLineEditor: Sendable {
         of attribute: Attribute, with value: AttributeValue
     ) throws(UnwritableAttributeValue) -> [UInt8] {
         let encoded = try value.encoded(as: attribute.name)
-        return encoded.withUnsafeBufferPointer { splicing($0, quoted: false, into: attribute) }
-    }
-
-    /// The same for a quoted-string value given as its UTF-8 bytes (a key URI built in a buffer), checked as
-    /// ``AttributeValue/quotedString(_:)`` is: printable ASCII, what key URIs are, is decided on the bytes
-    /// without making a `String`; anything else takes the `String` check, and its message.
-    public static func replacingQuotedValue(
-        of attribute: Attribute, with utf8: UnsafeBufferPointer<UInt8>
-    ) throws(UnwritableAttributeValue) -> [UInt8] {
-        guard utf8.allSatisfy(AttributeValue.isPlainQuotedStringByte) else {
-            return try replacingValue(of: attribute, with: .quotedString(String(decoding: utf8, as: UTF8.self)))
-        }
-        return splicing(utf8, quoted: true, into: attribute)
-    }
-
-    /// The attribute's line with `value` (between quotes if `quoted`) where its value was.
-    private static func splicing(_ value: UnsafeBufferPointer<UInt8>, quoted: Bool, into attribute: Attribute) -> [UInt8] {
         let line = attribute.line
         var output: [UInt8] = []
-        output.reserveCapacity(line.count - attribute.valueRange.count + value.count + (quoted ? 2 : 0))
+        output.reserveCapacity(line.count - attribute.valueRange.count + encoded.count)
         output += line[..<attribute.valueRange.lowerBound]
-        if quoted { output.append(UInt8(ascii: "\"")) }
-        output += value
-        if quoted { output.append(UInt8(ascii: "\"")) }
+        output += encoded
         output += line[attribute.valueRange.upperBound...]
         return output
+    }
+
+    /// Appends to `output` the tag line `line` with the value at `valueRange` (of the attribute `name`)
+    /// replaced by the quoted-string whose UTF-8 bytes are `utf8`, every other byte kept: a key URI
+    /// rendered in a buffer, written without an editor, an `Attribute` or a `String`. Checked as
+    /// ``AttributeValue/quotedString(_:)`` is: printable ASCII, what key URIs are, is decided on the bytes;
+    /// anything else takes the `String` check, and its message. Throws (and appends nothing) when refused.
+    public static func appendReplacingValue(
+        at valueRange: Range<Int>, named name: String, in line: UnsafeRawBufferPointer,
+        withQuotedString utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
+    ) throws(UnwritableAttributeValue) {
+        guard utf8.allSatisfy(AttributeValue.isPlainQuotedStringByte) else {
+            let encoded = try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name)
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
+            output += encoded
+            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
+            return
+        }
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: utf8)
+        output.append(UInt8(ascii: "\""))
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
     }
 
     /// Removes attribute `name` and the comma that separated it.

@@ -2,8 +2,8 @@ import HLS
 
 /// The lines of a key period, held from its first key to its first segment so that a FairPlay key can be
 /// inserted after its last key: their bytes one after another in a buffer that keeps its capacity from
-/// one period to the next, and each line's place in it. Only the FairPlay keys a pass may rewrite are held
-/// as keys.
+/// one period to the next, and each line's place in it. A FairPlay key rewritten as it was read is held as
+/// its line as read and its new content; only those the general path rewrites are held as keys.
 ///
 /// Held lines were values of their own before (an array of bytes, a parsed key), copied into the list and
 /// out of it and released at every period: atomic reference counting, the largest part of what a
@@ -16,13 +16,17 @@ struct HeldPeriod {
         /// A key line written as it is (another system's, or a FairPlay key no pass rewrites): its content
         /// and terminator.
         case key(Range<Int>, terminator: LineTerminator, line: Int)
-        /// The FairPlay key ``fairPlayKeys``[`slot`].
+        /// The FairPlay key ``fairPlayKeys``[`slot`], for the general path to rewrite.
         case fairPlayKey(slot: Int, terminator: LineTerminator, line: Int)
+        /// A FairPlay key rewritten as it was read: its content and terminator as read (`read`), its new
+        /// content (`nil`: the same), and the key it makes for the master, ``sessionKeys``[`sessionKey`].
+        case rewrittenKey(read: Range<Int>, rewritten: Range<Int>?, terminator: LineTerminator, line: Int, sessionKey: Int?)
     }
 
     private(set) var bytes: [UInt8] = []
     private(set) var lines: [Line] = []
     private(set) var fairPlayKeys: [KeyLine] = []
+    private(set) var sessionKeys: [KeyAttributes] = []
 
     /// Holds lines passed on as they are (a run, or a line that is not a key).
     mutating func hold(_ raw: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) {
@@ -40,11 +44,30 @@ struct HeldPeriod {
         fairPlayKeys.append(key)
     }
 
+    /// Holds a FairPlay key rewritten as it was read: `raw` is its content and terminator as read,
+    /// `rewritten` its new content (`nil`: unchanged), `sessionKey` what it gives its master.
+    mutating func holdRewrittenKey(
+        _ raw: UnsafeRawBufferPointer, rewritten: [UInt8]?, terminator: LineTerminator, line: Int, sessionKey: KeyAttributes?
+    ) {
+        let read = append(raw)
+        let new = rewritten.map { rewritten in rewritten.withUnsafeBytes { append($0) } }
+        lines.append(
+            .rewrittenKey(
+                read: read, rewritten: new, terminator: terminator, line: line, sessionKey: sessionKey.map { _ in sessionKeys.count }))
+        if let sessionKey { sessionKeys.append(sessionKey) }
+    }
+
+    /// The content (without its terminator) of the line held at `read`.
+    static func content(_ read: Range<Int>, terminator: LineTerminator) -> Range<Int> {
+        read.lowerBound..<(read.upperBound - terminator.length)
+    }
+
     /// Empties the period, keeping the storage for the next.
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
         fairPlayKeys.removeAll(keepingCapacity: true)
+        sessionKeys.removeAll(keepingCapacity: true)
     }
 
     private mutating func append(_ raw: UnsafeRawBufferPointer) -> Range<Int> {

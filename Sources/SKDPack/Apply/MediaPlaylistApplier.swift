@@ -222,28 +222,6 @@ public struct MediaPlaylistApplier: Sendable {
     let writesDocumentKey: Bool
 }
 
-/// A FairPlay key's new line, and its new URI as the path that rendered it made it: bytes or text.
-private struct RewrittenKey {
-    let line: [UInt8]
-    private let uriText: String?
-    private let uriBytes: [UInt8]
-
-    init(line: [UInt8], uriText: String) {
-        self.line = line
-        self.uriText = uriText
-        self.uriBytes = []
-    }
-
-    init(line: [UInt8], uriBytes: [UInt8]) {
-        self.line = line
-        self.uriText = nil
-        self.uriBytes = uriBytes
-    }
-
-    /// The URI as text, made when asked for (a session key, a message).
-    var uri: String { uriText ?? String(decoding: uriBytes, as: UTF8.self) }
-}
-
 /// Diagnostics collected from the reader's callback while the walk owns the rest of its state.
 private final class DiagnosticBox {
     var diagnostics: [Diagnostic] = []
@@ -287,8 +265,9 @@ private struct MediaWalk {
     let rendersByOldURI: Bool
     /// The last old URI rendered and what it rendered to, when ``rendersByOldURI``.
     var lastRender: (oldURI: String, uri: String)?
-    /// The `--match` renderer's working memory, kept from one key to the next.
+    /// The `--match` renderer's working memory, and the line it rewrites, kept from one key to the next.
     var renderScratch = MatchedURIRenderer.Scratch()
+    var rewrittenLine: [UInt8] = []
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -359,12 +338,18 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
-            // Another system's key, known from the format the reader read it with (most keys of a
-            // multi-DRM playlist): held as its bytes, without a copy of its attributes or a key made of them.
-            if !wantsKeyID, reader.currentKey(hasFormat: FairPlay.keyFormat) == false {
-                periods.note(line: number, segments: reader.segmentCount)
-                held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
-                return
+            if let isFairPlay = reader.currentKey(hasFormat: FairPlay.keyFormat) {
+                // Another system's key, known from the format the reader read it with (most keys of a
+                // multi-DRM playlist): held as its bytes, without a copy of its attributes or a key made of them.
+                if !isFairPlay, !wantsKeyID {
+                    periods.note(line: number, segments: reader.segmentCount)
+                    held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+                    return
+                }
+                if isFairPlay, holdRewrittenByMatch(line, reader) {
+                    periods.note(line: number, segments: reader.segmentCount)
+                    return
+                }
             }
             guard let attributes = reader.currentAttributes,
                 let key = KeyLine(attributes: attributes, variables: reader.variables)
@@ -463,16 +448,16 @@ private struct MediaWalk {
                 let key = held.fairPlayKeys[slot]
                 let content = key.attributes.line
                 var written = content
-                if let rewrite = rewrite(key, index: index, kid: kid, line: line) {
-                    written = rewrite.line
-                    use(collectsSessionKeys ? applier.sessionKey(key, uri: rewrite.uri, signaled: lastSignaled) : nil)
+                if let uri = renderKey(key, index: index, kid: kid, line: line), let rewritten = rewritten(key, uri: uri, line: line) {
+                    written = rewritten
+                    use(collectsSessionKeys ? applier.sessionKey(key, uri: uri, signaled: lastSignaled) : nil)
                     if written != content {
                         record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
                     }
                     if key.uriMayReferenceVariable {
                         report(
                             ApplyDiagnostics.literalAfterDefine,
-                            "the key URI used {$…} references; it is now written as the literal \(rewrite.uri)", line: line)
+                            "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
                     }
                 }
                 if written == content {
@@ -483,51 +468,80 @@ private struct MediaWalk {
                 if line == periods.lastKeyLine, let insertion {
                     try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
                 }
+            case .rewrittenKey(let read, let rewritten, let terminator, let line, let sessionKey):
+                lastKeyID = nil
+                use(sessionKey.map { held.sessionKeys[$0] })
+                if let rewritten {
+                    let content = HeldPeriod.content(read, terminator: terminator)
+                    // The change's lines as text only where a report or a diff keeps them.
+                    let keeping = applier.options.keepsChangeDetails
+                    record(
+                        line: line, tag: "EXT-X-KEY", .rewritten, before: keeping ? Array(held.bytes[content]) : nil,
+                        after: keeping ? Array(held.bytes[rewritten]) : nil)
+                    try emitter.replace(content, with: rewritten, of: held.bytes, terminator: terminator)
+                } else {
+                    try emitter.keep(read, of: held.bytes, firstLine: line, lineCount: 1)
+                }
             }
         }
         held.removeAll()
         periods.end()
     }
 
-    /// An existing FairPlay key of key period `index` rewritten, or `nil` after reporting why it cannot be.
-    private mutating func rewrite(_ key: KeyLine, index: Int, kid: String?, line: Int) -> RewrittenKey? {
-        if let rewrite = rewrittenByMatch(key) { return rewrite }
-        guard let uri = renderKey(key, index: index, kid: kid, line: line), let rewritten = rewritten(key, uri: uri, line: line) else {
-            return nil
-        }
-        return RewrittenKey(line: rewritten, uriText: uri)
-    }
-
-    /// The key rewritten by the applier's ``MatchedURIRenderer``, from its old URI's bytes; `nil` where that
-    /// renderer does not render this key (nor the template, nor this run), and the general path must.
-    private mutating func rewrittenByMatch(_ key: KeyLine) -> RewrittenKey? {
-        guard let renderer = applier.matchedRenderer, !key.uriMayReferenceVariable, let current = key.attributes["URI"], current.isQuoted,
-            applier.templateSetsOnlyURI || applier.changesOnlyURI(key.attributes, signaled: nil)
-        else { return nil }
-        let contentIDCapture = applier.contentIDMayComeFromPattern ? renderer.contentIDCapture : nil
-        let oldURI = current.textBytes.indices
-        let rendered = current.line.withUnsafeBufferPointer { line -> (MatchedURIRenderer.Rendered, contentID: String?)? in
-            let oldURI = UnsafeBufferPointer(rebasing: line[oldURI])
-            guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return nil }
-            let contentID = contentIDCapture.flatMap { rendered.captures[$0] }.map { String(decoding: oldURI[$0], as: UTF8.self) }
-            return (rendered, contentID)
-        }
-        guard let (rendered, contentID) = rendered else { return nil }
-        let line: [UInt8]
-        if current.hasText(rendered.uri) {
-            line = key.attributes.line
-        } else {
-            // The renderer writes URI characters only; were the writer to refuse them, the general path would
-            // render the key again and report why.
-            guard
-                let rewritten = try? rendered.uri.withUnsafeBufferPointer({ try TagLineEditor.replacingQuotedValue(of: current, with: $0) })
+    /// A FairPlay key rewritten as it is read, from its old URI's bytes, by the applier's
+    /// ``MatchedURIRenderer``, and held with its new content; `false` where that renderer does not render
+    /// this key (nor the template, nor this run): the key then takes the general path at the end of its
+    /// period, which reports what it must. Nothing of the key is copied out of the reader but its bytes.
+    private mutating func holdRewrittenByMatch(_ line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
+        guard let renderer = applier.matchedRenderer else { return false }
+        // The URI's place, when the renderer may rewrite this key: METHOD=SAMPLE-AES, a quoted URI, and
+        // nothing else for the template to change.
+        let applier = applier
+        let found = reader.withCurrentKeyAttributes { attributes -> AttributeSpan? in
+            guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false),
+                applier.templateSetsOnlyURI || applier.changesOnlyURI(attributes, signaled: nil),
+                let span = attributes.span(named: "URI"), span.isQuoted
             else { return nil }
-            line = rewritten
+            return span
         }
-        lastKeyID = nil
-        lastSignaled = nil
-        if let contentID { outcome.contentIDsFromPatterns.insert(contentID) }
-        return RewrittenKey(line: line, uriBytes: rendered.uri)
+        guard let uri = found ?? nil else { return false }
+        let content = line.content
+        let view = AttributeView(line: content, span: uri)
+        guard !view.mayReferenceVariable else { return false }
+        let collectsSessionKeys = collectsSessionKeys
+        let rewritten: (changed: Bool, contentID: String?, uri: String?)? = view.textBytes.withMemoryRebound(to: UInt8.self) { oldURI in
+            guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return nil }
+            let changed = !rendered.uri.elementsEqual(oldURI)
+            if changed {
+                rewrittenLine.removeAll(keepingCapacity: true)
+                // The renderer writes URI characters only; were the writer to refuse them, the general path
+                // would render the key again and report why.
+                let written = rendered.uri.withUnsafeBufferPointer { uri in
+                    (try? TagLineEditor.appendReplacingValue(
+                        at: view.span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &rewrittenLine)) != nil
+                }
+                guard written else { return nil }
+            }
+            let contentID = (applier.contentIDMayComeFromPattern ? renderer.contentIDCapture : nil).flatMap { rendered.captures[$0] }
+            return (
+                changed, contentID.map { String(decoding: oldURI[$0], as: UTF8.self) },
+                collectsSessionKeys ? String(decoding: rendered.uri, as: UTF8.self) : nil
+            )
+        }
+        guard let rewritten else { return false }
+        // The master's session key is made of the key as a whole: looked at when there is a master.
+        var sessionKey: KeyAttributes?
+        if collectsSessionKeys {
+            guard let attributes = reader.currentAttributes, let key = KeyLine(attributes: attributes, variables: reader.variables) else {
+                return false
+            }
+            sessionKey = applier.sessionKey(key, uri: rewritten.uri ?? "")
+        }
+        if let contentID = rewritten.contentID { outcome.contentIDsFromPatterns.insert(contentID) }
+        held.holdRewrittenKey(
+            line.raw.bytes, rewritten: rewritten.changed ? rewrittenLine : nil, terminator: line.raw.terminator, line: line.raw.number,
+            sessionKey: sessionKey)
+        return true
     }
 
     /// The URI of the FairPlay key of key period `index`, with what key truth gives it (the CPIX key of

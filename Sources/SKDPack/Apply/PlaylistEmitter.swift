@@ -10,7 +10,7 @@ protocol PlaylistEmitter: ~Copyable {
     /// A held line passed on as it was: its content and its terminator.
     mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError)
     /// A line (content `old`) written as `new`, with its own terminator.
-    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError)
+    mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError)
     /// A line (content `old`) left out.
     mutating func remove(_ old: [UInt8]) throws(IOError)
     /// A new line. `afterUnterminated` says the line before it had no terminator (it was the last line of
@@ -22,6 +22,35 @@ extension PlaylistEmitter where Self: ~Copyable {
     /// Bytes held in an array, passed on as they are.
     mutating func keep(_ bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
         try keep(bytes.indices, of: bytes, firstLine: firstLine, lineCount: lineCount)
+    }
+
+    /// A line (content `old`) written as `new`, both held in arrays.
+    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
+        var failure: IOError?
+        old.withUnsafeBytes { old in
+            new.withUnsafeBytes { new in
+                do throws(IOError) {
+                    try replace(old, with: new, terminator: terminator)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// A line whose content `old` and new content `new` are ranges of an array (a held key period).
+    mutating func replace(_ old: Range<Int>, with new: Range<Int>, of bytes: [UInt8], terminator: LineTerminator) throws(IOError) {
+        var failure: IOError?
+        bytes.withUnsafeBytes { raw in
+            do throws(IOError) {
+                try replace(
+                    UnsafeRawBufferPointer(rebasing: raw[old]), with: UnsafeRawBufferPointer(rebasing: raw[new]), terminator: terminator)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// The bytes `range` of an array (the lines of a held key period), passed on as they are.
@@ -56,7 +85,7 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
         written += content.count + terminator.length
     }
 
-    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
+    mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         try sink.write(new)
         try sink.write(terminator)
         written += new.count + terminator.length
@@ -81,7 +110,7 @@ struct DiscardEmitter: PlaylistEmitter {
     var written: Int { 0 }
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {}
     mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {}
-    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {}
+    mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {}
     mutating func remove(_ old: [UInt8]) throws(IOError) {}
     mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {}
 }
@@ -129,7 +158,7 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
         try keepLine(content)
     }
 
-    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
+    mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         oldLine += 1
         newLine += 1
         openHunk()
