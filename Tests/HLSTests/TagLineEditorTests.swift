@@ -72,6 +72,30 @@ struct TagLineEditorTests {
         }
     }
 
+    @Test(
+        "a quoted value given as bytes: appended as the editor writes it, checked the same way",
+        arguments: ["skd://new-id?cid=a%20b", "skd://caf\u{E9}", "x\",URI=\"evil", "a\nb", "a\u{85}b", ""])
+    func appendReplacingValue(value: String) throws {
+        let line = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#
+        let uri = try #require(parseTag(line).tag.attributes?["URI"])
+        var editor = try editor(line)
+        let expected: [UInt8]? = (try? editor.set("URI", .quotedString(value))).map { editor.render() }
+        var output: [UInt8] = Array("kept ".utf8)
+        var bytes = value
+        let appended = bytes.withUTF8 { value in
+            Array(line.utf8).withUnsafeBytes { line in
+                (try? TagLineEditor.appendReplacingValue(at: uri.valueRange, named: "URI", in: line, withQuotedString: value, to: &output))
+                    != nil
+            }
+        }
+        if let expected {
+            #expect(appended && output == Array("kept ".utf8) + expected)
+        } else {
+            // Refused: nothing appended, as the editor changes nothing.
+            #expect(!appended && output == Array("kept ".utf8))
+        }
+    }
+
     @Test("hexadecimal-sequences and names are checked too")
     func hexadecimalAndNames() throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)
