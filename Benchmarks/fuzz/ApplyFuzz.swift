@@ -23,7 +23,7 @@ struct MemoryEmitter: PlaylistEmitter {
         bytes += content
         append(terminator)
     }
-    mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
+    mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         bytes += new
         append(terminator)
     }

@@ -66,12 +66,19 @@ struct PlaylistReaderTests {
         var currentKeyFormats: [Bool?] = []
         while let line = try reader.next() {
             if line.kind == .tag(.key) {
-                // The key just read, by its format as read, against a look at its attributes; METHOD=NONE
-                // puts no key in force, so its attributes must be asked.
-                let current = reader.currentKey(hasFormat: fairPlay)
-                if current != nil {
-                    #expect(current == reader.currentAttributes?.attribute("KEYFORMAT", is: fairPlay, quoted: true), "at \(line.text)")
+                // The key just read, its attributes seen in place, against a copy of them.
+                let copied = try #require(reader.currentAttributes)
+                let current = reader.withCurrentAttributes { $0.attribute("KEYFORMAT", is: fairPlay, quoted: true) }
+                #expect(current == copied.attribute("KEYFORMAT", is: fairPlay, quoted: true), "at \(line.text)")
+                var uri: (span: AttributeSpan, text: String)?
+                _ = reader.withCurrentAttributes { attributes in
+                    uri = attributes["URI"].map { ($0.span, $0.text) }
+                    return true
                 }
+                #expect(
+                    uri?.span
+                        == copied["URI"].map { AttributeSpan(nameRange: $0.nameRange, valueRange: $0.valueRange, isQuoted: $0.isQuoted) })
+                #expect(uri?.text == copied["URI"]?.text)
                 currentKeyFormats.append(current)
             }
             guard case .segment? = line.uriRole else { continue }
@@ -80,7 +87,7 @@ struct PlaylistReaderTests {
             inForce.append(reader.hasKeyInForce(format: fairPlay))
         }
         #expect(inForce == [false, true, true, false, false, false, false, true])
-        #expect(currentKeyFormats == [nil, false, true, true, nil, false, false, false, true])
+        #expect(currentKeyFormats == [false, false, true, true, false, false, false, false, true])
     }
 
     @Test("a master playlist's URI lines are variants, not segments")

@@ -118,22 +118,17 @@ public struct AttributeList: Hashable, Sendable {
         }.map(attribute)
     }
 
-    /// Where the first attribute named `name` stands in the line, found without making an ``Attribute``.
-    public func span(named name: String) -> AttributeSpan? {
-        line.withUnsafeBytes { bytes in spans.first { AttributeView(line: bytes, span: $0).isNamed(name) } }
-    }
-
     /// Whether the first attribute named `name` is written as `text` (inside the quotes, for a quoted
     /// value), quoted or not as `quoted` says (`nil`: either). Asked of every key of a key-rotating
     /// playlist, so it reads the bytes in place: no ``Attribute`` is made, no `String`, no reference
     /// counted.
     public func attribute(_ name: String, is text: String, quoted: Bool? = nil) -> Bool {
-        line.withUnsafeBytes { bytes in
-            guard let span = spans.first(where: { AttributeView(line: bytes, span: $0).isNamed(name) }),
-                quoted == nil || span.isQuoted == quoted
-            else { return false }
-            return AttributeView.bytes(AttributeView(line: bytes, span: span).textBytes, equal: text)
-        }
+        withView { $0.attribute(name, is: text, quoted: quoted) }
+    }
+
+    /// `body` with the list seen through its bytes and spans (``AttributeListView``).
+    public func withView<Result>(_ body: (AttributeListView) -> Result) -> Result {
+        line.withUnsafeBytes { line in spans.withUnsafeBufferPointer { body(AttributeListView(line: line, spans: $0)) } }
     }
 
     public var names: [String] { attributes.map(\.name) }

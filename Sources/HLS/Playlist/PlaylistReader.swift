@@ -45,21 +45,12 @@ public final class PlaylistReader {
         core.keysInForce.indices.contains { core.keysInForce[$0].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) } }
     }
 
-    /// Whether the key line ``next()`` returned last was read with KEYFORMAT `format` (its first KEYFORMAT,
-    /// quoted), decided on the format the reader keeps for it: no attribute list is copied, as this is asked
-    /// of every key of a multi-DRM playlist. `nil` when that line is not a key the reader put in force (a
-    /// METHOD=NONE key, a line too long to read as a tag), whose ``currentAttributes`` must be asked.
-    public func currentKey(hasFormat format: String) -> Bool? {
-        guard let index = core.currentKeyIndex() else { return nil }
-        return core.keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
-    }
-
-    /// `body` with the attributes of the key line ``next()`` returned last, lent rather than copied (asked of
-    /// every FairPlay key a migration rewrites); `nil` when that line is not a key the reader put in force,
-    /// whose ``currentAttributes`` must be asked.
-    public func withCurrentKeyAttributes<Result>(_ body: (borrowing AttributeList) -> Result) -> Result? {
-        guard let index = core.currentKeyIndex() else { return nil }
-        return body(core.keysInForce[index].list)
+    /// What `body` says of the attributes of the tag line ``next()`` returned last, seen in place rather than
+    /// copied (``currentAttributes`` copies them): asked of every key of a playlist that `apply` rewrites.
+    /// `nil` when the reader did not read that line's attributes. (Not generic: unspecialised across
+    /// modules, a generic one cost more than the copy it saves.)
+    public func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {
+        core.withCurrentAttributes(body)
     }
 
     /// Every key in force, as read (attributes, no ``KeyTag`` built), with its line.
@@ -170,14 +161,13 @@ private struct PlaylistReaderCore: ~Copyable {
     func currentAttributes() -> AttributeList? {
         guard let line = currentTagLine, currentSpansLine == lineCount else { return nil }
         // A key just put in force already holds a copy of its line: hand that out rather than copy again.
-        if let index = currentKeyIndex() { return keysInForce[index].list }
+        if let key = keysInForce.first(where: { $0.line == lineCount }) { return key.list }
         return AttributeList(line: Array(line), spans: spans)
     }
 
-    /// Where the tag line just read stands among the keys in force, if it was put in force.
-    func currentKeyIndex() -> Int? {
-        guard currentTagLine != nil, currentSpansLine == lineCount else { return nil }
-        return keysInForce.indices.first { keysInForce[$0].line == lineCount }
+    func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {
+        guard let line = currentTagLine, currentSpansLine == lineCount else { return nil }
+        return spans.withUnsafeBufferPointer { body(AttributeListView(line: line, spans: $0)) }
     }
 
     mutating func next() throws(IOError) -> PlaylistLine? {

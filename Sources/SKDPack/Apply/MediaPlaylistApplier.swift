@@ -170,7 +170,7 @@ public struct MediaPlaylistApplier: Sendable {
         let attributes = key.attributes
         let shape = shape(signaled)
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
-        if changesOnlyURI(attributes, signaled: signaled), let current = attributes["URI"], current.isQuoted {
+        if attributes.withView({ changesOnlyURI($0, signaled: signaled) }), let current = attributes["URI"], current.isQuoted {
             if current.hasText(uri) { return attributes.line }
             return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
         }
@@ -190,7 +190,7 @@ public struct MediaPlaylistApplier: Sendable {
     /// Whether rewriting a key with these attributes changes nothing but its URI: the template or the key
     /// server sets nothing else, or sets it as the line has it already (read in place: the typed key costs
     /// more than the replacement).
-    func changesOnlyURI(_ attributes: AttributeList, signaled: KeyAttributes?) -> Bool {
+    func changesOnlyURI(_ attributes: AttributeListView, signaled: KeyAttributes?) -> Bool {
         if signaled == nil, templateSetsOnlyURI { return true }
         let shape = shape(signaled)
         return (shape.method.map { attributes.attribute("METHOD", is: $0) } ?? true)
@@ -338,9 +338,9 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
-            if let isFairPlay = reader.currentKey(hasFormat: FairPlay.keyFormat) {
-                // Another system's key, known from the format the reader read it with (most keys of a
-                // multi-DRM playlist): held as its bytes, without a copy of its attributes or a key made of them.
+            // Whether it is a FairPlay key is read in place: another system's key (most keys of a multi-DRM
+            // playlist) is held as its bytes, without a copy of its attributes or a key made of them.
+            if KeyLine.isKeyLine(line.content), let isFairPlay = reader.withCurrentAttributes(KeyLine.isFairPlay) {
                 if !isFairPlay, !wantsKeyID {
                     periods.note(line: number, segments: reader.segmentCount)
                     held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
@@ -435,8 +435,9 @@ private struct MediaWalk {
                 record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
             }
         }
-        for entry in held.lines {
-            switch entry {
+        // By position: the lines are numbers, and a copy of the list would be alive when it is emptied.
+        for position in held.lines.indices {
+            switch held.lines[position] {
             case .bytes(let range, let firstLine, let lineCount):
                 try emitter.keep(range, of: held.bytes, firstLine: firstLine, lineCount: lineCount)
             case .key(let range, let terminator, let line):
@@ -497,14 +498,16 @@ private struct MediaWalk {
         // The URI's place, when the renderer may rewrite this key: METHOD=SAMPLE-AES, a quoted URI, and
         // nothing else for the template to change.
         let applier = applier
-        let found = reader.withCurrentKeyAttributes { attributes -> AttributeSpan? in
+        var found: AttributeSpan?
+        _ = reader.withCurrentAttributes { attributes in
             guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false),
                 applier.templateSetsOnlyURI || applier.changesOnlyURI(attributes, signaled: nil),
-                let span = attributes.span(named: "URI"), span.isQuoted
-            else { return nil }
-            return span
+                let uri = attributes["URI"], uri.span.isQuoted
+            else { return false }
+            found = uri.span
+            return true
         }
-        guard let uri = found ?? nil else { return false }
+        guard let uri = found else { return false }
         let content = line.content
         let view = AttributeView(line: content, span: uri)
         guard !view.mayReferenceVariable else { return false }

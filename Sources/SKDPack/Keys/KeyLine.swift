@@ -45,13 +45,25 @@ struct KeyLine {
     /// Whether `line` starts with `prefix`, compared with memcmp (a generic `starts(with:)` walks the bytes
     /// one by one, at every key of a playlist).
     private static func line(_ line: [UInt8], startsWith prefix: StaticString) -> Bool {
+        line.withUnsafeBytes { starts($0, with: prefix) }
+    }
+
+    private static func starts(_ content: UnsafeRawBufferPointer, with prefix: StaticString) -> Bool {
         let count = prefix.utf8CodeUnitCount
-        return line.count >= count && line.withUnsafeBytes { memcmp($0.baseAddress!, prefix.utf8Start, count) == 0 }
+        return content.count >= count && memcmp(content.baseAddress!, prefix.utf8Start, count) == 0
     }
 
     /// Whether a key's attributes say FairPlay: an explicit `KEYFORMAT="com.apple.streamingkeydelivery"`.
-    static func isFairPlay(_ attributes: AttributeList) -> Bool {
+    static func isFairPlay(_ attributes: AttributeList) -> Bool { attributes.withView(isFairPlay) }
+
+    /// The same, of attributes seen in place.
+    static func isFairPlay(_ attributes: AttributeListView) -> Bool {
         attributes.attribute("KEYFORMAT", is: FairPlay.keyFormat, quoted: true)
+    }
+
+    /// Whether `content` is a line ``init(attributes:variables:)`` takes: an EXT-X-KEY or EXT-X-SESSION-KEY.
+    static func isKeyLine(_ content: UnsafeRawBufferPointer) -> Bool {
+        starts(content, with: keyPrefix) || starts(content, with: sessionKeyPrefix)
     }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.
