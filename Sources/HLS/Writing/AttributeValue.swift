@@ -70,6 +70,7 @@ public enum AttributeValue: Hashable, Sendable {
 
     /// Whether a quoted-string may hold `byte` whatever stands around it: printable ASCII but `"`. (Other
     /// bytes may be allowed too, as parts of UTF-8 characters, but only a look at the characters can say.)
+    @inline(__always)
     static func isPlainQuotedStringByte(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"")
     }

@@ -58,7 +58,12 @@ public struct TagLineEditor: Sendable {
         at valueRange: Range<Int>, named name: String, in line: UnsafeRawBufferPointer,
         withQuotedString utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
     ) throws(UnwritableAttributeValue) {
-        guard utf8.allSatisfy(AttributeValue.isPlainQuotedStringByte) else {
+        var plain = true
+        for byte in utf8 where !AttributeValue.isPlainQuotedStringByte(byte) {
+            plain = false
+            break
+        }
+        guard plain else {
             let encoded = try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name)
             output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
             output += encoded

@@ -302,10 +302,12 @@ private struct MediaWalk {
     }
 
     mutating func run<Emitter: PlaylistEmitter & ~Copyable>(_ reader: PlaylistReader, into emitter: inout Emitter) throws(IOError) {
+        var pastHeader = false
         while true {
             // Line by line until the first segment (the header holds what the clear-media and version
-            // decisions need), then by runs.
-            let item = reader.segmentCount == 0 ? try reader.next().map(PlaylistItem.line) : try reader.nextItem()
+            // decisions need), then by runs. (Once past it, the reader is not asked again.)
+            if !pastHeader { pastHeader = reader.segmentCount > 0 }
+            let item = pastHeader ? try reader.nextItem() : try reader.next().map(PlaylistItem.line)
             guard let item else { break }
             let periodEnded = periods.inGroup && reader.segmentCount > periods.segmentsAtStart
             switch item {

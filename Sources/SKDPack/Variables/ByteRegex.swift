@@ -71,8 +71,8 @@ struct ByteRegex: Sendable {
     /// at a time): two allocations and their release a match otherwise.
     func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> [Range<Int>?]?? {
         var steps = 0
-        scratch.slots.removeAll(keepingCapacity: true)
-        scratch.slots.append(contentsOf: repeatElement(-1, count: captureCount * 2))
+        // Sized once: each start position resets the slots it uses.
+        if scratch.slots.count != captureCount * 2 { scratch.slots = [Int](repeating: -1, count: captureCount * 2) }
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
         // more than the match (six reallocations for a key URI).
         scratch.stack.reserveCapacity(2 * text.count + 16)
