@@ -126,8 +126,9 @@ public struct AttributeList: Hashable, Sendable {
         withView { $0.attribute(name, is: text, quoted: quoted) }
     }
 
-    /// `body` with the list seen through its bytes and spans (``AttributeListView``).
-    public func withView<Result>(_ body: (AttributeListView) -> Result) -> Result {
+    /// What `body` says of the list seen through its bytes and spans (``AttributeListView``). (Not generic:
+    /// unspecialised across modules, a generic one costs more than the lookups it serves.)
+    public func withView(_ body: (AttributeListView) -> Bool) -> Bool {
         line.withUnsafeBytes { line in spans.withUnsafeBufferPointer { body(AttributeListView(line: line, spans: $0)) } }
     }
 

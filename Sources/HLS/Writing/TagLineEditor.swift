@@ -49,13 +49,33 @@ public struct TagLineEditor: Sendable {
         return output
     }
 
+    /// The same for a quoted-string, checked and spliced on its bytes (``appendReplacingValue(at:named:in:withQuotedString:to:)``):
+    /// no array is made of the value, and no `String` of the attribute's name unless it is refused.
+    public static func replacingValue(of attribute: Attribute, withQuotedString text: String) throws(UnwritableAttributeValue) -> [UInt8] {
+        var text = text
+        var output: [UInt8] = []
+        var failure: UnwritableAttributeValue?
+        text.withUTF8 { utf8 in
+            attribute.line.withUnsafeBytes { line in
+                output.reserveCapacity(line.count - attribute.valueRange.count + utf8.count + 2)
+                do throws(UnwritableAttributeValue) {
+                    try appendReplacingValue(at: attribute.valueRange, named: attribute.name, in: line, withQuotedString: utf8, to: &output)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { throw failure }
+        return output
+    }
+
     /// Appends to `output` the tag line `line` with the value at `valueRange` (of the attribute `name`)
     /// replaced by the quoted-string whose UTF-8 bytes are `utf8`, every other byte kept: a key URI
     /// rendered in a buffer, written without an editor, an `Attribute` or a `String`. Checked as
     /// ``AttributeValue/quotedString(_:)`` is: printable ASCII, what key URIs are, is decided on the bytes;
     /// anything else takes the `String` check, and its message. Throws (and appends nothing) when refused.
     public static func appendReplacingValue(
-        at valueRange: Range<Int>, named name: String, in line: UnsafeRawBufferPointer,
+        at valueRange: Range<Int>, named name: @autoclosure () -> String, in line: UnsafeRawBufferPointer,
         withQuotedString utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
     ) throws(UnwritableAttributeValue) {
         var plain = true
@@ -64,7 +84,7 @@ public struct TagLineEditor: Sendable {
             break
         }
         guard plain else {
-            let encoded = try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name)
+            let encoded = try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name())
             output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
             output += encoded
             output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))

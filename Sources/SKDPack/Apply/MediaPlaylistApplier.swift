@@ -172,7 +172,7 @@ public struct MediaPlaylistApplier: Sendable {
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
         if attributes.withView({ changesOnlyURI($0, signaled: signaled) }), let current = attributes["URI"], current.isQuoted {
             if current.hasText(uri) { return attributes.line }
-            return try TagLineEditor.replacingValue(of: current, with: .quotedString(uri))
+            return try TagLineEditor.replacingValue(of: current, withQuotedString: uri)
         }
         var editor = TagLineEditor(line: attributes.line, attributes: attributes)
         let tag = key.tag
@@ -263,8 +263,20 @@ private struct MediaWalk {
     /// `key_index` nor `kid`, and no key truth gives values per period. Then a period that repeats the old
     /// URI of the one before (key rotation often changes only the KEYID) gets the URI rendered for it.
     let rendersByOldURI: Bool
-    /// The last old URI rendered and what it rendered to, when ``rendersByOldURI``.
-    var lastRender: (oldURI: String, uri: String)?
+    /// Whether a key's URI depends on nothing of its key period but the key truth gives it: the template
+    /// uses neither `key_index` nor `old_uri`, and no `--match` gives values. Then a period whose truth is
+    /// the key of the one before (a CPIX document without periods gives every period the same key) gets
+    /// the URI rendered for it.
+    let rendersByTruthKey: Bool
+    /// What the last URI rendered was rendered from, what it rendered to, and the key server's FairPlay key
+    /// line that went with it.
+    var lastRender: (from: RenderedFrom, uri: String, signaled: KeyAttributes?)?
+
+    /// What a URI that ``rendersByOldURI`` or ``rendersByTruthKey`` was rendered from.
+    enum RenderedFrom: Equatable {
+        case oldURI(String)
+        case truthKey(KeyID)
+    }
     /// The `--match` renderer's working memory, and the line it rewrites, kept from one key to the next.
     var renderScratch = MatchedURIRenderer.Scratch()
     var rewrittenLine: [UInt8] = []
@@ -278,6 +290,9 @@ private struct MediaWalk {
         self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
         let variableNames = applier.options.template.definition.uri.variableNames
         self.rendersByOldURI = !variableNames.contains("kid") && !variableNames.contains("key_index") && applier.options.keyTruth.isEmpty
+        self.rendersByTruthKey =
+            !applier.options.keyTruth.isEmpty && !variableNames.contains("key_index") && !variableNames.contains("old_uri")
+            && applier.options.variables.match == nil
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
         let truth = applier.options.keyTruth
@@ -552,21 +567,19 @@ private struct MediaWalk {
     /// The URI of the FairPlay key of key period `index`, with what key truth gives it (the CPIX key of
     /// the track and period, or the init segment's KID), or `nil` after reporting why it has none.
     private mutating func renderKey(_ key: KeyLine?, index: Int, kid: String?, line: Int) -> String? {
-        var truth: [String: String] = [:]
-        var source = ""
         lastKeyID = nil
         lastSignaled = nil
         if let truthProblem {
             reportOnce(truthProblem, line: line)
             return nil
         }
+        // The key key truth gives this period: the CPIX key of the track and period, or the init segment's KID.
+        var chosen: ContentKey?
         if chooser != nil {
             switch chooser!.key(forKeyPeriod: index) {
-            case .success(let chosen):
-                truth = chooser!.values(of: chosen)
-                source = "the CPIX document \(chooser!.document.path)"
-                lastKeyID = (chosen.kid, .cpix, chooser!.document.path)
-                if applier.writesDocumentKey { lastSignaled = chooser!.signaling(of: chosen.kid)?.media }
+            case .success(let key):
+                chosen = key
+                lastKeyID = (key.kid, .cpix, chooser!.document.path)
             case .failure(let problem):
                 reportOnce(problem, line: line)
                 return nil
@@ -574,18 +587,31 @@ private struct MediaWalk {
         } else if applier.options.keyTruth.kidFromMedia {
             switch mediaKeyID() {
             case .success(let (keyID, file)):
-                truth = ["kid": keyID.hex, "kid_uuid": keyID.uuid]
-                source = "the init segment \(file)"
                 lastKeyID = (keyID, .media, file)
             case .failure(let problem):
                 reportOnce(problem, line: line)
                 return nil
             }
         }
-        // The same old URI renders the same URI: what the render noted (secrets, content ids) is noted already.
-        // A URI that did not render is not kept, so each of its keys reports why.
-        let oldURI = rendersByOldURI ? key?.resolvedURI : nil
-        if let oldURI, let lastRender, lastRender.oldURI == oldURI { return lastRender.uri }
+        // The same old URI, or the same key from key truth, renders the same URI: what the render noted
+        // (secrets, content ids) is noted already. A URI that did not render is not kept, so each of its keys
+        // reports why.
+        let from: RenderedFrom? =
+            rendersByOldURI ? key?.resolvedURI.map(RenderedFrom.oldURI) : rendersByTruthKey ? lastKeyID.map { .truthKey($0.kid) } : nil
+        if let from, let lastRender, lastRender.from == from {
+            lastSignaled = lastRender.signaled
+            return lastRender.uri
+        }
+        var truth: [String: String] = [:]
+        var source = ""
+        if let chosen {
+            truth = chooser!.values(of: chosen)
+            source = "the CPIX document \(chooser!.document.path)"
+            if applier.writesDocumentKey { lastSignaled = chooser!.signaling(of: chosen.kid)?.media }
+        } else if let (keyID, _, file) = lastKeyID {
+            truth = ["kid": keyID.hex, "kid_uuid": keyID.uuid]
+            source = "the init segment \(file)"
+        }
         // The reporter holds what a finding needs, not the walk: a closure over `self` would copy the whole
         // walk, retaining each of its fields, at every key period.
         let (box, path, redaction) = (box, identity.path, redaction)
@@ -594,7 +620,7 @@ private struct MediaWalk {
         ) { kind, message, line in
             box.diagnostics.append(kind(redaction.redact(message), at: SourceLocation(path: path, line: line, column: 1, offset: 0)))
         }
-        if let oldURI, let uri { lastRender = (oldURI, uri) }
+        if let from, let uri { lastRender = (from, uri, lastSignaled) }
         return uri
     }
 

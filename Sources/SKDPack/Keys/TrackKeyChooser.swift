@@ -17,6 +17,8 @@ public struct TrackKeyChooser: Sendable {
     /// The values of each key asked for: a key serves every period of a playlist without rotation.
     private var valuesByKey: [KeyID: [String: String]] = [:]
     private var signalingByKey: [KeyID: CPIXFairPlayKey?] = [:]
+    /// The choice for every key period, when the document has no periods: made once.
+    private var choiceWithoutPeriods: Result<ContentKey, KeyTruthProblem>?
     /// The rules by the period their KeyPeriodFilter names, and those for any period.
     private let rulesByPeriod: [String: [UsageRule]]
     private let rulesForAnyPeriod: [UsageRule]
@@ -38,6 +40,14 @@ public struct TrackKeyChooser: Sendable {
 
     /// The key for the playlist's key period `keyIndex`, or why there is none.
     public mutating func key(forKeyPeriod keyIndex: Int) -> Result<ContentKey, KeyTruthProblem> {
+        // Without periods in the document, nothing of the choice depends on the period.
+        if periods.isEmpty, let choiceWithoutPeriods { return choiceWithoutPeriods }
+        let choice = choose(forKeyPeriod: keyIndex)
+        if periods.isEmpty { choiceWithoutPeriods = choice }
+        return choice
+    }
+
+    private mutating func choose(forKeyPeriod keyIndex: Int) -> Result<ContentKey, KeyTruthProblem> {
         let ordinal = ordinals[keyIndex] ?? ordinals.count
         ordinals[keyIndex] = ordinal
         var contexts = tracks
