@@ -19,8 +19,10 @@ struct HeldPeriod {
         /// The FairPlay key ``fairPlayKeys``[`slot`], for the general path to rewrite.
         case fairPlayKey(slot: Int, terminator: LineTerminator, line: Int)
         /// A FairPlay key rewritten as it was read: its content and terminator as read (`read`), its new
-        /// content (`nil`: the same), and the key it makes for the master, ``sessionKeys``[`sessionKey`].
-        case rewrittenKey(read: Range<Int>, rewritten: Range<Int>?, terminator: LineTerminator, line: Int, sessionKey: Int?)
+        /// content (`nil`: the same), the key it makes for the master, ``sessionKeys``[`sessionKey`], and
+        /// whether its URI is key truth's (the change then names that key).
+        case rewrittenKey(
+            read: Range<Int>, rewritten: Range<Int>?, terminator: LineTerminator, line: Int, sessionKey: Int?, namesTruthKey: Bool)
     }
 
     private(set) var bytes: [UInt8] = []
@@ -47,13 +49,15 @@ struct HeldPeriod {
     /// Holds a FairPlay key rewritten as it was read: `raw` is its content and terminator as read,
     /// `rewritten` its new content (`nil`: unchanged), `sessionKey` what it gives its master.
     mutating func holdRewrittenKey(
-        _ raw: UnsafeRawBufferPointer, rewritten: [UInt8]?, terminator: LineTerminator, line: Int, sessionKey: KeyAttributes?
+        _ raw: UnsafeRawBufferPointer, rewritten: [UInt8]?, terminator: LineTerminator, line: Int, sessionKey: KeyAttributes?,
+        namesTruthKey: Bool
     ) {
         let read = append(raw)
         let new = rewritten.map { rewritten in rewritten.withUnsafeBytes { append($0) } }
         lines.append(
             .rewrittenKey(
-                read: read, rewritten: new, terminator: terminator, line: line, sessionKey: sessionKey.map { _ in sessionKeys.count }))
+                read: read, rewritten: new, terminator: terminator, line: line, sessionKey: sessionKey.map { _ in sessionKeys.count },
+                namesTruthKey: namesTruthKey))
         if let sessionKey { sessionKeys.append(sessionKey) }
     }
 

@@ -25,9 +25,6 @@ public struct MediaPlaylistApplier: Sendable {
     /// can render this template and no key truth gives values.
     let matchedRenderer: MatchedURIRenderer?
 
-    /// Whether the template sets no METHOD and no KEYFORMATVERSIONS: a key it rewrites changes only its URI.
-    let templateSetsOnlyURI: Bool
-
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
 
@@ -39,7 +36,6 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
-        self.templateSetsOnlyURI = options.template.method == nil && options.template.keyFormatVersions == nil
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -191,11 +187,27 @@ public struct MediaPlaylistApplier: Sendable {
     /// server sets nothing else, or sets it as the line has it already (read in place: the typed key costs
     /// more than the replacement).
     func changesOnlyURI(_ attributes: AttributeListView, signaled: KeyAttributes?) -> Bool {
-        if signaled == nil, templateSetsOnlyURI { return true }
+        uriOnlyShape(signaled: signaled)?.isMet(by: attributes) ?? false
+    }
+
+    /// What a key must have already for rewriting it to change only its URI (``URIOnlyShape``), or `nil`
+    /// when more changes whatever it has (the key server's key line sets an IV).
+    func uriOnlyShape(signaled: KeyAttributes?) -> URIOnlyShape? {
         let shape = shape(signaled)
-        return (shape.method.map { attributes.attribute("METHOD", is: $0) } ?? true)
-            && (shape.keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
-            && (signaled == nil || shape.iv == nil)
+        guard signaled == nil || shape.iv == nil else { return nil }
+        return URIOnlyShape(method: shape.method, keyFormatVersions: shape.keyFormatVersions)
+    }
+
+    /// The METHOD and KEYFORMATVERSIONS the template or the key server's key line sets (`nil`: none): a key
+    /// that has them already changes only its URI when rewritten.
+    struct URIOnlyShape {
+        let method: String?
+        let keyFormatVersions: String?
+
+        func isMet(by attributes: AttributeListView) -> Bool {
+            (method.map { attributes.attribute("METHOD", is: $0) } ?? true)
+                && (keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
+        }
     }
 
     /// The attributes of an existing FairPlay key once rewritten, for its master's session key.
@@ -270,13 +282,20 @@ private struct MediaWalk {
     let rendersByTruthKey: Bool
     /// What the last URI rendered was rendered from, what it rendered to, and the key server's FairPlay key
     /// line that went with it.
-    var lastRender: (from: RenderedFrom, uri: String, signaled: KeyAttributes?)?
+    var lastRender: (from: RenderedFrom, uri: String, signaled: KeyAttributes?, keyID: KeyIDOfChange?)?
+    /// The key id a change names, and where it came from.
+    typealias KeyIDOfChange = (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)
 
     /// What a URI that ``rendersByOldURI`` or ``rendersByTruthKey`` was rendered from.
     enum RenderedFrom: Equatable {
         case oldURI(String)
         case truthKey(KeyID)
     }
+    /// What a key the `--match` byte renderer rewrites must have already (``URIAsRead``).
+    let matchedShape: MediaPlaylistApplier.URIOnlyShape?
+    /// The URI every key period gets from key truth, when the template depends on nothing else and the
+    /// document gives every period one key, once rendered; with what a key must have already.
+    var truthURIAsRead: (uri: String, shape: MediaPlaylistApplier.URIOnlyShape)?
     /// The `--match` renderer's working memory, and the line it rewrites, kept from one key to the next.
     var renderScratch = MatchedURIRenderer.Scratch()
     var rewrittenLine: [UInt8] = []
@@ -290,6 +309,7 @@ private struct MediaWalk {
         self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
         let variableNames = applier.options.template.definition.uri.variableNames
         self.rendersByOldURI = !variableNames.contains("kid") && !variableNames.contains("key_index") && applier.options.keyTruth.isEmpty
+        self.matchedShape = applier.uriOnlyShape(signaled: nil)
         self.rendersByTruthKey =
             !applier.options.keyTruth.isEmpty && !variableNames.contains("key_index") && !variableNames.contains("old_uri")
             && applier.options.variables.match == nil
@@ -363,7 +383,7 @@ private struct MediaWalk {
                     held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
                     return
                 }
-                if isFairPlay, holdRewrittenByMatch(line, reader) {
+                if isFairPlay, holdRewrittenAsRead(line, reader) {
                     periods.note(line: number, segments: reader.segmentCount)
                     return
                 }
@@ -486,8 +506,8 @@ private struct MediaWalk {
                 if line == periods.lastKeyLine, let insertion {
                     try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
                 }
-            case .rewrittenKey(let read, let rewritten, let terminator, let line, let sessionKey):
-                lastKeyID = nil
+            case .rewrittenKey(let read, let rewritten, let terminator, let line, let sessionKey, let namesTruthKey):
+                lastKeyID = namesTruthKey ? lastRender?.keyID : nil
                 use(sessionKey.map { held.sessionKeys[$0] })
                 if let rewritten {
                     let content = HeldPeriod.content(read, terminator: terminator)
@@ -506,19 +526,37 @@ private struct MediaWalk {
         periods.end()
     }
 
-    /// A FairPlay key rewritten as it is read, from its old URI's bytes, by the applier's
-    /// ``MatchedURIRenderer``, and held with its new content; `false` where that renderer does not render
-    /// this key (nor the template, nor this run): the key then takes the general path at the end of its
-    /// period, which reports what it must. Nothing of the key is copied out of the reader but its bytes.
-    private mutating func holdRewrittenByMatch(_ line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
-        guard let renderer = applier.matchedRenderer else { return false }
-        // The URI's place, when the renderer may rewrite this key: METHOD=SAMPLE-AES, a quoted URI, and
-        // nothing else for the template to change.
-        let applier = applier
+    /// Where the new URI of a FairPlay key comes from when it is known as the key is read, and what the
+    /// key must have already for the URI to be all that changes.
+    private enum URIAsRead {
+        /// Rendered from the key's old URI by the `--match` byte renderer.
+        case matched(MatchedURIRenderer, MediaPlaylistApplier.URIOnlyShape)
+        /// The URI rendered for the key truth's key, which is every period's (a CPIX document without
+        /// periods): ``truthURIAsRead``.
+        case truthKey(uri: String, MediaPlaylistApplier.URIOnlyShape)
+    }
+
+    private var uriAsRead: URIAsRead? {
+        if let renderer = applier.matchedRenderer, let shape = matchedShape { return .matched(renderer, shape) }
+        if let truthURIAsRead { return .truthKey(uri: truthURIAsRead.uri, truthURIAsRead.shape) }
+        return nil
+    }
+
+    /// A FairPlay key rewritten as it is read, when its new URI is known then (``URIAsRead``), and held
+    /// with its new content; `false` for a key the general path must rewrite at the end of its period,
+    /// which reports what it must. Nothing of the key is copied out of the reader but its bytes.
+    private mutating func holdRewrittenAsRead(_ line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
+        guard let source = uriAsRead else { return false }
+        let shape: MediaPlaylistApplier.URIOnlyShape
+        switch source {
+        case .matched(_, let matched): shape = matched
+        case .truthKey(_, let truth): shape = truth
+        }
+        // The URI's place, when the key may be rewritten here: METHOD=SAMPLE-AES, a quoted URI, and nothing
+        // else to change.
         var found: AttributeSpan?
         _ = reader.withCurrentAttributes { attributes in
-            guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false),
-                applier.templateSetsOnlyURI || applier.changesOnlyURI(attributes, signaled: nil),
+            guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false), shape.isMet(by: attributes),
                 let uri = attributes["URI"], uri.span.isQuoted
             else { return false }
             found = uri.span
@@ -528,39 +566,59 @@ private struct MediaWalk {
         let content = line.content
         let view = AttributeView(line: content, span: uri)
         guard !view.mayReferenceVariable else { return false }
-        let collectsSessionKeys = collectsSessionKeys
-        let rewritten: (changed: Bool, contentID: String?, uri: String?)? = view.textBytes.withMemoryRebound(to: UInt8.self) { oldURI in
-            guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return nil }
-            let changed = !rendered.uri.elementsEqual(oldURI)
-            if changed {
-                rewrittenLine.removeAll(keepingCapacity: true)
-                // The renderer writes URI characters only; were the writer to refuse them, the general path
-                // would render the key again and report why.
-                let written = rendered.uri.withUnsafeBufferPointer { uri in
-                    (try? TagLineEditor.appendReplacingValue(
-                        at: view.span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &rewrittenLine)) != nil
+        var changed: Bool?
+        var contentID: String?
+        var newURI: String?
+        switch source {
+        case .matched(let renderer, _):
+            let notesContentID = applier.contentIDMayComeFromPattern
+            view.textBytes.withMemoryRebound(to: UInt8.self) { oldURI in
+                guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return }
+                changed = rendered.uri.withUnsafeBufferPointer { splice($0, at: view, in: content) }
+                contentID = (notesContentID ? renderer.contentIDCapture : nil).flatMap { rendered.captures[$0] }.map {
+                    String(decoding: oldURI[$0], as: UTF8.self)
                 }
-                guard written else { return nil }
+                if collectsSessionKeys { newURI = String(decoding: rendered.uri, as: UTF8.self) }
             }
-            let contentID = (applier.contentIDMayComeFromPattern ? renderer.contentIDCapture : nil).flatMap { rendered.captures[$0] }
-            return (
-                changed, contentID.map { String(decoding: oldURI[$0], as: UTF8.self) },
-                collectsSessionKeys ? String(decoding: rendered.uri, as: UTF8.self) : nil
-            )
+        case .truthKey(var uri, _):
+            changed = uri.withUTF8 { splice($0, at: view, in: content) }
+            newURI = uri
         }
-        guard let rewritten else { return false }
+        guard let changed else { return false }
+        var namesTruthKey = false
+        var signaled: KeyAttributes?
+        if case .truthKey = source {
+            namesTruthKey = true
+            signaled = lastRender?.signaled
+        }
         // The master's session key is made of the key as a whole: looked at when there is a master.
         var sessionKey: KeyAttributes?
         if collectsSessionKeys {
             guard let attributes = reader.currentAttributes, let key = KeyLine(attributes: attributes, variables: reader.variables) else {
                 return false
             }
-            sessionKey = applier.sessionKey(key, uri: rewritten.uri ?? "")
+            sessionKey = applier.sessionKey(key, uri: newURI ?? "", signaled: signaled)
         }
-        if let contentID = rewritten.contentID { outcome.contentIDsFromPatterns.insert(contentID) }
+        if let contentID { outcome.contentIDsFromPatterns.insert(contentID) }
         held.holdRewrittenKey(
-            line.raw.bytes, rewritten: rewritten.changed ? rewrittenLine : nil, terminator: line.raw.terminator, line: line.raw.number,
-            sessionKey: sessionKey)
+            line.raw.bytes, rewritten: changed ? rewrittenLine : nil, terminator: line.raw.terminator, line: line.raw.number,
+            sessionKey: sessionKey, namesTruthKey: namesTruthKey)
+        return true
+    }
+
+    /// Whether the URI `uri` differs from the one of `view` (in the line `content`); when it does, the line
+    /// with it is written into ``rewrittenLine`` by the checked writer. `nil` if the writer refused it: the
+    /// general path then renders the key again and reports why (a renderer writes URI characters only).
+    private mutating func splice(_ uri: UnsafeBufferPointer<UInt8>, at view: AttributeView, in content: UnsafeRawBufferPointer) -> Bool? {
+        let old = view.textBytes
+        if old.count == uri.count, old.elementsEqual(uri) { return false }
+        rewrittenLine.removeAll(keepingCapacity: true)
+        do {
+            try TagLineEditor.appendReplacingValue(
+                at: view.span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &rewrittenLine)
+        } catch {
+            return nil
+        }
         return true
     }
 
@@ -620,7 +678,12 @@ private struct MediaWalk {
         ) { kind, message, line in
             box.diagnostics.append(kind(redaction.redact(message), at: SourceLocation(path: path, line: line, column: 1, offset: 0)))
         }
-        if let from, let uri { lastRender = (from, uri, lastSignaled) }
+        if let from, let uri {
+            lastRender = (from, uri, lastSignaled, lastKeyID)
+            if case .truthKey = from, chooser?.choosesOneKey == true, let shape = applier.uriOnlyShape(signaled: lastSignaled) {
+                truthURIAsRead = (uri, shape)
+            }
+        }
         return uri
     }
 

@@ -38,6 +38,9 @@ public struct TrackKeyChooser: Sendable {
         rulesForAnyPeriod = any
     }
 
+    /// Whether every key period gets the same choice: the document has no periods.
+    public var choosesOneKey: Bool { periods.isEmpty }
+
     /// The key for the playlist's key period `keyIndex`, or why there is none.
     public mutating func key(forKeyPeriod keyIndex: Int) -> Result<ContentKey, KeyTruthProblem> {
         // Without periods in the document, nothing of the choice depends on the period.
