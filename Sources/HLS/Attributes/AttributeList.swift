@@ -40,16 +40,6 @@ public struct Attribute: Hashable, Sendable {
         return line.withUnsafeBytes { AttributeView.bytes(UnsafeRawBufferPointer(rebasing: $0[range]), equal: text) }
     }
 
-    /// The same for text given as its UTF-8 bytes (a value built in a buffer), compared with memcmp.
-    public func hasText(_ utf8: [UInt8]) -> Bool {
-        let range = textBytes.indices
-        guard range.count == utf8.count else { return false }
-        return range.isEmpty
-            || line.withUnsafeBytes { line in
-                utf8.withUnsafeBytes { memcmp(line.baseAddress! + range.lowerBound, $0.baseAddress!, range.count) == 0 }
-            }
-    }
-
     /// The whole `NAME=value` pair within the line.
     public var pairRange: Range<Int> { nameRange.lowerBound..<valueRange.upperBound }
     /// 1-based column of the attribute name in its line.
