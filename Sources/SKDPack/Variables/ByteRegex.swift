@@ -10,8 +10,9 @@ import Glibc
 /// and the caller uses Swift's `Regex`; so does a match that takes too many steps, or non-ASCII input.
 /// A differential test keeps the two in agreement.
 struct ByteRegex: Sendable {
-    /// The named groups, by capture index (0 is the whole match).
-    let groupNames: [Int: String]
+    /// The named groups in capture order, with their capture index (0 is the whole match). (An array: a
+    /// dictionary keyed by Int costs its first use in a process a scan of the runtime's conformances.)
+    let groupNames: [(index: Int, name: String)]
     private let program: [Instruction]
     /// The character classes, 256 entries each, one after another: class `i` accepts byte `b` when
     /// `classes[i * 256 + b]`.
@@ -223,7 +224,7 @@ struct ByteRegex: Sendable {
         let pattern: [UInt8]
         var position = 0
         var groupCount = 0
-        var names: [Int: String] = [:]
+        var names: [(index: Int, name: String)] = []
         var classes: [[Bool]] = []
 
         init(pattern: [UInt8]) { self.pattern = pattern }
@@ -339,10 +340,10 @@ struct ByteRegex: Sendable {
                     }
                     guard peek == UInt8(ascii: ">"), position > start else { return nil }
                     let name = String(decoding: pattern[start..<position], as: UTF8.self)
-                    guard !names.values.contains(name) else { return nil }
+                    guard !names.contains(where: { $0.name == name }) else { return nil }
                     groupCount += 1
                     capture = groupCount
-                    names[groupCount] = name
+                    names.append((groupCount, name))
                     position += 1
                 } else {
                     return nil  // lookaround, flags, atomic groups: left to Swift's Regex

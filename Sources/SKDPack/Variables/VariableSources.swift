@@ -132,7 +132,7 @@ public final class NamedPattern: Sendable {
         self.text = text
         self.fast = ByteRegex.compile(text)
         if let fast {
-            namedCaptures = fast.groupNames.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            namedCaptures = fast.groupNames
             groupNames = namedCaptures.map(\.name)
             swift = Mutex(nil)
         } else {
