@@ -26,7 +26,10 @@ enum TemplateParser {
                             + (scalar == "{" ? " (write {{ for a literal brace)" : ""),
                         column: column(index))
                 }
-                let body = String(String.UnicodeScalarView(characters[(index + 1)..<end]))
+                // Scalar by scalar: a view made of the slice at once instantiates a generic type at run time,
+                // whose first use in a process costs a scan of the runtime's conformances.
+                var body = ""
+                for scalar in characters[(index + 1)..<end] { body.unicodeScalars.append(scalar) }
                 let placeholder = try placeholder(body, column: column(index))
                 if !literal.isEmpty { segments.append(.literal(literal)) }
                 literal = ""

@@ -9,18 +9,28 @@ public final class InitSegmentStore: Sendable {
 
     /// The largest init segment read (`--max-init-size`).
     public let limit: Int
-    private let cache = Mutex<[String: Lookup]>([:])
+    /// Made at the first lookup, and held in a class: a run that reads no init segment (most runs make a
+    /// store) then never instantiates the dictionary's type, even to destroy it, whose first use in a
+    /// process costs a scan of the runtime's conformances.
+    private let cache = Mutex<Lookups?>(nil)
+
+    private final class Lookups {
+        var byKey: [String: Lookup] = [:]
+    }
 
     public init(limit: Int = InitSegmentFile.defaultLimit) { self.limit = limit }
 
     /// The init segment at `path`, in `range` when the map has a `BYTERANGE`.
     public func segment(at path: String, range: ByteRange?) -> Lookup {
         let key = path + (range.map { "#\($0.length)@\($0.offset)" } ?? "")
-        if let known = cache.withLock({ $0[key] }) { return known }
+        if let known = cache.withLock({ $0?.byKey[key] }) { return known }
         let lookup = Result { () throws(InitSegmentFile.Failure) in
             try InitSegmentFile.read(path, range: range.map { ($0.length, $0.offset) }, limit: limit)
         }
-        cache.withLock { $0[key] = lookup }
+        cache.withLock { cache in
+            if cache == nil { cache = Lookups() }
+            cache!.byKey[key] = lookup
+        }
         return lookup
     }
 
