@@ -1,4 +1,3 @@
-import HLS
 import SKDTemplate
 
 /// The key URI of a `--match` migration whose template takes each of its values from a group of the match,
@@ -7,7 +6,7 @@ import SKDTemplate
 ///
 /// A migration of a key-rotating playlist renders a URI at every key period. The general path (the
 /// template's renderer asking a layered lookup for each value) makes a dictionary of the groups, a `String`
-/// of each value and of the URI: five times what matching costs. This gives the same URI (a test renders
+/// of each value and of the URI: about four times what matching costs. This gives the same URI (a test renders
 /// both ways) and is made only for templates it renders whole: every variable a group of the match, none
 /// given by `--var` (which wins over a group), none secret, none with a `pattern` to check, no
 /// `strip_scheme` filter, no `allow_hosts`, and literal text that starts `skd:`. For a key it cannot render
