@@ -11,9 +11,7 @@ public struct Redaction: Sendable {
     private let forms: [String]
 
     public init(secrets: some Sequence<String>) {
-        // A loop, not `filter`: unspecialised over `some Sequence`, its first use costs a type lookup too.
-        var given: [String] = []
-        for secret in secrets where !secret.isEmpty { given.append(secret) }
+        let given = secrets.filter { !$0.isEmpty }
         // Most runs have no secret: no set is built for them (a run's first Set<String> costs a type lookup).
         guard !given.isEmpty else {
             self.secrets = []

@@ -83,17 +83,16 @@ public struct TagLineEditor: Sendable {
             plain = false
             break
         }
-        guard plain else {
-            let encoded = try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name())
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
-            output += encoded
-            output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
-            return
-        }
+        // Anything but plain bytes is encoded (and refused, before anything is appended) as the editor does.
+        let encoded = plain ? nil : try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name())
         output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
-        output.append(UInt8(ascii: "\""))
-        output.append(contentsOf: utf8)
-        output.append(UInt8(ascii: "\""))
+        if let encoded {
+            output += encoded
+        } else {
+            output.append(UInt8(ascii: "\""))
+            output.append(contentsOf: utf8)
+            output.append(UInt8(ascii: "\""))
+        }
         output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
     }
 

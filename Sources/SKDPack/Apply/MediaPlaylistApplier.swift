@@ -166,7 +166,9 @@ public struct MediaPlaylistApplier: Sendable {
         let attributes = key.attributes
         let shape = shape(signaled)
         // The common case, only the URI to change (or none): one checked replacement, without an editor.
-        if attributes.withView({ changesOnlyURI($0, signaled: signaled) }), let current = attributes["URI"], current.isQuoted {
+        if let onlyURI = uriOnlyShape(signaled: signaled), attributes.withView(onlyURI.isMet), let current = attributes["URI"],
+            current.isQuoted
+        {
             if current.hasText(uri) { return attributes.line }
             return try TagLineEditor.replacingValue(of: current, withQuotedString: uri)
         }
@@ -183,15 +185,9 @@ public struct MediaPlaylistApplier: Sendable {
         return editor.hasChanges ? editor.render() : attributes.line
     }
 
-    /// Whether rewriting a key with these attributes changes nothing but its URI: the template or the key
-    /// server sets nothing else, or sets it as the line has it already (read in place: the typed key costs
-    /// more than the replacement).
-    func changesOnlyURI(_ attributes: AttributeListView, signaled: KeyAttributes?) -> Bool {
-        uriOnlyShape(signaled: signaled)?.isMet(by: attributes) ?? false
-    }
-
     /// What a key must have already for rewriting it to change only its URI (``URIOnlyShape``), or `nil`
-    /// when more changes whatever it has (the key server's key line sets an IV).
+    /// when more changes whatever it has (the key server's key line sets an IV). Read in place: the typed
+    /// key costs more than the replacement.
     func uriOnlyShape(signaled: KeyAttributes?) -> URIOnlyShape? {
         let shape = shape(signaled)
         guard signaled == nil || shape.iv == nil else { return nil }
@@ -204,7 +200,7 @@ public struct MediaPlaylistApplier: Sendable {
         let method: String?
         let keyFormatVersions: String?
 
-        func isMet(by attributes: AttributeListView) -> Bool {
+        func isMet(_ attributes: AttributeListView) -> Bool {
             (method.map { attributes.attribute("METHOD", is: $0) } ?? true)
                 && (keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
         }
@@ -534,6 +530,12 @@ private struct MediaWalk {
         /// The URI rendered for the key truth's key, which is every period's (a CPIX document without
         /// periods): ``truthURIAsRead``.
         case truthKey(uri: String, MediaPlaylistApplier.URIOnlyShape)
+
+        var shape: MediaPlaylistApplier.URIOnlyShape {
+            switch self {
+            case .matched(_, let shape), .truthKey(_, let shape): shape
+            }
+        }
     }
 
     private var uriAsRead: URIAsRead? {
@@ -547,16 +549,11 @@ private struct MediaWalk {
     /// which reports what it must. Nothing of the key is copied out of the reader but its bytes.
     private mutating func holdRewrittenAsRead(_ line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
         guard let source = uriAsRead else { return false }
-        let shape: MediaPlaylistApplier.URIOnlyShape
-        switch source {
-        case .matched(_, let matched): shape = matched
-        case .truthKey(_, let truth): shape = truth
-        }
         // The URI's place, when the key may be rewritten here: METHOD=SAMPLE-AES, a quoted URI, and nothing
         // else to change.
         var found: AttributeSpan?
         _ = reader.withCurrentAttributes { attributes in
-            guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false), shape.isMet(by: attributes),
+            guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false), source.shape.isMet(attributes),
                 let uri = attributes["URI"], uri.span.isQuoted
             else { return false }
             found = uri.span
