@@ -1,6 +1,6 @@
 # Builds, installs and packages skdpack the way Swift command-line tools are (SwiftLint, swift-format):
 #
-#   make install [PREFIX=/usr/local]   the release binary (Swift runtime linked in), its man page and its
+#   make install [PREFIX=/usr/local]   the release binary (Swift and C++ runtimes linked in), its man page and its
 #                                      bash, zsh and fish completions under PREFIX
 #   make uninstall [PREFIX=...]        removes what install put there
 #   make dist                          skdpack-VERSION-linux-ARCH.tar.gz: the same layout, README, LICENSE
@@ -13,8 +13,10 @@ VERSION := $(shell sed -n 's/^ *static let current = "\(.*\)"$$/\1/p' Sources/sk
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 ARCH := $(shell uname -m)
 SCRATCH := .build-release
-# The same flags for every build in SCRATCH: a change of flags rebuilds everything.
-SWIFT_FLAGS := -c release --scratch-path $(SCRATCH) --static-swift-stdlib -Xswiftc -DSKDPACK_BUILD_COMMIT
+# The same flags for every build in SCRATCH: a change of flags rebuilds everything. The link flags (C++
+# runtime linked in, no run path) are those of scripts/release-link-flags, which says why.
+SWIFT_FLAGS := -c release --scratch-path $(SCRATCH) --static-swift-stdlib -Xswiftc -DSKDPACK_BUILD_COMMIT \
+    $(shell scripts/release-link-flags $(SCRATCH))
 BIN_DIR = $(shell swift build $(SWIFT_FLAGS) --show-bin-path)
 DIST := skdpack-$(VERSION)-linux-$(ARCH)
 
