@@ -59,6 +59,33 @@ import Testing
         }
     }
 
+    @Test func aSecondDRMSystemForTheSameSystemAndKeyIsRefusedWithItsLine() throws {
+        let fairPlay = "94ce86fb-07ff-4f43-adb8-93d2fa968ca2"
+        let widevine = "edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
+        let other = "00000000-0000-0000-0000-000000000001"
+        func document(_ systems: [(system: String, kid: String)]) -> [UInt8] {
+            let list = systems.map { #"<DRMSystem systemId="\#($0.system)" kid="\#($0.kid)"/>"# }.joined(separator: "\n")
+            return Array(
+                """
+                <CPIX xmlns="urn:dashif:org:cpix"><ContentKeyList><ContentKey kid="\(Self.kid)"/><ContentKey kid="\(other)"/></ContentKeyList>
+                <DRMSystemList>
+                \(list)
+                </DRMSystemList></CPIX>
+                """.utf8)
+        }
+        // One system for two keys, two systems for one key: each pair once.
+        let read = try CPIXReader.parse(
+            document([(fairPlay, Self.kid), (widevine, Self.kid), (fairPlay, other)]), path: "ok.xml")
+        #expect(read.drmSystems.count == 3)
+        do {
+            _ = try CPIXReader.parse(document([(fairPlay, Self.kid), (widevine, Self.kid), (fairPlay, Self.kid)]), path: "twice.xml")
+            Issue.record("a second DRMSystem for the same system and key was read")
+        } catch {
+            #expect(error.line == 5)
+            #expect(error.reason.contains("a second DRMSystem for system \(fairPlay) and kid \(Self.kid)"))
+        }
+    }
+
     @Test func keyValuesAreNotKept() throws {
         let xml = """
             <CPIX xmlns="urn:dashif:org:cpix" xmlns:pskc="urn:ietf:params:xml:ns:keyprov:pskc"><ContentKeyList>
