@@ -1,4 +1,5 @@
 import HLS
+import SKDTestSupport
 import Testing
 
 @Suite("Reading lines")
@@ -104,6 +105,31 @@ struct LineReaderTests {
             #expect(byItem.diagnostics.isEmpty)
             // A CR that ends a block while its LF starts the next sends that one line the slow way.
             #expect(byItem.linesInRuns >= 70, "shift \(shift): \(byItem.linesInRuns) lines in runs")
+        }
+    }
+
+    /// A run tells an EXTINF's duration a word at a time when it and its comma fit in eight bytes: what it
+    /// lets through must be what the line-by-line reader finds right, wherever the comma falls.
+    @Test("EXTINF durations: runs and lines agree, short and long, right and wrong")
+    func durations() throws {
+        var values = ["4,", "6.000,", "10.010,", "1234567,", "12345678,", ".5,", "5.,", "6.0.0,", ",", "6", "6.000", "6.00000000,x"]
+        var generator = SplitMix(seed: 0xD0_4A71_0E)
+        let alphabet = Array("0123456789.,.,x -")
+        for _ in 0..<3000 {
+            values.append(String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for value in values {
+            let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:\(value)title\na.ts\n#EXTINF:4,\nb.ts\n"
+            let byLine = try read(text)
+            let byItem = try readItems(Array(text.utf8))
+            #expect(byItem.output == Array(text.utf8))
+            #expect(byItem.diagnostics == byLine.diagnostics, "#EXTINF:\(value)")
+            #expect(byItem.reader.segmentCount == byLine.reader.segmentCount, "#EXTINF:\(value)")
+        }
+        // The plain ones do come in runs, the duration and its comma inside the word or past it.
+        for value in ["6.000,", "10.010,", "1234567,", "12345678,", "5.005333333,"] {
+            let text = "#EXTM3U\n#EXT-X-TARGETDURATION:10\n" + String(repeating: "#EXTINF:\(value)\nseg.ts\n", count: 10)
+            #expect(try readItems(Array(text.utf8)).linesInRuns >= 19, "#EXTINF:\(value)")
         }
     }
 

@@ -166,6 +166,9 @@ public struct LineReader: ~Copyable {
         // Whether the part of the current line in earlier blocks has a byte needing attention, or a `{`.
         var earlierAttention = false
         var earlierBrace = false
+        // Offsets and counts below are bounded by the buffer and the input size: wrapping arithmetic (&+)
+        // spares each line its overflow checks, which also kept the compiler from sinking the filter's
+        // unused arguments.
         scanning: while block < end {
             let masks = end - block >= 64 ? line_scan_block(bytes + block) : line_scan_partial(bytes + block, end - block)
             var newlines = masks.newlines
@@ -173,21 +176,33 @@ public struct LineReader: ~Copyable {
             // next block counts against the line, which is then read alone: still right, only slower.)
             var attention = masks.attention & ~newlines & ~(masks.returns & (newlines >> 1))
             var braces = masks.braces
+            // Checked once a block rather than at each line: whether a line ending in it could be longer than
+            // allowed or end past the input limit (lines only start later as the block is cut), whether any
+            // of its bytes (or of the current line's earlier ones) needs attention or is a `{`, and whether it
+            // holds a CR, which a line's terminator may then include (the CR before an LF at bit 0 is the
+            // previous block's last byte, looked at in memory).
+            let lastInBlock = block &+ 63
+            let mayOverrun = lastInBlock &- lineStart > maximumLineLength || lastInBlock >= inputLimit
+            let isPlain = attention == 0 && braces == 0 && !earlierAttention && !earlierBrace
+            let hasReturns = masks.returns != 0
             while newlines != 0 {
                 let bit = newlines.trailingZeroBitCount
-                let newline = block + bit
-                if newline - lineStart > maximumLineLength || newline >= inputLimit { break scanning }
+                let newline = block &+ bit
+                if mayOverrun, newline &- lineStart > maximumLineLength || newline >= inputLimit { break scanning }
                 let before: UInt64 = (1 << bit) &- 1
-                let traits = LineTraits(
-                    isClean: !earlierAttention && attention & before == 0, hasBrace: earlierBrace || braces & before != 0)
+                let traits =
+                    isPlain
+                    ? LineTraits(isClean: true, hasBrace: false)
+                    : LineTraits(
+                        isClean: !earlierAttention && attention & before == 0, hasBrace: earlierBrace || braces & before != 0)
                 var contentEnd = newline
-                if contentEnd > lineStart, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-                let content = UnsafeRawBufferPointer(start: base + lineStart, count: contentEnd - lineStart)
-                guard filter.accept(content, traits: traits, number: lineNumber + 1, offset: bufferOffset + lineStart)
+                if hasReturns || bit == 0, contentEnd > lineStart, bytes[contentEnd &- 1] == 0x0D { contentEnd &-= 1 }
+                let content = UnsafeRawBufferPointer(start: base + lineStart, count: contentEnd &- lineStart)
+                guard filter.accept(content, traits: traits, number: lineNumber &+ 1, offset: bufferOffset &+ lineStart)
                 else { break scanning }
-                lineNumber += 1
-                count += 1
-                lineStart = newline + 1
+                lineNumber &+= 1
+                count &+= 1
+                lineStart = newline &+ 1
                 // What is left of the masks belongs to the lines after this one.
                 let through = before | (1 << bit)
                 attention &= ~through
