@@ -19,7 +19,14 @@ public final class PlaylistReader {
 
     // All mutable state lives in one value, so each line costs one access to the object rather than one
     // per field: the difference is measurable at a few hundred thousand lines a playlist.
-    private var core: PlaylistReaderCore
+    //
+    // Unchecked: Swift would otherwise check at run time, at each access, that no other access to `core`
+    // overlaps it (swift_beginAccess, ~60 instructions: 2.3M of a 200,000-segment apply). None can: `core`
+    // is private, ``onDiagnostic`` is called between accesses (after `core.next()` returns, on a copy of
+    // the findings), and the closures given to ``withCurrentAttributes(_:)`` and
+    // ``firstKeyInForce(where:)``, which run inside a read of it, must not read the playlist on (documented
+    // there).
+    @exclusivity(unchecked) private var core: PlaylistReaderCore
 
     public init(source: any ByteSource, path: String, options: ReaderOptions = ReaderOptions()) {
         core = PlaylistReaderCore(source: source, path: path, options: options)
@@ -34,7 +41,8 @@ public final class PlaylistReader {
         core.keysInForce.map { KeyInForce(key: KeyTag(attributes: $0.list, isSessionKey: false), line: $0.line) }
     }
     /// The first key in force, as read (no ``KeyTag`` built), for which `predicate` holds: for callers that
-    /// look at one or two attributes of every key of a long playlist.
+    /// look at one or two attributes of every key of a long playlist. `predicate` must not read on (call
+    /// ``next()`` or ``nextItem()``).
     public func firstKeyInForce(where predicate: (AttributeList) -> Bool) -> (attributes: AttributeList, line: Int)? {
         core.keysInForce.first { predicate($0.list) }.map { ($0.list, $0.line) }
     }
@@ -48,7 +56,8 @@ public final class PlaylistReader {
     /// What `body` says of the attributes of the tag line ``next()`` returned last, seen in place rather than
     /// copied (``currentAttributes`` copies them): asked of every key of a playlist that `apply` rewrites.
     /// `nil` when the reader did not read that line's attributes. (Not generic: unspecialised across
-    /// modules, a generic one cost more than the copy it saves.)
+    /// modules, a generic one cost more than the copy it saves.) `body` must not read on (call ``next()``
+    /// or ``nextItem()``).
     public func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {
         core.withCurrentAttributes(body)
     }
