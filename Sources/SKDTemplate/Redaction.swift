@@ -11,6 +11,13 @@ public struct Redaction: Sendable {
     private let forms: [String]
 
     public init(secrets: some Sequence<String>) {
+        self.init(secrets: Array(secrets))
+    }
+
+    /// The same for an array, which is what most callers have: not generic, so that a run without secrets
+    /// does not pay, at start-up, the runtime's look-up of the sequence type's conformances (~0.05 ms) that
+    /// an unspecialised generic call costs the first time.
+    public init(secrets: [String]) {
         let given = secrets.filter { !$0.isEmpty }
         // Most runs have no secret: no set is built for them (a run's first Set<String> costs a type lookup).
         guard !given.isEmpty else {

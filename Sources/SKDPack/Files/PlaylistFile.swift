@@ -328,7 +328,13 @@ public struct PlaylistDiscovery: Sendable {
             if part == "." { continue }
             if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
         }
-        let joined = parts.joined(separator: "/")
+        // Joined by hand: `joined(separator:)` is not specialised here, and its first call in a process
+        // looks up conformances among every one in the binary (~0.05 ms of each run's start).
+        var joined = ""
+        for (index, part) in parts.enumerated() {
+            if index > 0 { joined += "/" }
+            joined += part
+        }
         return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 

@@ -103,6 +103,7 @@ struct ApplyCommand: ParsableCommand {
 extension ApplySettings {
     /// `--disable`'s rules, each one ``ApplyOptions/ignorableKinds`` allows.
     static func ignoredFindings(_ names: [String]) throws -> Set<DiagnosticID> {
+        guard !names.isEmpty else { return [] }
         let allowed = Set(ApplyOptions.ignorableKinds.map(\.id))
         return try Set(
             names.map { name in
