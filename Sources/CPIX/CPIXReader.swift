@@ -21,13 +21,6 @@ public enum CPIXReader {
     /// 32 MiB: a document with thousands of keys is a few megabytes.
     public static let defaultLimit = 32 << 20
 
-    /// Starts loading the XML parser (libxml2) on a thread of its own, and returns at once: for a caller
-    /// that knows documents will be read and has other work to do first, so that the first ``read(_:limit:)``
-    /// does not wait the ~0.8 ms the loading takes. Calling it is never needed, and more than once is harmless.
-    public static func prepare() {
-        LibXML2Reader.loadInBackground()
-    }
-
     /// The document in the file at `path`.
     public static func read(_ path: String, limit: Int = defaultLimit) throws(CPIXError) -> CPIXDocument {
         try parse(try contents(path, limit: limit), path: path)

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The libxml2 functions the XML readers use: the `xmlTextReader` pull parser over a buffer, looked up in
 /// ``LibXML2Library`` the first time an XML document (a report, a CPIX document) is read.
 package struct LibXML2Reader: Sendable {
@@ -54,25 +52,6 @@ package struct LibXML2Reader: Sendable {
         case .success(let functions): return functions
         case .failure(let error): throw error
         }
-    }
-
-    /// Starts ``load()`` on a thread of its own and returns at once, so that a run that will read XML soon
-    /// has libxml2 loaded by then: loading it and ICU takes about 0.8 ms, which the caller's own work
-    /// before the first read (a template to parse, files to find) can hide on another core. The first
-    /// ``load()`` waits for this one if it is still under way; an error is thrown by ``load()`` as ever.
-    package static func loadInBackground() {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        var thread = pthread_t()
-        // If no thread can be made, the first load() does the work, as it would have without this.
-        _ = pthread_create(
-            &thread, &attributes,
-            { _ in
-                _ = try? LibXML2Reader.load()
-                return nil
-            }, nil)
     }
 
     private static let loaded = Result { () throws(LibXML2Library.Unavailable) in

@@ -1,5 +1,4 @@
 import ArgumentParser
-import CPIX
 import Glibc
 import HLS
 import MP4
@@ -122,8 +121,6 @@ extension ApplySettings {
     /// Applies the template to the playlists, as the settings say; exit status as the README says.
     func run() throws {
         let clock = RunClock()
-        // libxml2 loads on another core while the template is read and the files are found.
-        if !cpix.isEmpty { CPIXReader.prepare() }
         try reportingUsage {
             let reportFormats = try reports.map { file throws -> (String, ReportFormat) in
                 guard let format = ReportFormat(fileName: file) else {
