@@ -80,6 +80,12 @@ struct PlaylistReaderTests {
                         == copied["URI"].map { AttributeSpan(nameRange: $0.nameRange, valueRange: $0.valueRange, isQuoted: $0.isQuoted) })
                 #expect(uri?.text == copied["URI"]?.text)
                 currentKeyFormats.append(current)
+                // Told from the format the reader recorded, the same answer; none for METHOD=NONE, which puts
+                // no key in force.
+                let recorded = reader.currentKeyFormat(is: fairPlay)
+                #expect(line.text.contains("METHOD=NONE") ? recorded == nil : recorded == current, "at \(line.text)")
+            } else {
+                #expect(reader.currentKeyFormat(is: fairPlay) == nil, "at \(line.text)")
             }
             guard case .segment? = line.uriRole else { continue }
             let byAttributes = reader.firstKeyInForce { $0.attribute("KEYFORMAT", is: fairPlay, quoted: true) } != nil

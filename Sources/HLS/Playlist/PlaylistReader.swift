@@ -62,6 +62,14 @@ public final class PlaylistReader {
         core.withCurrentAttributes(body)
     }
 
+    /// Whether the EXT-X-KEY line ``next()`` returned last went into force with KEYFORMAT `format` (its
+    /// first KEYFORMAT, quoted; `identity` when it has none), told from the format the reader recorded for
+    /// it rather than from its attributes: asked of every key of a playlist that `apply` rewrites. `nil`
+    /// when that line put no key in force (another line, or METHOD=NONE).
+    public func currentKeyFormat(is format: String) -> Bool? {
+        core.currentKeyFormat(is: format)
+    }
+
     /// Every key in force, as read (attributes, no ``KeyTag`` built), with its line.
     public var keyAttributesInForce: [(attributes: AttributeList, line: Int)] { core.keysInForce.map { ($0.list, $0.line) } }
 
@@ -172,6 +180,13 @@ private struct PlaylistReaderCore: ~Copyable {
         // A key just put in force already holds a copy of its line: hand that out rather than copy again.
         if let key = keysInForce.first(where: { $0.line == lineCount }) { return key.list }
         return AttributeList(line: Array(line), spans: spans)
+    }
+
+    func currentKeyFormat(is format: String) -> Bool? {
+        guard currentTagLine != nil, currentSpansLine == lineCount,
+            let key = keysInForce.first(where: { $0.line == lineCount })
+        else { return nil }
+        return key.format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
     }
 
     func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {

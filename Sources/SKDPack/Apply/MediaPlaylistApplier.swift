@@ -371,9 +371,13 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
-            // Whether it is a FairPlay key is read in place: another system's key (most keys of a multi-DRM
+            // Whether it is a FairPlay key is told by the format the reader recorded for it (or, for a key
+            // that went into no force, read in place): another system's key (most keys of a multi-DRM
             // playlist) is held as its bytes, without a copy of its attributes or a key made of them.
-            if KeyLine.isKeyLine(line.content), let isFairPlay = reader.withCurrentAttributes(KeyLine.isFairPlay) {
+            if KeyLine.isKeyLine(line.content),
+                let isFairPlay = reader.currentKeyFormat(is: FairPlay.keyFormat)
+                    ?? reader.withCurrentAttributes(KeyLine.isFairPlay)
+            {
                 if !isFairPlay, !wantsKeyID {
                     periods.note(line: number, segments: reader.segmentCount)
                     held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
