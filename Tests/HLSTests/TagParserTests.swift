@@ -9,6 +9,11 @@ struct TagParserTests {
         #expect(bytes.withUnsafeBytes { TagName(bytes: $0) } == name)
     }
 
+    @Test("every tag name has its definition", arguments: TagName.allCases)
+    func defined(name: TagName) {
+        #expect(TagDefinition.of(name).name == name)
+    }
+
     @Test("unknown and misspelt tags are not")
     func unknown() {
         for text in ["EXT-X-KEYS", "EXT-X-CUE-OUT", "ext-x-key", "EXTINF2", ""] {

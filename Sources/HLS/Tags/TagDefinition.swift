@@ -59,7 +59,11 @@ public struct TagDefinition: Sendable {
     public var appearsOnce: Bool { name.appearsOnce }
 
     /// The definition of `name`.
-    public static func of(_ name: TagName) -> TagDefinition { table[name]! }
+    public static func of(_ name: TagName) -> TagDefinition {
+        let bucket = byNameLength[name.rawValue.utf8.count]
+        for index in bucket.indices where bucket[index].name == name { return bucket[index] }
+        preconditionFailure("no definition of #\(name.rawValue)")  // every name has one: TagParserTests
+    }
 
     /// The spec of attribute `attribute` of this tag, if the tag defines it.
     public func spec(of attribute: String) -> AttributeSpec? {
