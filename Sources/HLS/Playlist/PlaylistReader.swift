@@ -183,10 +183,12 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     func currentKeyFormat(is format: String) -> Bool? {
-        guard currentTagLine != nil, currentSpansLine == lineCount,
-            let key = keysInForce.first(where: { $0.line == lineCount })
-        else { return nil }
-        return key.format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
+        guard currentTagLine != nil, currentSpansLine == lineCount else { return nil }
+        // By index: a copy of an entry would retain its list and format.
+        for index in keysInForce.indices where keysInForce[index].line == lineCount {
+            return keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
+        }
+        return nil
     }
 
     func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {
@@ -372,10 +374,17 @@ private struct PlaylistReaderCore: ~Copyable {
                 if span.isQuoted { format = attribute.textBytes }
             }
         }
-        let index = keysInForce.firstIndex { known in
-            known.format.withUnsafeBytes { known in
+        // By index: `firstIndex(where:)` handed each entry to its closure as a copy, retaining its list and
+        // format (three retains and releases a key).
+        var index: Int?
+        for candidate in keysInForce.indices {
+            let same = keysInForce[candidate].format.withUnsafeBytes { known in
                 guard let format else { return known.elementsEqual(Self.defaultKeyFormat) }
                 return known.count == format.count && (format.isEmpty || memcmp(known.baseAddress!, format.baseAddress!, format.count) == 0)
+            }
+            if same {
+                index = candidate
+                break
             }
         }
         if let index {
