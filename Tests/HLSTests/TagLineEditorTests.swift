@@ -96,6 +96,39 @@ struct TagLineEditorTests {
         }
     }
 
+    /// The bytes of a value are looked at eight at a time: every byte value, at every place in a word and
+    /// in the tail after the last whole word, is told apart as one at a time would.
+    @Test("every byte, wherever it falls against the words: printable ASCII but a quote is written as it is")
+    func appendReplacingValueByteByByte() throws {
+        let line = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#
+        let uri = try #require(parseTag(line).tag.attributes?["URI"])
+        let lineBytes = Array(line.utf8)
+        for byte in UInt8.min...UInt8.max {
+            for position in [0, 1, 6, 7, 8, 9, 15, 16, 19] {
+                var value = Array(repeating: UInt8(ascii: "a"), count: 20)
+                value[position] = byte
+                var output: [UInt8] = []
+                let appended = value.withUnsafeBufferPointer { value in
+                    lineBytes.withUnsafeBytes { line in
+                        (try? TagLineEditor.appendReplacingValue(
+                            at: uri.valueRange, named: "URI", in: line, withQuotedString: value, to: &output)) != nil
+                    }
+                }
+                let asIs =
+                    Array(lineBytes[..<uri.valueRange.lowerBound]) + [UInt8(ascii: "\"")] + value + [UInt8(ascii: "\"")]
+                    + Array(lineBytes[uri.valueRange.upperBound...])
+                if byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\"") {
+                    #expect(appended && output == asIs, "byte \(byte) at \(position)")
+                } else if byte < 0x80 {
+                    #expect(!appended && output.isEmpty, "byte \(byte) at \(position)")
+                } else {
+                    // Not UTF-8 alone: taken as the replacement character, never as the raw byte.
+                    #expect(output != asIs, "byte \(byte) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test("hexadecimal-sequences and names are checked too")
     func hexadecimalAndNames() throws {
         var editor = try editor(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a""#)

@@ -78,11 +78,7 @@ public struct TagLineEditor: Sendable {
         at valueRange: Range<Int>, named name: @autoclosure () -> String, in line: UnsafeRawBufferPointer,
         withQuotedString utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
     ) throws(UnwritableAttributeValue) {
-        var plain = true
-        for byte in utf8 where !AttributeValue.isPlainQuotedStringByte(byte) {
-            plain = false
-            break
-        }
+        let plain = AttributeValue.isPlainQuotedString(utf8)
         // Anything but plain bytes is encoded (and refused, before anything is appended) as the editor does.
         let encoded = plain ? nil : try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name())
         output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))

@@ -70,8 +70,9 @@ struct HeldPeriod {
     mutating func removeAll() {
         bytes.removeAll(keepingCapacity: true)
         lines.removeAll(keepingCapacity: true)
-        fairPlayKeys.removeAll(keepingCapacity: true)
-        sessionKeys.removeAll(keepingCapacity: true)
+        // Most periods hold neither (keys rewritten as read hold bytes): emptying an empty array is not free.
+        if !fairPlayKeys.isEmpty { fairPlayKeys.removeAll(keepingCapacity: true) }
+        if !sessionKeys.isEmpty { sessionKeys.removeAll(keepingCapacity: true) }
     }
 
     private mutating func append(_ raw: UnsafeRawBufferPointer) -> Range<Int> {
