@@ -1,23 +1,16 @@
+import SKDTestSupport
+
 /// Writes random template-like YAML documents: what people put in template files (mappings of settings,
 /// variables with patterns and defaults, host lists), written every way YAML allows and some ways it does
 /// not: plain, single- and double-quoted scalars with escapes, literal and folded blocks with chomping and
 /// indentation indicators, flow collections over one or several lines, comments, blank lines, odd
 /// indentation, CRLF, Unicode. Seeded, so every run writes the same documents.
 struct TemplateDocumentGenerator {
-    private var state: UInt64
+    private var random: SplitMix
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix(seed: seed) }
 
-    /// SplitMix64.
-    private mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    private mutating func below(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
     private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
     private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
 
