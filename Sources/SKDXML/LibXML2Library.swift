@@ -41,7 +41,9 @@ package struct LibXML2Library: @unchecked Sendable {
         var failures: [String] = []
         for name in names {
             // Lazy: the functions of libxml2, ICU and libstdc++ are bound when first called, not all ~1,500
-            // at load (0.1 ms of each run that reads a CPIX document or writes an XML report).
+            // at load (0.1 ms of each run that reads a CPIX document or writes an XML report). A library
+            // missing a function its own dependencies need would then fail at that call, not here; the
+            // distributions' packages, built together, do not.
             if let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL) { return LibXML2Library(name: name, handle: handle) }
             failures.append(dlerror().map { String(cString: $0) } ?? "\(name): not found")
         }
