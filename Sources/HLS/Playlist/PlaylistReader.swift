@@ -50,7 +50,7 @@ public final class PlaylistReader {
     /// Whether a key whose KEYFORMAT is `format` (given explicitly, quoted) is in force: decided on the
     /// format each key was read with, without a look at its attributes, as it is asked at every key period.
     public func hasKeyInForce(format: String) -> Bool {
-        core.keysInForce.indices.contains { core.keysInForce[$0].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) } }
+        core.keysInForce.indices.contains { core.keyInForce(at: $0, has: format) }
     }
 
     /// What `body` says of the attributes of the tag line ``next()`` returned last, seen in place rather than
@@ -186,9 +186,14 @@ private struct PlaylistReaderCore: ~Copyable {
         guard currentTagLine != nil, currentSpansLine == lineCount else { return nil }
         // By index: a copy of an entry would retain its list and format.
         for index in keysInForce.indices where keysInForce[index].line == lineCount {
-            return keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
+            return keyInForce(at: index, has: format)
         }
         return nil
+    }
+
+    /// Whether the key in force at `index` was read with KEYFORMAT `format`.
+    func keyInForce(at index: Int, has format: String) -> Bool {
+        keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
     }
 
     func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {

@@ -33,15 +33,27 @@ public enum EncodingCheck {
         return nil
     }
 
-    /// True if any byte of `word` is below 0x20, is 0x7F, or has its high bit set.
+    /// True if any byte of `word` is below 0x20, is 0x7F, or has its high bit set. (Also the checked
+    /// writer's test of a quoted value's bytes, with ``has(_:in:)`` for the quote.)
     @inline(__always)
-    private static func needsAttention(_ word: UInt64) -> Bool {
+    static func needsAttention(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let below20 = (word &- ones &* 0x20) & ~word & highs
-        let isDEL = word ^ (ones &* 0x7F)
-        let hasDEL = (isDEL &- ones) & ~isDEL & highs
-        return (word & highs) | below20 | hasDEL != 0
+        // One test of the three masks: this runs on every word of every line read one by one.
+        return (word & highs) | below20 | matches(0x7F, in: word) != 0
+    }
+
+    /// True if a byte of `word` is `byte`.
+    @inline(__always)
+    static func has(_ byte: UInt8, in word: UInt64) -> Bool { matches(byte, in: word) != 0 }
+
+    /// Non-zero if a byte of `word` is `byte` (exact as a yes or no: a borrow only ever follows a true match).
+    @inline(__always)
+    private static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let differences = word ^ (ones &* UInt64(byte))
+        return (differences &- ones) & ~differences & 0x8080_8080_8080_8080
     }
 
     /// Reports the first problem, but a tab only if nothing worse follows it.

@@ -70,21 +70,13 @@ public enum AttributeValue: Hashable, Sendable {
     /// Whether every byte of `bytes` is ``isPlainQuotedStringByte(_:)``: tested eight at a time, as a
     /// rewritten key's URI is at every key a migration writes (a byte at a time, a third of the splice).
     static func isPlainQuotedString(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        /// Whether a byte of `word` is zero (exact as a yes or no).
-        func hasZero(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
         var index = 0
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while index + 8 <= bytes.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                // Non-ASCII, below 0x20 (exact as a yes or no), DEL, or a quote.
-                if word & highs != 0 || (word &- ones &* 0x20) & ~word & highs != 0 || hasZero(word ^ (ones &* 0x7F))
-                    || hasZero(word ^ (ones &* 0x22))
-                {
-                    return false
-                }
+                // The reader's test (non-ASCII, a control character, DEL), and a quote.
+                if EncodingCheck.needsAttention(word) || EncodingCheck.has(UInt8(ascii: "\""), in: word) { return false }
                 index += 8
             }
         }
