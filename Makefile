@@ -13,10 +13,11 @@ VERSION := $(shell sed -n 's/^ *static let current = "\(.*\)"$$/\1/p' Sources/sk
 COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 ARCH := $(shell uname -m)
 SCRATCH := .build-release
-# The same flags for every build in SCRATCH: a change of flags rebuilds everything. The link flags (C++
-# runtime linked in, no run path) are those of scripts/release-link-flags, which says why.
+# The same flags for every build in SCRATCH: a change of flags rebuilds everything. The release flags (C++
+# runtime linked in, no run path, metadata without conformance scans) are those of scripts/release-build-flags,
+# which says why.
 SWIFT_FLAGS := -c release --scratch-path $(SCRATCH) --static-swift-stdlib -Xswiftc -DSKDPACK_BUILD_COMMIT \
-    $(shell scripts/release-link-flags $(SCRATCH))
+    $(shell scripts/release-build-flags $(SCRATCH))
 BIN_DIR = $(shell swift build $(SWIFT_FLAGS) --show-bin-path)
 DIST := skdpack-$(VERSION)-linux-$(ARCH)
 

@@ -51,12 +51,12 @@ def python_m3u8() -> Path | None:
 def build() -> Path:
     print("building skdpack (release, static Swift and C++ runtimes)...", flush=True)
     scratch = ROOT / ".build-bench"
-    # Linked as make install links it (scripts/release-link-flags says how and why).
-    link_flags = subprocess.run([str(ROOT / "scripts" / "release-link-flags"), str(scratch)],
-                                cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    # Built as make install builds it (scripts/release-build-flags says how and why).
+    release_flags = subprocess.run([str(ROOT / "scripts" / "release-build-flags"), str(scratch)],
+                                   cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     result = subprocess.run(
         ["swift", "build", "-c", "release", "--product", "skdpack", "--static-swift-stdlib",
-         "--scratch-path", str(scratch)] + link_flags,
+         "--scratch-path", str(scratch)] + release_flags,
         cwd=ROOT, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"build failed:\n{result.stdout}{result.stderr}")
