@@ -8,10 +8,31 @@ public protocol ByteSource {
     /// Whether a thread reads ahead of the caller (``ReadAheadSource``): asked of the source rather than
     /// found by a cast, which costs a per-run type lookup (80 µs of a 5 ms `apply`).
     var readsAhead: Bool { get }
+
+    /// How many bytes a source that reads into buffers of its own keeps free in front of each: a reader
+    /// whose unread bytes never exceed it may take the chunks by ``lendNext(carrying:)``. 0 (the default):
+    /// the source lends nothing and is read by ``read(into:)``.
+    var carryCapacity: Int { get }
+
+    /// The next chunk read, in a buffer of the source's own with `carry` (at most ``carryCapacity`` bytes:
+    /// the caller's unread bytes, a line cut by the chunk's edge) copied just in front of it, so that the
+    /// caller reads on without copying the chunk. The buffer lent before goes back to the source, so
+    /// `carry` may lie in it. `nil` at the end of the input, when the buffer lent before stays the
+    /// caller's. A caller reads a source by lending or by ``read(into:)``, never both.
+    mutating func lendNext(carrying carry: UnsafeRawBufferPointer) throws(IOError) -> LentChunk?
+}
+
+/// A chunk lent by a ``ByteSource``: `buffer[start..<end]` is the carry followed by the bytes read.
+public struct LentChunk {
+    public var buffer: UnsafeMutableRawBufferPointer
+    public var start: Int
+    public var end: Int
 }
 
 extension ByteSource {
     public var readsAhead: Bool { false }
+    public var carryCapacity: Int { 0 }
+    public mutating func lendNext(carrying carry: UnsafeRawBufferPointer) throws(IOError) -> LentChunk? { nil }
 }
 
 /// A failure of the operating system to read or write, with the path it concerned.

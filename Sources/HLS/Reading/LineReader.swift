@@ -96,7 +96,13 @@ public struct LineReader: ~Copyable {
     /// sees that line alone, can stop there.
     public let maximumInputSize: Int
     private var source: any ByteSource
-    private let buffer: UnsafeMutableRawBufferPointer
+    /// The reader's own buffer, read into when the source does not lend its chunks.
+    private let ownBuffer: UnsafeMutableRawBufferPointer
+    /// The bytes being read: ``ownBuffer``, or the chunk the source lent last.
+    private var buffer: UnsafeMutableRawBufferPointer
+    /// Whether the source lends its chunks (``ByteSource/lendNext(carrying:)``): it can when it keeps room
+    /// for the longest carry, a line just short of `maximumLineLength` (a longer one is passed on in parts).
+    private let borrows: Bool
     /// Unconsumed bytes are `buffer[start..<end]`.
     private var start = 0
     private var end = 0
@@ -114,10 +120,12 @@ public struct LineReader: ~Copyable {
         self.source = source
         self.maximumLineLength = max(16, maximumLineLength)
         self.maximumInputSize = maximumInputSize
-        self.buffer = .allocate(byteCount: self.maximumLineLength + 2 + Self.chunkSize, alignment: 16)
+        self.ownBuffer = .allocate(byteCount: self.maximumLineLength + 2 + Self.chunkSize, alignment: 16)
+        self.buffer = ownBuffer
+        self.borrows = source.carryCapacity >= self.maximumLineLength + 2
     }
 
-    deinit { buffer.deallocate() }
+    deinit { ownBuffer.deallocate() }
 
     /// The next line or part of a line, or `nil` at the end of the input.
     public mutating func next() throws(IOError) -> RawLine? {
@@ -271,8 +279,22 @@ public struct LineReader: ~Copyable {
         return line
     }
 
-    /// Moves the unconsumed bytes to the front and reads one more chunk behind them.
+    /// Moves the unconsumed bytes to the front and reads one more chunk behind them; or borrows the
+    /// source's next chunk with the unconsumed bytes in front of it.
     private mutating func refill() throws(IOError) {
+        if borrows {
+            let carry = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
+            guard let chunk = try source.lendNext(carrying: carry) else {
+                reachedEnd = true
+                return
+            }
+            // The carry's first byte keeps its input offset: it was buffer[start], it is chunk.buffer[chunk.start].
+            bufferOffset += start - chunk.start
+            buffer = chunk.buffer
+            start = chunk.start
+            end = chunk.end
+            return
+        }
         if start > 0 {
             let pending = end - start
             if pending > 0 {
