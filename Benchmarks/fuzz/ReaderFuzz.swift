@@ -16,11 +16,28 @@ public func fuzzReader(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         _ = line.text
     }
     _ = reader.keysInForce
-    // Runs of plain lines, as apply and cat read.
-    let runs = PlaylistReader(source: MemorySource(bytes), path: "fuzz")
-    while let item = try? runs.nextItem() {
-        if case .line = item { _ = runs.currentTag }
+    // Runs of plain lines, as apply and cat read: the input back byte for byte. And the same with the
+    // chunks borrowed at odd sizes, as from a large file's read-ahead: the same bytes, the same findings.
+    func items(_ source: MemorySource) -> (output: [UInt8], findings: [String]) {
+        let runs = PlaylistReader(source: source, path: "fuzz")
+        var findings: [String] = []
+        runs.onDiagnostic = { findings.append("\($0)") }
+        var output: [UInt8] = []
+        while let item = try? runs.nextItem() {
+            switch item {
+            case .run(let run): output += run.bytes
+            case .line(let line):
+                _ = runs.currentTag
+                output += line.raw.bytes
+            }
+        }
+        return (output, findings)
     }
+    let read = items(MemorySource(bytes))
+    let borrowed = items(MemorySource(bytes, maximumRead: 1 + size % 89, lending: true))
+    precondition(read.output == bytes, "cat's reading changed a byte")
+    precondition(borrowed.output == bytes, "reading borrowed chunks changed a byte")
+    precondition(borrowed.findings == read.findings, "borrowed chunks gave other findings")
     // Again under limits taken from the input: nothing past the size limit is ever delivered, and no more
     // segments than the segment limit.
     var limited = ReaderOptions()

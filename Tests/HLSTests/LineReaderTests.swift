@@ -6,8 +6,10 @@ import Testing
 struct LineReaderTests {
     static let chunkings = [1, 2, 3, 7, 64, Int.max]
 
-    @Test("LF, CRLF, mixed, blank lines and a missing final newline come back byte for byte", arguments: chunkings)
-    func roundTrip(maximumRead: Int) throws {
+    @Test(
+        "LF, CRLF, mixed, blank lines and a missing final newline come back byte for byte, read or borrowed",
+        arguments: chunkings, [false, true])
+    func roundTrip(maximumRead: Int, lending: Bool) throws {
         let inputs = [
             "#EXTM3U\n#EXT-X-VERSION:3\n\n#EXTINF:4,\na.ts\n",
             "#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n",
@@ -18,8 +20,9 @@ struct LineReaderTests {
             "#EXTM3U",
         ]
         for input in inputs {
-            let result = try read(input, maximumRead: maximumRead)
+            let result = try read(input, maximumRead: maximumRead, lending: lending)
             #expect(result.output == Array(input.utf8), "\(input.debugDescription) chunked by \(maximumRead)")
+            #expect(result.terminators == (try read(input).terminators))
         }
     }
 
@@ -29,13 +32,15 @@ struct LineReaderTests {
         #expect(result.terminators == [.crlf, .lf, .none])
     }
 
-    @Test("a line longer than the limit is passed through in parts and reported once", arguments: [1, 5, 4096, Int.max])
-    func overlongLine(maximumRead: Int) throws {
+    @Test(
+        "a line longer than the limit is passed through in parts and reported once, read or borrowed",
+        arguments: [1, 5, 4096, Int.max], [false, true])
+    func overlongLine(maximumRead: Int, lending: Bool) throws {
         var options = ReaderOptions()
         options.maximumLineLength = 64
         let long = String(repeating: "a", count: 1000)
         let input = "#EXTM3U\n#EXTINF:4,\n\(long)\r\n#EXT-X-ENDLIST\n"
-        let result = try read(input, maximumRead: maximumRead, options: options)
+        let result = try read(input, maximumRead: maximumRead, options: options, lending: lending)
         #expect(result.output == Array(input.utf8))
         #expect(result.ids() == ["HLS-line-too-long"])
         #expect(result.first("HLS-line-too-long")?.location.line == 3)
@@ -43,29 +48,33 @@ struct LineReaderTests {
         #expect(result.reader.segmentCount == 1)
     }
 
-    @Test("an overlong last line without a newline still ends", arguments: [1, 100, Int.max])
-    func overlongLastLine(maximumRead: Int) throws {
+    @Test("an overlong last line without a newline still ends, read or borrowed", arguments: [1, 100, Int.max], [false, true])
+    func overlongLastLine(maximumRead: Int, lending: Bool) throws {
         var options = ReaderOptions()
         options.maximumLineLength = 32
         let input = "#EXTM3U\n#" + String(repeating: "c", count: 500) + "\r"
-        let result = try read(input, maximumRead: maximumRead, options: options)
+        let result = try read(input, maximumRead: maximumRead, options: options, lending: lending)
         #expect(result.output == Array(input.utf8))
         #expect(result.kinds == [.tag(.extM3U), .comment])
         #expect(result.terminators == [.lf, .none])
     }
 
-    @Test("reading by runs matches reading by lines, whatever the chunking", arguments: chunkings)
-    func runs(maximumRead: Int) throws {
+    @Test("reading by runs matches reading by lines, whatever the chunking, read or borrowed", arguments: chunkings, [false, true])
+    func runs(maximumRead: Int, lending: Bool) throws {
         let inputs = [
             "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXTINF:4.5,title\nb.ts\n\n# note\n#EXT-X-ENDLIST\n",
             "#EXTM3U\r\n#EXTINF:4,\r\na.ts\r\n#EXTINF:4,\r\nb.ts",
             "#EXTM3U\n#EXTINF:4,\n#EXTINF:4,\na.ts\nb.ts\n#EXTINF:x,\nc.ts\n#EXTINF:4,\t\nd.ts\n",
             "#EXTM3U\n#EXTINF:4,\n{$x}.ts\n#EXTINF:4,\n  \n e.ts\n#EXTINF:4,\nf\u{0}.ts\n#EXTINF:4,\nü.ts\n",
             "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n#EXTINF:4,\ns.ts\n",
+            // In a playlist that mixes media and master tags, a variant without its URI line, then a segment
+            // (found by the fuzzer: a run took the EXTINF, left the variant waiting, and gave it the
+            // segment's URI).
+            "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-STREAM-INF:BANDWIDTH=1\n#EXTINF:4,\ns.ts\n#EXTINF:4,\nt.ts\n",
         ]
         for input in inputs {
             let byLine = try read(input, maximumRead: maximumRead)
-            let byItem = try readItems(Array(input.utf8), maximumRead: maximumRead)
+            let byItem = try readItems(Array(input.utf8), maximumRead: maximumRead, lending: lending)
             #expect(byItem.output == Array(input.utf8))
             #expect(byItem.diagnostics == byLine.diagnostics, "\(input.debugDescription)")
             #expect(byItem.reader.segmentCount == byLine.reader.segmentCount)

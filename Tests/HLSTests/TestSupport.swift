@@ -14,12 +14,14 @@ struct ReadResult {
 }
 
 /// Reads `bytes` with a playlist reader, copying each line back out the way `skdpack cat` does.
-/// `maximumRead` makes the source return small chunks, to put line ends on every chunk boundary.
+/// `maximumRead` makes the source return small chunks, to put line ends on every chunk boundary; `lending`
+/// makes it lend them, as a large file's read-ahead does, for the reader to borrow.
 func read(
     _ bytes: [UInt8], path: String = "test.m3u8", maximumRead: Int = .max,
-    options: ReaderOptions = ReaderOptions()
+    options: ReaderOptions = ReaderOptions(), lending: Bool = false
 ) throws -> ReadResult {
-    let reader = PlaylistReader(source: MemorySource(bytes, maximumRead: maximumRead), path: path, options: options)
+    let source = MemorySource(bytes, maximumRead: maximumRead, lending: lending)
+    let reader = PlaylistReader(source: source, path: path, options: options)
     var diagnostics: [Diagnostic] = []
     reader.onDiagnostic = { diagnostics.append($0) }
     var output: [UInt8] = []
@@ -36,8 +38,10 @@ func read(
     return ReadResult(output: output, kinds: kinds, terminators: terminators, diagnostics: diagnostics, reader: reader)
 }
 
-func read(_ text: String, maximumRead: Int = .max, options: ReaderOptions = ReaderOptions()) throws -> ReadResult {
-    try read(Array(text.utf8), maximumRead: maximumRead, options: options)
+func read(
+    _ text: String, maximumRead: Int = .max, options: ReaderOptions = ReaderOptions(), lending: Bool = false
+) throws -> ReadResult {
+    try read(Array(text.utf8), maximumRead: maximumRead, options: options, lending: lending)
 }
 
 /// Parses a single tag line.
@@ -53,9 +57,11 @@ func parseAttributes(_ list: String) -> AttributeListParser.Result {
 /// Reads `bytes` by items (runs of plain lines, and single lines), as `skdpack cat` does, returning the
 /// bytes written back, the findings, and how many lines came in runs.
 func readItems(
-    _ bytes: [UInt8], path: String = "test.m3u8", maximumRead: Int = .max, options: ReaderOptions = ReaderOptions()
+    _ bytes: [UInt8], path: String = "test.m3u8", maximumRead: Int = .max, options: ReaderOptions = ReaderOptions(),
+    lending: Bool = false
 ) throws -> (output: [UInt8], diagnostics: [Diagnostic], linesInRuns: Int, reader: PlaylistReader) {
-    let reader = PlaylistReader(source: MemorySource(bytes, maximumRead: maximumRead), path: path, options: options)
+    let source = MemorySource(bytes, maximumRead: maximumRead, lending: lending)
+    let reader = PlaylistReader(source: source, path: path, options: options)
     var diagnostics: [Diagnostic] = []
     reader.onDiagnostic = { diagnostics.append($0) }
     var output: [UInt8] = []

@@ -25,7 +25,12 @@ struct SegmentState: LineRunFilter {
         let first = content.load(as: UInt8.self)
         if first == UInt8(ascii: "#") {
             if count >= 8, content.loadUnaligned(as: UInt64.self) == Self.extInfPrefix {
-                guard pendingDuration == nil, kind != .master, Self.isSegmentDuration(content) else { return false }
+                // After an EXT-X-STREAM-INF still waiting for its URI, the tag is read on its own, which
+                // reports that variant as having none (a run would leave it waiting, and the segment's URI
+                // would then be taken for the variant's).
+                guard pendingDuration == nil, pendingVariant == nil, kind != .master, Self.isSegmentDuration(content) else {
+                    return false
+                }
                 kind = .media
                 pendingDuration = (number, offset)
                 return true

@@ -106,11 +106,19 @@ public struct MemorySource: ByteSource {
     private var position = 0
     /// The most a single read returns, to exercise chunk boundaries in tests.
     private let maximumRead: Int
+    /// Set when the source lends its chunks as ``ReadAheadSource`` does: in tests and fuzzing, so that the
+    /// line reader's borrowing meets chunk edges of every size.
+    private let lent: LentBuffers?
 
-    public init(_ bytes: [UInt8], maximumRead: Int = .max) {
+    /// `lending`: hand out chunks by ``lendNext(carrying:)``, in buffers of the source's own, rather than be
+    /// read with ``read(into:)``.
+    public init(_ bytes: [UInt8], maximumRead: Int = .max, lending: Bool = false) {
         self.bytes = bytes
         self.maximumRead = max(1, maximumRead)
+        self.lent = lending ? LentBuffers() : nil
     }
+
+    public var carryCapacity: Int { lent == nil ? 0 : .max / 2 }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
         let count = min(buffer.count, bytes.count - position, maximumRead)
@@ -120,5 +128,40 @@ public struct MemorySource: ByteSource {
         }
         position += count
         return count
+    }
+
+    public mutating func lendNext(carrying carry: UnsafeRawBufferPointer) throws(IOError) -> LentChunk? {
+        guard let lent else { return nil }
+        let count = min(bytes.count - position, maximumRead)
+        guard count > 0 else { return nil }
+        // The other buffer than the one lent last, where `carry` may lie.
+        let buffer = lent.next(capacity: carry.count + count)
+        if carry.count > 0 { buffer.baseAddress!.copyMemory(from: carry.baseAddress!, byteCount: carry.count) }
+        bytes.withUnsafeBytes { source in
+            (buffer.baseAddress! + carry.count).copyMemory(from: source.baseAddress! + position, byteCount: count)
+        }
+        position += count
+        return LentChunk(buffer: buffer, start: 0, end: carry.count + count)
+    }
+}
+
+/// The two buffers a lending ``MemorySource`` takes turns with, each as large as its largest chunk.
+private final class LentBuffers {
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    private var last = 1
+
+    /// The buffer not lent last, with room for `capacity` bytes.
+    func next(capacity: Int) -> UnsafeMutableRawBufferPointer {
+        last ^= 1
+        if buffers.count < 2 { buffers = [.allocate(byteCount: 16, alignment: 16), .allocate(byteCount: 16, alignment: 16)] }
+        if buffers[last].count < capacity {
+            buffers[last].deallocate()
+            buffers[last] = .allocate(byteCount: max(capacity, 2 * buffers[last].count), alignment: 16)
+        }
+        return buffers[last]
+    }
+
+    deinit {
+        for buffer in buffers { buffer.deallocate() }
     }
 }
