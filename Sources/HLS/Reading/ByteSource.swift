@@ -155,8 +155,9 @@ private final class LentBuffers {
         last ^= 1
         if buffers.count < 2 { buffers = [.allocate(byteCount: 16, alignment: 16), .allocate(byteCount: 16, alignment: 16)] }
         if buffers[last].count < capacity {
+            let size = max(capacity, 2 * buffers[last].count)
             buffers[last].deallocate()
-            buffers[last] = .allocate(byteCount: max(capacity, 2 * buffers[last].count), alignment: 16)
+            buffers[last] = .allocate(byteCount: size, alignment: 16)
         }
         return buffers[last]
     }
