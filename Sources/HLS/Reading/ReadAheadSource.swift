@@ -69,53 +69,45 @@ public final class ReadAheadSource: ByteSource, @unchecked Sendable {
     public func read(into destination: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        while true {
-            switch states[current] {
-            case .empty, .filling:
-                lock.wait()
-            case .end:
-                return 0
-            case .failed(let error):
-                throw error
-            case .full(let count):
-                let take = min(destination.count, count - offset)
-                destination.baseAddress!.copyMemory(
-                    from: buffers[current].baseAddress! + Self.carryCapacity + offset, byteCount: take)
-                offset += take
-                if offset == count {
-                    states[current] = .empty
-                    current ^= 1
-                    offset = 0
-                    lock.broadcast()
-                }
-                return take
-            }
+        guard let count = try waitForCurrent() else { return 0 }
+        let take = min(destination.count, count - offset)
+        destination.baseAddress!.copyMemory(from: buffers[current].baseAddress! + Self.carryCapacity + offset, byteCount: take)
+        offset += take
+        if offset == count {
+            states[current] = .empty
+            current ^= 1
+            offset = 0
+            lock.broadcast()
         }
+        return take
     }
 
     public func lendNext(carrying carry: UnsafeRawBufferPointer) throws(IOError) -> LentChunk? {
         precondition(carry.count <= Self.carryCapacity, "a carry beyond the room kept for it")
         lock.lock()
         defer { lock.unlock() }
+        guard let count = try waitForCurrent() else { return nil }
+        let buffer = buffers[current]
+        let start = Self.carryCapacity - carry.count
+        if carry.count > 0 { (buffer.baseAddress! + start).copyMemory(from: carry.baseAddress!, byteCount: carry.count) }
+        if let lent {
+            states[lent] = .empty
+            lock.broadcast()
+        }
+        lent = current
+        current ^= 1
+        return LentChunk(buffer: buffer, start: start, end: Self.carryCapacity + count)
+    }
+
+    /// Waits (`lock` held) until the thread has filled buffer `current`, and returns how many bytes it
+    /// holds; `nil` at the end of the input. Throws the thread's read error.
+    private func waitForCurrent() throws(IOError) -> Int? {
         while true {
             switch states[current] {
-            case .empty, .filling:
-                lock.wait()
-            case .end:
-                return nil
-            case .failed(let error):
-                throw error
-            case .full(let count):
-                let buffer = buffers[current]
-                let start = Self.carryCapacity - carry.count
-                if carry.count > 0 { (buffer.baseAddress! + start).copyMemory(from: carry.baseAddress!, byteCount: carry.count) }
-                if let lent {
-                    states[lent] = .empty
-                    lock.broadcast()
-                }
-                lent = current
-                current ^= 1
-                return LentChunk(buffer: buffer, start: start, end: Self.carryCapacity + count)
+            case .empty, .filling: lock.wait()
+            case .end: return nil
+            case .failed(let error): throw error
+            case .full(let count): return count
             }
         }
     }
