@@ -10,57 +10,45 @@ import Testing
 struct ReadAheadTests {
     @Test("a large file read ahead gives the lines, runs and findings of the same bytes read from memory")
     func sameAsFromMemory() throws {
-        let bytes = Self.playlist(segments: 60_000, longURILength: 700_000)
-        try Self.withFile(bytes) { path in
-            let source = try FileDescriptorSource.openForStreaming(path: path)
-            #expect(source.readsAhead, "a file over \(FileDescriptorSource.readAheadThreshold) bytes is read ahead")
-            #expect(source.carryCapacity > 0, "and its chunks are lent")
-            FileDescriptorSource.finish(source)
-            let ahead = try Self.read(path: path)
-            let memory = try Self.read(path: path, fromMemory: bytes)
-            let same = ahead.output.elementsEqual(bytes)
-            #expect(same, "the bytes written back are the bytes read")
-            #expect(Self.firstDifference(ahead.lines, memory.lines) == nil)
-            #expect(Self.firstDifference(ahead.findings, memory.findings) == nil)
-            #expect(ahead.segments == 60_002)
-        }
+        let result = try Self.readAheadAndFromMemory(Self.playlist(segments: 60_000, longURILength: 700_000))
+        #expect(result.carryCapacity > 0, "its chunks are lent")
+        #expect(result.ahead.segments == 60_002)
     }
 
     @Test("lines longer than the limit are passed on in parts across chunk edges, as from memory")
     func overlongAcrossChunks() throws {
         var options = ReaderOptions()
         options.maximumLineLength = 100_000
-        let bytes = Self.playlist(segments: 70_000, longURILength: 400_000)
-        try Self.withFile(bytes) { path in
-            let source = try FileDescriptorSource.openForStreaming(path: path)
-            #expect(source.readsAhead)
-            FileDescriptorSource.finish(source)
-            let ahead = try Self.read(path: path, options: options)
-            let memory = try Self.read(path: path, fromMemory: bytes, options: options)
-            let same = ahead.output.elementsEqual(bytes)
-            #expect(same, "the bytes written back are the bytes read")
-            #expect(Self.firstDifference(ahead.lines, memory.lines) == nil)
-            #expect(Self.firstDifference(ahead.findings, memory.findings) == nil)
-            #expect(ahead.findings.contains { $0.contains("longer than 100000 bytes") })
-        }
+        let result = try Self.readAheadAndFromMemory(Self.playlist(segments: 70_000, longURILength: 400_000), options: options)
+        #expect(result.ahead.findings.contains { $0.contains("longer than 100000 bytes") })
     }
 
     @Test("a line limit above the room kept for a carry reads by copying, with the same result")
     func limitAboveCarryRoom() throws {
         var options = ReaderOptions()
         options.maximumLineLength = 4 << 20
-        let bytes = Self.playlist(segments: 60_000, longURILength: 1_500_000)
-        try Self.withFile(bytes) { path in
+        let result = try Self.readAheadAndFromMemory(Self.playlist(segments: 60_000, longURILength: 1_500_000), options: options)
+        #expect(result.carryCapacity < options.maximumLineLength)
+    }
+
+    /// Writes `bytes` to a file large enough to be read ahead, reads it so and from memory, and expects the
+    /// bytes back unchanged and the same lines and findings both ways. Returns the reading ahead, and the
+    /// room its source kept for a carry.
+    static func readAheadAndFromMemory(
+        _ bytes: [UInt8], options: ReaderOptions = ReaderOptions()
+    ) throws -> (ahead: Reading, carryCapacity: Int) {
+        try withFile(bytes) { path in
             let source = try FileDescriptorSource.openForStreaming(path: path)
-            #expect(source.readsAhead)
-            #expect(source.carryCapacity < options.maximumLineLength)
+            #expect(source.readsAhead, "a file over \(FileDescriptorSource.readAheadThreshold) bytes is read ahead")
+            let carryCapacity = source.carryCapacity
             FileDescriptorSource.finish(source)
-            let ahead = try Self.read(path: path, options: options)
-            let memory = try Self.read(path: path, fromMemory: bytes, options: options)
+            let ahead = try read(path: path, options: options)
+            let memory = try read(path: path, fromMemory: bytes, options: options)
             let same = ahead.output.elementsEqual(bytes)
             #expect(same, "the bytes written back are the bytes read")
-            #expect(Self.firstDifference(ahead.lines, memory.lines) == nil)
-            #expect(Self.firstDifference(ahead.findings, memory.findings) == nil)
+            #expect(firstDifference(ahead.lines, memory.lines) == nil)
+            #expect(firstDifference(ahead.findings, memory.findings) == nil)
+            return (ahead, carryCapacity)
         }
     }
 
@@ -92,20 +80,20 @@ struct ReadAheadTests {
         return read.count == expected.count ? nil : "\(read.count) items where \(expected.count) were expected"
     }
 
-    static func withFile(_ bytes: [UInt8], _ body: (String) throws -> Void) throws {
+    static func withFile<Result>(_ bytes: [UInt8], _ body: (String) throws -> Result) throws -> Result {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-readahead-\(UUID().uuidString).m3u8").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
+        return try body(path)
     }
 
     /// Reads the playlist at `path` (or `bytes`, from memory) twice: by items as `skdpack cat` does, for
     /// the bytes written back, the findings as text and the segments counted; and line by line, for each
     /// line's number, input offset, length and terminator. (Which lines come in runs, and in how many
     /// parts an overlong line comes, depend on where chunks end.)
-    static func read(
-        path: String, fromMemory bytes: [UInt8]? = nil, options: ReaderOptions = ReaderOptions()
-    ) throws -> (output: [UInt8], lines: [String], findings: [String], segments: Int) {
+    typealias Reading = (output: [UInt8], lines: [String], findings: [String], segments: Int)
+
+    static func read(path: String, fromMemory bytes: [UInt8]? = nil, options: ReaderOptions = ReaderOptions()) throws -> Reading {
         func open() throws -> any ByteSource {
             if let bytes { return MemorySource(bytes) }
             return try FileDescriptorSource.openForStreaming(path: path)
