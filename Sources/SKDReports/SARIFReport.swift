@@ -25,7 +25,7 @@ public enum SARIFReport {
                             locations: [
                                 Location(
                                     physicalLocation: PhysicalLocation(
-                                        artifactLocation: ArtifactLocation(uri: playlist.path),
+                                        artifactLocation: ArtifactLocation(uri: Self.uriReference(ofPath: playlist.path)),
                                         region: Region(startLine: finding.line, startColumn: finding.column)))
                             ])
                     }
@@ -35,6 +35,25 @@ public enum SARIFReport {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(log)) + [0x0A]
     }
+
+    /// A file path as the URI reference SARIF's `artifactLocation.uri` must be (RFC 3986): every byte but
+    /// the unreserved ones and `/` percent-encoded, so a space, `%`, `#`, `?` or a non-ASCII name stays
+    /// the same path for the viewer that decodes it.
+    static func uriReference(ofPath path: String) -> String {
+        var output: [UInt8] = []
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                output.append(byte)
+            default:
+                output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     static func level(_ severity: Severity) -> String {
         switch severity {

@@ -24,7 +24,7 @@ enum KeyTruthFixtures {
             "zero.mp4": InitSegmentMaker.segment(video, scheme: "cbcs", kid: [UInt8](repeating: 0, count: 16)),
             "pssh.mp4": InitSegmentMaker.segment(video, scheme: "cbcs", kid: kid, psshSystems: [Array(ProtectionSystem.widevine.bytes)]),
         ]
-        for (name, bytes) in files { FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)) }
+        for (name, bytes) in files { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)) }
         return folder
     }()
 

@@ -224,7 +224,7 @@ public struct ApplyRunner: Sendable {
         switch destination {
         case .directory(let root):
             let target = root + "/" + file.relativePath
-            try makeDirectories(AtomicFile.directory(of: target))
+            try AtomicFile.makeDirectories(AtomicFile.directory(of: target))
             return target
         case .standardOutput:
             return stream!.temporaryDirectory + "/skdpack-stdout.m3u8"
@@ -273,13 +273,4 @@ public struct ApplyRunner: Sendable {
         }
     }
 
-    private func makeDirectories(_ path: String) throws(IOError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0, errno != EEXIST {
-                throw IOError(path: current, operation: "create the directory", errno: errno)
-            }
-        }
-    }
 }

@@ -32,7 +32,7 @@ public final class AtomicFile {
         _ = flock(fd, LOCK_EX)
         self.target = target
         self.fd = fd
-        self.temporary = String(cString: template)
+        self.temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     deinit { discard() }
@@ -110,7 +110,18 @@ public final class AtomicFile {
         unlink(temporary)
     }
 
-    static func directory(of path: String) -> String {
+    /// Makes `path` and the directories above it that are missing (`mkdir -p`).
+    public static func makeDirectories(_ path: String) throws(IOError) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0, errno != EEXIST {
+                throw IOError(path: current, operation: "create the directory", errno: errno)
+            }
+        }
+    }
+
+    public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

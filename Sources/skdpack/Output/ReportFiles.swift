@@ -27,6 +27,8 @@ final class ReportFiles {
         self.tool = tool
         keepsPlaylists = requested.contains { $0.format == .junit || $0.format == .sarif }
         for (path, format) in requested {
+            // A report into a folder that does not exist yet makes it, before the run touches anything.
+            try AtomicFile.makeDirectories(AtomicFile.directory(of: path))
             let file = try AtomicFile(target: path)
             let writer: Writer =
                 switch format {
