@@ -37,7 +37,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: SharedMaterial.cpix != nil, Comment(rawValue: SharedMaterial.skipReason))) func theFairPlaySignalingOfAKeyServerResponseIsDecoded() throws {
+    @Test(.enabled(if: SharedMaterial.cpix != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func theFairPlaySignalingOfAKeyServerResponseIsDecoded() throws {
         let url = try #require(Self.documents.first { $0.lastPathComponent.contains("livesim2") })
         let document = try CPIXReader.read(url.path)
         let fairPlay = try #require(
@@ -51,7 +52,8 @@ import Testing
         #expect(document.keys.first?.commonEncryptionScheme == "cbcs")
     }
 
-    @Test(.enabled(if: SharedMaterial.cpix != nil, Comment(rawValue: SharedMaterial.skipReason))) func speke2PresetsMapSDAndHDByPixelsAndAudioByChannels() throws {
+    @Test(.enabled(if: SharedMaterial.cpix != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func speke2PresetsMapSDAndHDByPixelsAndAudioByChannels() throws {
         let url = try #require(Self.documents.first { $0.lastPathComponent.contains("preset_shared_video") })
         let document = try CPIXReader.read(url.path)
         func kid(_ track: TrackContext) -> String? {

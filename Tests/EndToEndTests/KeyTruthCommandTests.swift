@@ -43,7 +43,8 @@ struct KeyTruthCommandTests {
         }
     }
 
-    @Test(.enabled(if: SharedMaterial.cpix != nil, Comment(rawValue: SharedMaterial.skipReason))) func theShowOfAKeyServerResponseHasItsFairPlayKey() throws {
+    @Test(.enabled(if: SharedMaterial.cpix != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func theShowOfAKeyServerResponseHasItsFairPlayKey() throws {
         let url = try #require(Self.documents.first { $0.lastPathComponent.contains("livesim2") })
         let run = try SKDPackRunner.run(["cpix", "show", "--format", "json", url.path])
         #expect(run.status == 0)
@@ -68,7 +69,8 @@ struct KeyTruthCommandTests {
         #expect(tracks.map { $0["defaultKID"] as? String } == kids)
     }
 
-    @Test(.enabled(if: SharedMaterial.media != nil, Comment(rawValue: SharedMaterial.skipReason))) func aTruncatedInitSegmentIsALocatedError() throws {
+    @Test(.enabled(if: SharedMaterial.media != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func aTruncatedInitSegmentIsALocatedError() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let source = try #require(Self.segments.first { $0.lastPathComponent.contains("init-fairplay") })

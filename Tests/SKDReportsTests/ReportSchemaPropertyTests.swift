@@ -25,7 +25,9 @@ struct ReportSchemaPropertyTests {
             let xml = try ReportXML.encode(report)
             #expect(Self.xsd.problems(in: xml) == [], "seed \(seed): the XML report breaks the XSD")
             let json = try ReportJSON.encode(report)
-            #expect(try JSONSchemaCheck(schema: ReportSchemas.jsonSchema).problems(in: json) == [], "seed \(seed): the JSON report breaks the JSON Schema")
+            #expect(
+                try JSONSchemaCheck(schema: ReportSchemas.jsonSchema).problems(in: json) == [],
+                "seed \(seed): the JSON report breaks the JSON Schema")
             #expect(try ReportJSON.decode(json) == report, "seed \(seed)")
         }
         let missing = Set(RuleRegistry.allKinds.map(\.id.rawValue)).subtracting(rules)
