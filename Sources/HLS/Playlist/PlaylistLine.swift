@@ -15,8 +15,10 @@ public struct PlaylistLine {
     public var raw: RawLine
     public var kind: LineKind
     public var uriRole: URIRole?
-    /// Bytes of a byte order mark at the start of the line (only ever on line 1), skipped by parsing.
+    /// Bytes at the start of the line that parsing skips: a byte order mark (line 1), spaces before a tag.
     public var prefixLength: Int
+    /// Bytes at the end of the line that parsing skips: spaces after a URI (reported, then read past).
+    public var suffixLength = 0
 
     public init(raw: RawLine, kind: LineKind, uriRole: URIRole? = nil, prefixLength: Int = 0) {
         self.raw = raw
@@ -25,9 +27,9 @@ public struct PlaylistLine {
         self.prefixLength = prefixLength
     }
 
-    /// The line's content without a leading byte order mark.
+    /// The line's content without what parsing skips (``prefixLength``, ``suffixLength``).
     public var content: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: raw.content[prefixLength...])
+        UnsafeRawBufferPointer(rebasing: raw.content[prefixLength..<(raw.content.count - suffixLength)])
     }
 
     /// A position in the line of playlist `path`; `column` is 1-based, in bytes of the line as written.

@@ -80,6 +80,9 @@ public final class PlaylistReader {
     public var warningCount: Int { core.warningCount }
     /// The number of lines read so far.
     public var lineCount: Int { core.lineCount }
+    /// Whether the tag line just read ends in a `\` that cuts its attribute list (reported): the next line,
+    /// handed out as a comment, is the rest of the tag.
+    public var continuesOnNextLine: Bool { core.previousTagContinues }
     /// The tag of the line ``next()`` returned last, if the reader parsed it: every tag but `EXTINF` when
     /// ``ReaderOptions/parsesEveryTag``, keys and variable definitions always. (`EXTINF` is checked without
     /// building a value: doing that for every segment would cost more than all the rest of the reading.)
@@ -151,6 +154,8 @@ private struct PlaylistReaderCore: ~Copyable {
     /// Set when the input is not a playlist at all: it is still read (and copied), but that one finding
     /// says all there is to say.
     private var notAPlaylist = false
+    /// Set when the last tag line ended in `\`: the next line is the rest of that tag, not a segment URI.
+    fileprivate(set) var previousTagContinues = false
     /// The input offset of the overlong line being passed through, for a limit found in one of its parts.
     private var overlongLineOffset = 0
 
@@ -256,30 +261,54 @@ private struct PlaylistReaderCore: ~Copyable {
             }
             checkStart(&line)
         }
+        line.kind = LineKind.classify(line.content)
+        let continuesTag = previousTagContinues
+        previousTagContinues = false
+        // One mistake, one finding: the rest of a tag cut by a `\` (reported on the tag) is not also a
+        // segment URI without an EXTINF, and a tag behind spaces is reported once and read as the tag.
+        if line.kind == .uri, continuesTag {
+            line.kind = .comment
+            return line
+        }
+        var headerReported = false
+        if line.kind == .uri, let spaces = Self.spacesBeforeTag(line.content) {
+            line.prefixLength += spaces
+            line.kind = LineKind.classify(line.content)
+            if raw.number == 1, Self.trimmingSpaces(line.content).elementsEqual("#EXTM3U".utf8) {
+                report(
+                    ParseDiagnostics.missingHeader, "the first line must be exactly #EXTM3U: remove the spaces around it", on: line,
+                    column: 1)
+                headerReported = true
+            } else {
+                report(
+                    ParseDiagnostics.whitespace, "remove the spaces before this tag: a line that starts with a space is not a tag",
+                    on: line, column: 1)
+            }
+        }
         let content = line.content
-        line.kind = LineKind.classify(content)
         encodingProblemColumn = nil
         if let problem = EncodingCheck.firstProblem(in: content), !isAllowedTab(problem, in: content, kind: line.kind) {
             report(problem, on: line)
         }
-        if raw.number == 1, line.kind != .tag(.extM3U) || content.count != 7 {
+        if raw.number == 1, !headerReported, line.kind != .tag(.extM3U) || content.count != 7 {
             report(ParseDiagnostics.missingHeader, "the first line must be exactly #EXTM3U", on: line, column: 1)
         }
         switch line.kind {
         case .tag(let name?): readTag(name, &line)
         case .uri:
+            checkSurroundingSpaces(on: &line)
             readURI(&line)
-            checkSurroundingSpaces(on: line)
         case .blank:
-            checkSurroundingSpaces(on: line)
+            checkSurroundingSpaces(on: &line)
         case .tag(nil), .comment: break
         }
         return line
     }
 
     /// RFC 8216 4.1: no whitespace but where an element allows it, so none around a URI and no line of
-    /// spaces. Tabs are reported as tabs already (one finding for one mistake).
-    private mutating func checkSurroundingSpaces(on line: PlaylistLine) {
+    /// spaces. Tabs are reported as tabs already (one finding for one mistake). The URI is then read
+    /// without the spaces, as its author meant it, so that nothing else trips on them.
+    private mutating func checkSurroundingSpaces(on line: inout PlaylistLine) {
         let content = line.content
         guard let first = content.first, let last = content.last else { return }
         let space = UInt8(ascii: " ")
@@ -289,6 +318,53 @@ private struct PlaylistReaderCore: ~Copyable {
             ? "this line holds only spaces; make it empty or remove it"
             : "remove the spaces \(first == space ? (last == space ? "around" : "before") : "after") the URI"
         report(ParseDiagnostics.whitespace, message, on: line, column: first == space ? 1 : content.count)
+        guard line.kind == .uri else { return }
+        let leading = content.firstIndex { $0 != space } ?? 0
+        let trailing = content.count - 1 - (content.lastIndex { $0 != space } ?? content.count - 1)
+        line.prefixLength += leading
+        line.suffixLength = trailing
+    }
+
+    /// How many spaces stand before the `#` that starts `content`, if it is a tag or comment pushed off the
+    /// start of its line.
+    private static func spacesBeforeTag(_ content: UnsafeRawBufferPointer) -> Int? {
+        guard let first = content.firstIndex(where: { $0 != UInt8(ascii: " ") }), first > 0,
+            content[first] == UInt8(ascii: "#")
+        else { return nil }
+        return first
+    }
+
+    private static func trimmingSpaces(_ content: UnsafeRawBufferPointer) -> ArraySlice<UInt8> {
+        let bytes = Array(content)
+        let start = bytes.firstIndex { $0 != UInt8(ascii: " ") } ?? bytes.count
+        let end = bytes.lastIndex { $0 != UInt8(ascii: " ") }.map { $0 + 1 } ?? start
+        return bytes[start..<max(start, end)]
+    }
+
+    private static let grammarKinds: Set<DiagnosticID> = [
+        ParseDiagnostics.attributeSyntax.id, ParseDiagnostics.unterminatedQuote.id, ParseDiagnostics.attributeWhitespace.id,
+    ]
+
+    /// Whether the attribute list stops making sense at a `\` that ends the line: a continuation, which
+    /// HLS does not have (the next line is the rest of this tag, not a URI).
+    private static func endsInContinuation(_ issues: [LineIssue], content: UnsafeRawBufferPointer) -> Bool {
+        content.last == UInt8(ascii: "\\") && issues.contains { grammarKinds.contains($0.kind.id) }
+    }
+
+    /// A tag's findings without those that only follow from an attribute list cut short: the attributes
+    /// after a syntax error are not read, so they are not also "missing". A continuation is said to be
+    /// what it is.
+    private static func withoutKnockOns(_ issues: [LineIssue], continues: Bool) -> [LineIssue] {
+        guard issues.contains(where: { grammarKinds.contains($0.kind.id) }) else { return issues }
+        let cutShort: Set<DiagnosticID> = [
+            ParseDiagnostics.attributeMissing.id, ParseDiagnostics.keyURIMissing.id, ParseDiagnostics.keyMethodMissing.id,
+        ]
+        return issues.filter { !cutShort.contains($0.kind.id) }.map { issue in
+            guard continues, grammarKinds.contains(issue.kind.id) else { return issue }
+            var issue = issue
+            issue.message = "a tag cannot go on over the next line (RFC 8216 4.1: one tag a line); remove the \\ and join the two lines"
+            return issue
+        }
     }
 
     /// A tab inside the quoted value of EXT-X-SKIP's RECENTLY-REMOVED-DATERANGES, which rfc8216bis 4.4.5.2
@@ -321,7 +397,9 @@ private struct PlaylistReaderCore: ~Copyable {
                 report(issue, on: line)
             }
         } else if options.parsesEveryTag || name == .key || name == .define {
-            let issues = TagChecker.check(content, name: name, spans: &spans)
+            let checked = TagChecker.check(content, name: name, spans: &spans)
+            previousTagContinues = Self.endsInContinuation(checked, content: content)
+            let issues = Self.withoutKnockOns(checked, continues: previousTagContinues)
             currentSpansLine = line.raw.number
             for issue in issues { report(issue, on: line) }
             if options.parsesEveryTag { checkVariableReferences(in: content, on: line) }

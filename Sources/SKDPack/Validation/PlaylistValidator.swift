@@ -33,21 +33,44 @@ public enum PlaylistValidator {
         var periodDispatch = RuleDispatch(periodTypes)
         var periodSeen = -1
 
+        func judge(_ tag: Tag, at line: PlaylistLine) {
+            if let truth = context.keyTruth {
+                if tag.name == .key { truth.noteKey() }
+                if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
+            }
+            for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
+            for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
+            keys.note(tag, line: line.raw.number)
+            presentation.note(tag, line: line)
+        }
+        var continued: [UInt8]?
+        var isPlaylist = true
         while let line = try reader.next() {
+            // A file that is not a playlist is said to be so, once: no rule reads its bytes as lines.
+            if line.raw.number == 1, readerFindings.contains(where: { $0.id == ParseDiagnostics.notAPlaylist.id }) {
+                isPlaylist = false
+                break
+            }
+            let held = continued
+            continued = nil
             if line.raw.part == .whole, Self.hasNonASCII(line.content) {
                 for index in rules.indices { rules[index].text(line, in: context) }
             }
             switch line.kind {
             case .tag(_?):
-                guard line.raw.part == .whole, let tag = Self.tagAsRead(line, by: reader, context: context) else { continue }
-                if let truth = context.keyTruth {
-                    if tag.name == .key { truth.noteKey() }
-                    if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
+                guard line.raw.part == .whole else { continue }
+                // A tag cut by a `\` (one finding, the reader's) is judged once its rest is read.
+                if reader.continuesOnNextLine {
+                    continued = Array(line.content.dropLast())
+                    continue
                 }
-                for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
-                for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
-                keys.note(tag, line: line.raw.number)
-                presentation.note(tag, line: line)
+                let stray = readerFindings.reversed().prefix { $0.location.line == line.raw.number }.contains {
+                    $0.id == ParseDiagnostics.tabCharacter.id || $0.id == ParseDiagnostics.controlCharacter.id
+                }
+                guard let tag = Self.tagAsRead(line, by: reader, context: context, stray: stray) else { continue }
+                judge(tag, at: line)
+            case .comment where held != nil:
+                judge((held! + Array(line.content)).withUnsafeBytes { TagParser.parse($0).tag }, at: line)
             case .uri where line.uriRole != .variant:
                 for index in dispatch.segmentRules { rules[index].segment(at: line, in: context) }
                 if let truth = context.keyTruth, truth.serial != periodSeen {
@@ -58,11 +81,17 @@ public enum PlaylistValidator {
                 continue
             }
         }
-        for index in rules.indices { rules[index].finish(in: context) }
-        for index in periodRules.indices { periodRules[index].finish(in: context) }
-        context.reportSuppressed()
+        if isPlaylist {
+            for index in rules.indices { rules[index].finish(in: context) }
+            for index in periodRules.indices { periodRules[index].finish(in: context) }
+            context.reportSuppressed()
+        }
 
-        var findings = (readerFindings + context.findings).filter { !options.disabledRules.contains($0.id) }
+        // A line the reader could not read as written (its bytes, or its attribute list) is reported for
+        // that; what rules then make of it is the same mistake again.
+        let garbled = Set(readerFindings.filter { Self.garbling.contains($0.id) }.map(\.location.line))
+        let ruleFindings = garbled.isEmpty ? context.findings : context.findings.filter { !garbled.contains($0.location.line) }
+        var findings = (readerFindings + ruleFindings).filter { !options.disabledRules.contains($0.id) }
         if options.warningsAsErrors {
             for index in findings.indices where findings[index].severity == .warning { findings[index].severity = .error }
         }
@@ -82,8 +111,16 @@ public enum PlaylistValidator {
     /// see (`KEYFORMAT="{$fps}"` is FairPlay's when `fps` says so). Columns of a substituted line no longer
     /// match the file, so the context places that line's findings at column 1. A key whose references
     /// cannot all be resolved here (IMPORT, QUERYPARAM, undefined) is left to the reader's findings.
-    private static func tagAsRead(_ line: PlaylistLine, by reader: PlaylistReader, context: RuleContext) -> Tag? {
+    ///
+    /// A line with a `stray` tab or control character (reported by the reader) is read without it, as its
+    /// author meant it: the attributes after it are not lost to the rules, which would report their
+    /// absence elsewhere as more mistakes.
+    private static func tagAsRead(_ line: PlaylistLine, by reader: PlaylistReader, context: RuleContext, stray: Bool) -> Tag? {
         context.substitutedLine = nil
+        if stray {
+            let cleaned = line.content.filter { $0 >= 0x20 && $0 != 0x7F }
+            return cleaned.withUnsafeBytes { TagParser.parse($0).tag }
+        }
         // Most tag lines hold no brace: a byte scan spares them a String.
         let content = line.content
         guard let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil else {
@@ -99,6 +136,13 @@ public enum PlaylistValidator {
         context.substitutedLine = line.raw.number
         return tag
     }
+
+    /// The reader's findings that leave a line unread as its author meant it. (A tag behind spaces, or with
+    /// a stray tab or control character, is read without them.)
+    private static let garbling: Set<DiagnosticID> = [
+        ParseDiagnostics.attributeSyntax.id, ParseDiagnostics.unterminatedQuote.id, ParseDiagnostics.attributeWhitespace.id,
+        ParseDiagnostics.invalidUTF8.id, ParseDiagnostics.lineTooLong.id,
+    ]
 
     /// Whether `bytes` hold anything but ASCII, eight bytes at a time.
     private static func hasNonASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
