@@ -16,6 +16,8 @@ public struct SettingNames: Sendable, Hashable {
     public var cpix = "a CPIX document given for the run"
     /// The setting that takes `{kid}` from the init segments (`--kid-from media`).
     public var kidFromMedia = "the setting that takes the KID from the media"
+    /// The setting that lets several titles share a content id (`--allow-shared-content-id`).
+    public var allowSharedContentID = "the setting that lets titles share a content id"
 
     public init(
         values: String = "a value given for the run", match: String = "the match pattern",

@@ -11,6 +11,7 @@ public enum LicenseURL {
     }
 
     public static func derive(fromKeyURI uri: String) -> Derivation {
+        if let scheme = nestedScheme(in: uri) { return .notKeyURI(nestedSchemeProblem(scheme)) }
         guard uri.hasPrefix("skd://") else {
             return .notKeyURI(uri.hasPrefix("skd:") ? "skd: without // names no server" : "the scheme is not skd")
         }
@@ -24,6 +25,26 @@ public enum LicenseURL {
         let looksLikeServer = host.contains(".") || host.lowercased() == "localhost" || host.hasPrefix("[")
         guard looksLikeServer else { return .identifier(String(authority)) }
         return .url("https://" + rest, host: host.lowercased())
+    }
+
+    /// The scheme written after `skd://` (or `skd:`), as in `skd://https://lic.example.com/fps`: `https`,
+    /// or nil. Such a URI is always wrong: a resource loader that swaps `skd` for `https` requests
+    /// `https://https://…`.
+    public static func nestedScheme(in uri: String) -> String? {
+        guard uri.hasPrefix("skd:") else { return nil }
+        var rest = uri.dropFirst(4)
+        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        let lowered = rest.prefix(8).lowercased()
+        for scheme in ["https", "http", "skd"] where lowered.hasPrefix(scheme + ":") || lowered.hasPrefix(scheme + "%3a") {
+            return scheme
+        }
+        return nil
+    }
+
+    /// What to say of a key URI with a second scheme.
+    public static func nestedSchemeProblem(_ scheme: String) -> String {
+        "it holds a second scheme (skd://\(scheme)://…), which a player's resource loader would request as "
+            + "https://\(scheme)://…: write the server without its scheme (|strip_scheme on the variable that holds it)"
     }
 
     /// Whether `host` is allowed by `allowHosts` (exact names, or `*.example.com` for any subdomain);

@@ -30,10 +30,21 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
     /// here and values are percent-encoded, a rendered URI needs no checking of its own.
     public let startsWithKeyScheme: Bool
 
+    /// The variable whose value comes right after `skd://` (or `skd:`), as in `skd://{server}`: the one
+    /// value that can put a second scheme into the URI (`skd://https://…`), so rendering checks it.
+    public let variableAfterScheme: String?
+
     /// Parses `source`; throws a ``TemplateSyntaxError`` that says where and what is wrong.
     public init(_ source: String) throws(TemplateSyntaxError) {
         self.source = source
         self.segments = try TemplateParser.parse(source)
+        if segments.count > 1, case .literal(let text) = segments[0], text == "skd://" || text == "skd:",
+            case .placeholder(let placeholder) = segments[1]
+        {
+            variableAfterScheme = placeholder.name
+        } else {
+            variableAfterScheme = nil
+        }
         if case .literal(let text)? = segments.first, text.hasPrefix("skd:"), text.count > 4 {
             startsWithKeyScheme = true
         } else {

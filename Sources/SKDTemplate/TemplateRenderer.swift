@@ -33,7 +33,31 @@ public struct TemplateRenderer: Sendable {
         if !template.startsWithKeyScheme, let problem = URIEscaping.problem(withKeyURI: uri) {
             throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)", problem: .notKeyURI)
         }
+        try checkScheme(of: uri, lookup)
         return uri
+    }
+
+    /// Checks one variable's value as rendering does (characters, its pattern, a second scheme after
+    /// `skd://`) without the others: for a value fixed for a whole run, checked once before it starts.
+    public func check(_ value: TemplateValue, of name: String) throws(RenderError) {
+        let lookup = { (asked: String) in asked == name ? value : nil }
+        for case .placeholder(let placeholder) in template.segments where placeholder.name == name {
+            var bytes: [UInt8] = []
+            try render(placeholder, lookup, appendingTo: &bytes)
+            if name == template.variableAfterScheme { try checkScheme(of: "skd://" + String(decoding: bytes, as: UTF8.self), lookup) }
+        }
+    }
+
+    /// A value right after `skd://` that brings a scheme of its own (`https://lic.example.com`) makes a URI
+    /// no player can use.
+    private func checkScheme(of uri: String, _ lookup: (String) -> TemplateValue?) throws(RenderError) {
+        guard let name = template.variableAfterScheme, let scheme = LicenseURL.nestedScheme(in: uri) else { return }
+        let source = lookup(name)?.source ?? "the template's default"
+        throw RenderError(
+            variable: name,
+            message: "the value of \(name) (from \(source)) starts with \(scheme)://, so the key URI would be skd://\(scheme)://…, "
+                + "which a player's resource loader requests as https://\(scheme)://…: write {\(name)|strip_scheme} in the template",
+            problem: .notKeyURI)
     }
 
     private func render(

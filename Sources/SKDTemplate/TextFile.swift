@@ -10,6 +10,25 @@ public enum TextFile {
 
     /// The bytes of the file at `path`, decoded as UTF-8 (invalid sequences become U+FFFD).
     public static func read(_ path: String) throws(ReadError) -> String {
+        String(decoding: try bytes(path), as: UTF8.self)
+    }
+
+    /// The 1-based line of the first byte of `bytes` that is not UTF-8, or nil when they all are.
+    public static func firstLineNotUTF8(_ bytes: [UInt8]) -> Int? {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var line = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): if scalar == "\n" { line += 1 }
+            case .emptyInput: return nil
+            case .error: return line
+            }
+        }
+    }
+
+    /// The bytes of the file at `path`.
+    public static func bytes(_ path: String) throws(ReadError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
@@ -22,6 +41,6 @@ public enum TextFile {
             if count == 0 { break }
             bytes += chunk[..<count]
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes
     }
 }

@@ -60,6 +60,7 @@ public enum URIEscaping {
         let scheme = String(decoding: bytes[..<colon], as: UTF8.self)
         guard scheme == "skd" else { return "its scheme is '\(scheme)'; a FairPlay key URI starts with skd:" }
         guard colon + 1 < bytes.count else { return "nothing follows skd:" }
+        if let nested = LicenseURL.nestedScheme(in: uri) { return LicenseURL.nestedSchemeProblem(nested) }
         var index = colon + 1
         while index < bytes.count {
             let byte = bytes[index]

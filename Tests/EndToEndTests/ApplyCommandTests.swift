@@ -274,9 +274,11 @@ struct ApplyCommandTests {
         let bad = try SKDPackRunner.run([
             "apply", "--template", "expressplay-token", "--var", "token=\(token) bad", "--check", scratch.path("library/legacy-title"),
         ])
-        #expect(bad.status == 1)
+        // A value given for the run that breaks the template is one message before the run (exit 2).
+        #expect(bad.status == 2)
         #expect(!bad.stderr.contains(token))
         #expect(bad.stderr.contains("REDACTED"))
+        #expect(bad.stderr.components(separatedBy: "\n").filter { !$0.isEmpty }.count == 1, "\(bad.stderr)")
     }
 }
 

@@ -160,18 +160,21 @@ struct PlanTests {
         }
     }
 
-    @Test("9. --match giving every title the same content id is warned about; --allow-shared-content-id silences it")
+    @Test("9. --match giving every title the same content id stops the run before anything is written; --allow-shared-content-id lets it")
     func sharedContentID() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
+        let before = try scratch.snapshot("library")
         // A greedy pattern: everything after skd:// up to the first dot or slash is the same for every title.
         let greedy = ["--match", "^(?<content_id>skd)"]
-        let warned = try SKDPackRunner.run(Self.migration + greedy + ["--check", scratch.path("library")])
-        #expect(warned.stderr.contains("titles got the content id skd from --match or --path-pattern"), "\(warned.stderr)")
-        let quiet = try SKDPackRunner.run(Self.migration + greedy + ["--allow-shared-content-id", "--check", scratch.path("library")])
-        #expect(!quiet.stderr.contains("titles got the content id"))
+        let stopped = try SKDPackRunner.run(Self.migration + greedy + ["--in-place", scratch.path("library")])
+        #expect(stopped.status == 2)
+        #expect(stopped.stderr.contains("titles would get the content id skd from --match"), "\(stopped.stderr)")
+        #expect(try scratch.snapshot("library") == before, "nothing written")
+        let allowed = try SKDPackRunner.run(Self.migration + greedy + ["--allow-shared-content-id", "--check", scratch.path("library")])
+        #expect(!allowed.stderr.contains("would get the content id") && !allowed.stderr.contains("titles got the content id"))
         let honest = try SKDPackRunner.run(Self.migration + Self.match + ["--check", scratch.path("library")])
-        #expect(!honest.stderr.contains("titles got the content id"), "each title its own id: \(honest.stderr)")
+        #expect(!honest.stderr.contains("content id"), "each title its own id: \(honest.stderr)")
     }
 
     @Test("10. an EXT-X-STREAM-INF without its URI line is an error at that line")

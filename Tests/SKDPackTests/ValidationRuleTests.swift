@@ -335,6 +335,10 @@ struct ValidationRuleTests {
                 rule: "FPS-skd-without-slashes", severity: .warning, line: 4, column: 35,
                 broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "skd:")), correct: media(fairPlayKey)),
             RuleCase(
+                rule: "FPS-nested-scheme", severity: .error, line: 4, column: 35,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://https://lic.example.com/fps?cid=1")),
+                correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic.example.com/fps?cid=1"))),
+            RuleCase(
                 rule: "FPS-placeholder-left", severity: .error, line: 4, column: 45,
                 broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/${content_id}")),
                 correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/title-1"))),

@@ -11,13 +11,57 @@ public struct ApplyPlan: Sendable {
     public init(options: ApplyOptions) { self.options = options }
 
     /// Everything wrong with running over `packages`, one sentence a problem; empty when the run can go.
-    public func problems(for packages: [PlaylistPackage]) -> [String] {
+    /// Unless `allowingSharedContentIDs`, a content id that the match or path pattern gives several titles
+    /// is one (see ``sharedContentIDs(_:)``).
+    public func problems(for packages: [PlaylistPackage], allowingSharedContentIDs: Bool = false) -> [String] {
         let needed = fromCatalogueOnly
-        var problems = givenValues() + keyTruthSources() + sources(needed)
+        var problems = givenValues() + shellReferences() + unusedSources() + keyTruthSources() + sources(needed)
+        guard problems.isEmpty else { return problems }
+        problems += fixedValues()
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
-        return hosts(packages)
+        problems += hosts(packages)
+        guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
+        return sharedContentIDs(packages)
+    }
+
+    /// Several titles that would get one content id from `--match` or `--path-pattern`: almost always a
+    /// pattern that captures too much (`skd://old-server/42` read as the content id `old-server`), and
+    /// every such title would ask the license server for the same keys. Known before anything is written:
+    /// from each title's paths, and from the first FairPlay key URI of its first playlist (a few lines read).
+    private func sharedContentIDs(_ packages: [PlaylistPackage]) -> [String] {
+        let variables = options.variables
+        guard definition.uri.variableNames.contains("content_id"), !given.contains("content_id") else { return [] }
+        let match = variables.match?.groupNames.contains("content_id") == true ? variables.match : nil
+        let pathPattern = variables.pathPattern?.groupNames.contains("content_id") == true ? variables.pathPattern : nil
+        guard match != nil || pathPattern != nil else { return [] }
+        var titlesByID: [String: [String]] = [:]
+        for package in packages {
+            guard let first = playlists(of: package).first else { continue }
+            let fromMatch = match.flatMap { match in Self.firstFairPlayURI(in: first.path).flatMap { match.groups(in: $0)?["content_id"] } }
+            guard let id = fromMatch ?? pathPattern?.groups(in: first.path)?["content_id"] else { continue }
+            titlesByID[id, default: []].append(package.master?.path ?? first.path)
+        }
+        return titlesByID.filter { $0.value.count > 1 }.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.map { id, titles in
+            let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
+            let source = match != nil ? names.match : names.pathPattern
+            return "\(titles.count) titles would get the content id \(options.redaction.redact(id)) from \(source) (\(named)): "
+                + "a pattern that captures too much? (\(names.allowSharedContentID) if they share it)"
+        }
+    }
+
+    /// The URI of the first FairPlay key of the playlist at `path`, read no further than that key.
+    private static func firstFairPlayURI(in path: String) -> String? {
+        guard let source = try? FileDescriptorSource.open(path: path) else { return nil }
+        let reader = PlaylistReader(source: source, path: path, options: ReaderOptions())
+        while let line = try? reader.next() {
+            guard line.kind == .tag(.key) || line.kind == .tag(.sessionKey), let tag = reader.currentTag,
+                let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let uri = key.uri
+            else { continue }
+            return uri
+        }
+        return nil
     }
 
     private var definition: TemplateDefinition { options.template.definition }
@@ -41,6 +85,67 @@ public struct ApplyPlan: Sendable {
         }
     }
 
+    /// `$name` or `${name}` in the template's text, where `name` is a variable: a shell's (or EXT-X-DEFINE's)
+    /// way to write it, which the template would write into every URI as it is.
+    private func shellReferences() -> [String] {
+        let known = Set(templateVariables).union(VariableSources.builtInNames).union(KeyTruth.variableNames).union(given)
+            .union(options.variables.catalog?.columns ?? []).union(patternGroups)
+        var problems: [String] = []
+        let segments = definition.uri.segments
+        for (index, segment) in segments.enumerated() {
+            guard case .literal(let text) = segment else { continue }
+            if text.hasSuffix("$"), index + 1 < segments.count, case .placeholder(let next) = segments[index + 1] {
+                problems.append(
+                    "the template \(definition.uri) writes a literal $ before {\(next.name)}: write {\(next.name)}, not ${\(next.name)}")
+            }
+            for match in text.matches(of: /\$([A-Za-z_][A-Za-z0-9_]*)/) where known.contains(String(match.output.1)) {
+                let name = match.output.1
+                problems.append(
+                    "the template \(definition.uri) writes $\(name) as it is into every URI: write {\(name)} for the variable \(name)")
+            }
+        }
+        return problems
+    }
+
+    private var patternGroups: Set<String> {
+        Set(options.variables.match?.groupNames ?? []).union(options.variables.pathPattern?.groupNames ?? [])
+    }
+
+    /// A catalogue or a path pattern given for the run gives a value the template uses: else it was meant
+    /// for a placeholder the template does not have (or spells otherwise), and every title would go
+    /// without it.
+    private func unusedSources() -> [String] {
+        // With CPIX documents, a content id chooses each title's document.
+        let used = Set(definition.uri.variableNames + (options.keyTruth.documents.isEmpty ? [] : ["content_id"])).subtracting(given)
+        var problems: [String] = []
+        if let catalog = options.variables.catalog, used.isDisjoint(with: catalog.columns) {
+            problems.append(
+                "no placeholder of the template \(definition.uri) takes a value from the catalogue \(catalog.path) "
+                    + "(its columns: \(catalog.columns.sorted().joined(separator: ", "))); leave it out, or use its columns as {name}")
+        }
+        if let pattern = options.variables.pathPattern, used.isDisjoint(with: pattern.groupNames) {
+            problems.append(
+                "no placeholder of the template \(definition.uri) takes a group of \(names.pathPattern) "
+                    + "(its groups: \(pattern.groupNames.sorted().joined(separator: ", "))); name a group after a placeholder")
+        }
+        return problems
+    }
+
+    /// Each value given for the whole run, checked once as rendering will check it at every key: a value
+    /// that breaks the template is one message before the run, not one error per playlist.
+    private func fixedValues() -> [String] {
+        let renderer = definition.renderer
+        var problems: [String] = []
+        for (name, value) in options.variables.commandLine where templateVariables.contains(name) {
+            do {
+                try renderer.check(TemplateValue(value, source: names.values), of: name)
+            } catch {
+                problems.append(options.redaction.redact(error.message))
+            }
+        }
+        return problems
+    }
+
     /// The variables only key truth gives have it: a CPIX document gives them all, the media `{kid_uuid}`
     /// (`{kid}` is built in either way).
     private func keyTruthSources() -> [String] {
@@ -58,7 +163,7 @@ public struct ApplyPlan: Sendable {
     /// The variables only the catalogue can give: not given for the run, not built in, with no default,
     /// not a group of the match or path pattern.
     private var fromCatalogueOnly: [String] {
-        let patterns = Set(options.variables.match?.groupNames ?? []).union(options.variables.pathPattern?.groupNames ?? [])
+        let patterns = patternGroups
         return definition.uri.variableNames.filter { name in
             let spec = definition.variables[name]
             return !given.contains(name) && !VariableSources.builtInNames.contains(name) && !KeyTruth.variableNames.contains(name)

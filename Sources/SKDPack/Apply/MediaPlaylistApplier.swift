@@ -28,6 +28,11 @@ public struct MediaPlaylistApplier: Sendable {
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
 
+    /// In a `--match` migration, the template read backwards with the run's values pinned: a key URI the
+    /// match does not fit but the template already makes is left as it is (the promise that a second run
+    /// changes nothing).
+    let producedURIs: TemplateMatcher?
+
     public init(options: ApplyOptions, tracks: [TrackContext] = []) {
         self.options = options
         self.tracks = tracks
@@ -36,6 +41,11 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
+        let definition = options.template.definition
+        let pinned = Dictionary(
+            options.variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
+            uniquingKeysWith: { $1 })
+        self.producedURIs = options.variables.match == nil ? nil : try? TemplateMatcher(definition: definition, pinned: pinned)
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -93,6 +103,9 @@ public struct MediaPlaylistApplier: Sendable {
         var groups: [String: String] = [:]
         if let oldURI, let match = options.variables.match {
             guard let found = match.groups(in: oldURI) else {
+                // Already what the template makes with the run's values (a second run of a migration):
+                // kept as it is, not a failure.
+                if producedURIs?.check(oldURI) == .matches { return oldURI }
                 report(
                     ApplyDiagnostics.matchFailed,
                     "the key URI \(oldURI) does not match \(options.variables.names.match) \(match.text); the playlist is left as it was",
@@ -455,6 +468,18 @@ private struct MediaWalk {
         let index = periods.index
         let kid = periods.kid
         var insertion: [UInt8]?
+        // A FairPlay key beside another system's key of another METHOD (RFC 8216 4.3.2.4): validate rejects
+        // the period whatever its URI, so it is not rewritten either.
+        if reader.hasKeyInForce(format: FairPlay.keyFormat),
+            let other = reader.firstKeyInForce(where: { !$0.attribute("METHOD", is: FairPlay.method) }),
+            case let key = KeyTag(attributes: other.attributes, isSessionKey: false), key.keyFormat != FairPlay.keyFormat
+        {
+            report(
+                KeyMethodMismatchRule.kind,
+                "key period \(index): the FairPlay key is SAMPLE-AES but the \(key.keyFormat) key of line \(other.line) has "
+                    + "METHOD=\(key.method); give them the same METHOD; the playlist is left as it was",
+                line: periods.lastKeyLine)
+        }
         if reader.hasKeysInForce, !reader.hasKeyInForce(format: FairPlay.keyFormat) {
             let usable = { (attributes: AttributeList) in attributes.attribute("METHOD", is: FairPlay.method) }
             if let unusable = reader.firstKeyInForce(where: { !usable($0) }) {

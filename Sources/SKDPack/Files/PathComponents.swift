@@ -1,9 +1,11 @@
+import Glibc
+
 /// The `/`-separated components of a path, as `split(separator: "/")` gives them (empty ones dropped), read
 /// on the path's bytes when it is ASCII. Splitting a `String` breaks it into Characters, grapheme by
 /// grapheme: tens of thousands of instructions a path, at several paths of every playlist of a library
 /// (its file name, its title's folder, its temporary file's name, the normalised paths discovery compares).
-enum PathComponents {
-    static func of(_ path: String) -> [String] {
+public enum PathComponents {
+    public static func of(_ path: String) -> [String] {
         let ascii: [String]? =
             path.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
                 guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
@@ -18,5 +20,35 @@ enum PathComponents {
                 return components
             } ?? nil
         return ascii ?? path.split(separator: "/").map(String.init)
+    }
+
+    /// Whether `path` is `directory` or lies under it, the two resolved as the file system resolves them
+    /// (symbolic links, `.`, `..`), `path` possibly not there yet.
+    public static func isSameOrInside(_ path: String, _ directory: String) -> Bool {
+        let inner = resolved(path)
+        let outer = resolved(directory)
+        return inner.count >= outer.count && Array(inner.prefix(outer.count)) == outer
+    }
+
+    /// The components of the absolute path `path` names: its longest existing part through `realpath`, the
+    /// rest as written (`..` applied).
+    private static func resolved(_ path: String) -> [String] {
+        var pending: [String] = []
+        var existing = path.isEmpty ? "." : path
+        while true {
+            if let real = realpath(existing, nil) {
+                defer { free(real) }
+                var components = of(String(cString: real))
+                for part in pending.reversed() {
+                    if part == ".." { _ = components.popLast() } else if part != "." { components.append(part) }
+                }
+                return components
+            }
+            let parts = of(existing)
+            guard let last = parts.last else { return of(path) }
+            pending.append(last)
+            existing = (existing.hasPrefix("/") ? "/" : "") + parts.dropLast().joined(separator: "/")
+            if existing.isEmpty { existing = "." }
+        }
     }
 }

@@ -21,6 +21,7 @@ public enum RuleRegistry {
         SessionKeyDuplicateRule.self,
         // FPS: FairPlay Streaming.
         FairPlayMethodRule.self, FairPlayKeyFormatRule.self, FairPlaySchemeRule.self, FairPlaySlashesRule.self,
+        FairPlayNestedSchemeRule.self,
         LeftoverPlaceholderRule.self, FairPlayKeyFormatVersionsRule.self, FairPlayIVRule.self,
         FairPlayURILengthRule.self,
         // TPL: with --template and --allow-host.

@@ -48,12 +48,17 @@ public struct Catalog: Sendable {
     public var rowCount: Int { Set(byPath.values.map(\.source)).union(byTitle.values.map(\.source)).count }
 
     public static func load(path: String) throws(LoadError) -> Catalog {
-        let text: String
+        let bytes: [UInt8]
         do {
-            text = try TextFile.read(path)
+            bytes = try TextFile.bytes(path)
         } catch {
             throw LoadError(path: path, line: 0, message: "cannot read the catalogue: \(error.reason)")
         }
+        // A value in another encoding (a spreadsheet's Windows-1252, say) would reach the URIs as U+FFFD.
+        if let line = TextFile.firstLineNotUTF8(bytes) {
+            throw LoadError(path: path, line: line, message: "this line is not UTF-8; save the catalogue as UTF-8")
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
         return path.lowercased().hasSuffix(".json") ? try json(text, path: path) : try csv(text, path: path)
     }
 
@@ -64,7 +69,12 @@ public struct Catalog: Sendable {
             throw LoadError(path: path, line: 1, message: "the catalogue is empty; it needs a header row")
         }
         guard header.contains("path") || header.contains("title_dir") else {
-            throw LoadError(path: path, line: headerLine, message: "the header needs a 'path' or a 'title_dir' column")
+            throw LoadError(
+                path: path, line: headerLine,
+                message: "the header needs a 'path' or a 'title_dir' column; it reads: \(header.map { "'\($0)'" }.joined(separator: ", "))")
+        }
+        if let name = header.first(where: Self.hasSurroundingSpace) {
+            throw LoadError(path: path, line: headerLine, message: "the column name '\(name)' has spaces around it; remove them")
         }
         if let duplicate = header.first(where: { name in header.filter { $0 == name }.count > 1 }) {
             throw LoadError(path: path, line: headerLine, message: "the column '\(duplicate)' appears twice")
@@ -123,7 +133,18 @@ public struct Catalog: Sendable {
 
     private init(path: String) { self.path = path }
 
+    /// Whether `text` starts or ends with white space, which a value taken as written would carry into
+    /// the URIs (`cid=%20title-42`).
+    private static func hasSurroundingSpace(_ text: String) -> Bool {
+        (text.first?.isWhitespace ?? false) || (text.last?.isWhitespace ?? false)
+    }
+
     private mutating func add(_ fields: [String: String], source: String, line: Int) throws(LoadError) {
+        if let (name, value) = fields.sorted(by: { $0.key < $1.key }).first(where: { Self.hasSurroundingSpace($0.value) }) {
+            throw LoadError(
+                path: self.path, line: line,
+                message: "the \(name) of \(source) is \"\(value)\", with spaces around it; remove them (a value is used as written)")
+        }
         var values = fields
         let path = values.removeValue(forKey: "path").flatMap { $0.isEmpty ? nil : $0 }
         let title = values.removeValue(forKey: "title_dir").flatMap { $0.isEmpty ? nil : $0 }

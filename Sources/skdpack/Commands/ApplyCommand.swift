@@ -61,7 +61,9 @@ struct ApplyCommand: ParsableCommand {
 
     @Flag(
         name: .customLong("allow-shared-content-id"),
-        help: "Do not warn when several titles get one content id from the match or path pattern.")
+        help:
+            "Let several titles get one content id from the match or path pattern (otherwise that stops the run before anything is written)."
+    )
     var allowSharedContentID = false
 
     @Flag(help: "Follow symbolic links when walking directories.")
@@ -156,8 +158,15 @@ extension ApplySettings {
                 }
             }
             defer { run.close() }
+            // A run whose inputs are not all there (a misspelt path) writes nothing: run again when they are.
+            if !run.discovery.problems.isEmpty {
+                let count = run.discovery.problems.count
+                printer.print(message: "skdpack: nothing written: \(count) input\(count == 1 ? "" : "s") could not be read")
+                printer.flush()
+                throw ExitStatus.failure
+            }
             // The whole plan before the first write: a mistake in it is said once, and nothing is touched.
-            let problems = ApplyPlan(options: options).problems(for: run.packages)
+            let problems = ApplyPlan(options: options).problems(for: run.packages, allowingSharedContentIDs: allowSharedContentID)
             guard problems.isEmpty else {
                 for problem in problems { printer.print(message: "skdpack: \(problem)") }
                 printer.flush()
@@ -233,7 +242,14 @@ extension ApplySettings {
         guard chosen <= 1 else { throw UsageFailure("choose one of --in-place, --output, --check and --diff") }
         guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
         if inPlace { return .inPlace }
-        if let output { return .directory(output) }
+        if let output {
+            // An output folder inside an input folder would be read as input by the next run.
+            if let input = paths.first(where: { $0 != "-" && PathComponents.isSameOrInside(output, $0) }) {
+                throw UsageFailure(
+                    "--output \(output) is inside the input \(input): the next run would read what this one wrote; write outside it")
+            }
+            return .directory(output)
+        }
         if check { return .check }
         if diff { return .diff }
         return .standardOutput

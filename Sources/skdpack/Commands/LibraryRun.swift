@@ -37,6 +37,10 @@ final class LibraryRun {
         discovery.unanchored = Set([spooled].compactMap { $0 })
         self.discovery = discovery.discover(inputs)
         for problem in self.discovery.problems { printer.print(message: "skdpack: \(problem)") }
+        // A gate pointed at the wrong folder must not pass for one that found nothing wrong.
+        if self.discovery.packages.isEmpty, self.discovery.problems.isEmpty {
+            throw UsageFailure("no playlist (*.m3u8) in \(paths.joined(separator: ", ")): give playlists, or folders that hold them")
+        }
         packages = try LibraryOptions.packages(of: self.discovery.packages, shard: shard)
         total = packages.reduce(0) { $0 + $1.playlistCount }
     }

@@ -8,6 +8,7 @@ extension SettingNames {
             followSymlinks: "--follow-symlinks")
         names.cpix = "--cpix"
         names.kidFromMedia = "--kid-from media"
+        names.allowSharedContentID = "--allow-shared-content-id"
         return names
     }()
 }
