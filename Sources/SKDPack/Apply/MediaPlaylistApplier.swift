@@ -33,6 +33,9 @@ public struct MediaPlaylistApplier: Sendable {
     /// changes nothing).
     let producedURIs: TemplateMatcher?
 
+    /// The secrets of old key URIs, hidden like the new ones.
+    let oldSecrets: OldURISecrets
+
     public init(options: ApplyOptions, tracks: [TrackContext] = []) {
         self.options = options
         self.tracks = tracks
@@ -46,6 +49,7 @@ public struct MediaPlaylistApplier: Sendable {
             options.variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
             uniquingKeysWith: { $1 })
         self.producedURIs = options.variables.match == nil ? nil : try? TemplateMatcher(definition: definition, pinned: pinned)
+        self.oldSecrets = OldURISecrets(current: definition)
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -100,6 +104,7 @@ public struct MediaPlaylistApplier: Sendable {
         report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
+        if let oldURI { outcome.secretValues.formUnion(oldSecrets.secrets(in: oldURI)) }
         var groups: [String: String] = [:]
         if let oldURI, let match = options.variables.match {
             guard let found = match.groups(in: oldURI) else {
@@ -592,6 +597,7 @@ private struct MediaWalk {
         let content = line.content
         let view = AttributeView(line: content, span: uri)
         guard !view.mayReferenceVariable else { return false }
+        outcome.secretValues.formUnion(applier.oldSecrets.secrets(in: view.textBytes))
         var changed: Bool?
         var contentID: String?
         var newURI: String?
@@ -781,7 +787,8 @@ private struct MediaWalk {
 
     /// Counts a change, and keeps it (its lines as text, secrets redacted) when details are kept.
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
-        let redaction = redaction
+        // The secrets of this playlist's own values and old URIs too, as they are found.
+        let redaction = outcome.secretValues.isEmpty ? redaction : redaction.adding(outcome.secretValues)
         let keyID = tag == "EXT-X-KEY" ? lastKeyID : nil
         outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
             ApplyChange(

@@ -115,9 +115,11 @@ public struct KeyTemplate: Sendable {
                 mark)
         }
         for name in declared where !used.contains(name) {
-            guard let spec = definition.variables[name], spec.required, spec.defaultValue == nil else { continue }
+            // A secret the uri does not use names a match group to hide (an old URI's token).
+            guard let spec = definition.variables[name], spec.required, spec.defaultValue == nil, !spec.secret else { continue }
             throw refuse(
-                "\(name) is declared (and required) but the uri never uses it; remove it, or use {\(name)} in the uri",
+                "\(name) is declared (and required) but the uri never uses it; remove it, or use {\(name)} in the uri "
+                    + "(or mark it secret: true, for a match group to hide)",
                 definition.marks["variables." + name] ?? uriMark)
         }
     }

@@ -45,7 +45,7 @@ struct ReportMergeCommand: ParsableCommand {
         abstract: "Join the JSON or XML reports of shards (--shard I/N) into the report one run would have written.",
         discussion: """
             Only a whole set is merged: every shard 0/N to N-1/N of one run exactly once (the same command, \
-            template and arguments outside --shard and --report). Otherwise the merge says what is missing or \
+            template and arguments outside --shard, --report, --output, --jobs and --progress). Otherwise the merge says what is missing or \
             mixed and exits 2; --allow-partial merges what there is and marks the report partial.
 
             Examples:
@@ -96,9 +96,15 @@ struct ReportMergeCommand: ParsableCommand {
 }
 
 extension ReportMergeCommand {
-    /// What makes two shards' runs one run: their arguments without `--shard` and `--report` (each shard
-    /// writes its own report).
-    static func runArguments(_ arguments: [String]) -> [String] { without("--report", in: withoutShard(arguments)) }
+    /// What makes two shards' runs one run: their arguments without what does not decide the result: which
+    /// shard (`--shard`), where its report and its copies went (`--report`, `--output`: a pod per shard
+    /// writes to its own volume), how many jobs and whether a progress bar.
+    static func runArguments(_ arguments: [String]) -> [String] {
+        let valued = ["--report", "--output", "--jobs"]
+        return valued.reduce(withoutShard(arguments)) { kept, option in without(option, in: kept) }.filter {
+            $0 != "--progress" && $0 != "--no-progress"
+        }
+    }
 
     /// A shard's recorded arguments without `--shard I/N`: what the whole run's were.
     static func withoutShard(_ arguments: [String]) -> [String] { without("--shard", in: arguments) }
