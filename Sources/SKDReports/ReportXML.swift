@@ -56,6 +56,7 @@ public final class ReportXMLStream: ReportStream {
         try xml.attribute("durationMilliseconds", run.durationMilliseconds)
         if let shard = run.shard { try xml.attribute("shard", shard) }
         if run.partial == true { try xml.attribute("partial", "true") }
+        if let notDone = run.notDone { try xml.attribute("notDone", notDone) }
         for argument in run.arguments { try xml.element("argument", text: argument) }
         for missing in run.missingShards ?? [] { try xml.element("missingShard", text: missing) }
         try xml.endElement()

@@ -37,7 +37,8 @@ public enum ReportXMLReader {
             durationMilliseconds: try runElement.number("durationMilliseconds"),
             shard: runElement.attributes["shard"],
             partial: runElement.attributes["partial"] == "true" ? true : nil,
-            missingShards: runElement.children("missingShard").isEmpty ? nil : runElement.children("missingShard").map(\.text))
+            missingShards: runElement.children("missingShard").isEmpty ? nil : runElement.children("missingShard").map(\.text),
+            notDone: runElement.attributes["notDone"] == nil ? nil : try runElement.number("notDone"))
         let playlists = try root.required("playlists").children("playlist").map(playlist)
         var report = Report(
             tool: Report.Tool(name: try tool.attribute("name"), version: try tool.attribute("version")), run: run, playlists: playlists)

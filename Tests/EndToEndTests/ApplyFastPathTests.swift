@@ -13,7 +13,7 @@ struct ApplyFastPathTests {
         ["--template", "skd://lic/{x}", "--match", "(?<x>.*)", "a.m3u8", "b/"],
         [
             "--template", "t.yaml", "--var", "a=1", "--var", "b=x=y", "--catalog", "c.csv", "--path-pattern", "(?<t>[^/]+)/",
-            "--in-place", "--report", "r.json", "--report", "r.xml", "lib",
+            "--in-place", "--lock-wait", "2.5", "--report", "r.json", "--report", "r.xml", "lib",
         ],
         [
             "--template", "t", "--output", "out", "--jobs", "3", "--shard", "1/4", "--no-progress", "--follow-symlinks",

@@ -148,7 +148,7 @@ struct ReportGenerator {
             template: chance(50) ? pick(["entitlement", "skd://{content_id}", pick(Self.texts)]) : nil,
             startedAt: "2026-11-24T20:00:00Z", durationMilliseconds: Int(random.next() % 100_000),
             shard: chance(30) ? "\(random.next() % UInt64(shards))/\(shards)" : nil, partial: chance(20) ? true : nil,
-            missingShards: chance(20) ? ["1/\(shards + 1)"] : nil)
+            missingShards: chance(20) ? ["1/\(shards + 1)"] : nil, notDone: chance(20) ? 1 + Int(random.next() % 500) : nil)
         return Report(tool: Report.Tool(version: pick(["0.1.0", "0.1.0-dev"])), run: run, playlists: playlists)
     }
 

@@ -28,6 +28,11 @@ public enum ApplyDiagnostics {
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
         specSection: "bis 4.3")
+    public static let titleLocked = DiagnosticKind(
+        id: "PKG-title-locked", severity: .error,
+        summary: "Another skdpack run held the title for as long as this one would wait: the title is left as it was "
+            + "(run again when the other has finished).",
+        specSection: "skdpack: a title is changed whole or not at all")
     public static let unsafeReference = DiagnosticKind(
         id: "PKG-reference-outside", severity: .error,
         summary: "A master playlist references a playlist outside its directory (../): legal HLS, but skdpack reads and "
@@ -74,6 +79,6 @@ public enum ApplyDiagnostics {
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
-        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, unreadable,
+        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, unreadable,
     ].sorted { $0.id < $1.id }
 }

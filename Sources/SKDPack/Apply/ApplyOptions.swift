@@ -22,6 +22,9 @@ public struct ApplyOptions: Sendable {
     /// Reader findings the run is told to let pass (`apply --disable`): a playlist with only these is
     /// still updated. Only ``ignorableKinds`` may be here.
     public var ignoredFindings: Set<DiagnosticID> = []
+    /// How long a run rewriting in place waits for a title another run holds (``TitleLock``), in seconds,
+    /// before it leaves the title as it is and says so.
+    public var titleLockWait: Double = 30
 
     /// The reader's findings a run may let pass: grammar breaches on lines apply copies byte for byte (a
     /// tab in an EXTINF title, spaces in an attribute list). Not the reader's guards (limits, a file that

@@ -20,6 +20,22 @@ public struct ApplyRunner: Sendable {
     /// of one playlist become its outcome's diagnostics, never a stop. Written in place or to a directory,
     /// a package changes whole or not at all: if any of its playlists fails, none is written.
     public func run(_ package: PlaylistPackage) -> [PlaylistOutcome] {
+        // Rewritten in place, a title is held from its first read to its last rename (``TitleLock``).
+        var lock: TitleLock?
+        if destination == .inPlace, let first = package.master ?? package.media.first {
+            do {
+                lock = try TitleLock.acquire(directory: AtomicFile.directory(of: first.path), wait: options.titleLockWait)
+            } catch {
+                return (package.media + [package.master].compactMap { $0 }).map { file in
+                    var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
+                    outcome.diagnostics.append(
+                        ApplyDiagnostics.titleLocked(
+                            "not updated: \(error)", at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+                    return outcome
+                }
+            }
+        }
+        defer { withExtendedLifetime(lock) {} }
         let title = TitleWrite(inPlace: destination == .inPlace)
         var outcomes = applyAll(package, title: title)
         let failed = outcomes.filter(\.failed).map(\.path)

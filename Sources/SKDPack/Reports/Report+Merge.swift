@@ -57,11 +57,14 @@ extension Report {
                 description: "missing shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")): a merge of part of a "
                     + "library would read like the whole (merge them when every shard has finished, or allow a partial merge)")
         }
+        // Shards stopped before their end leave the whole run short by what they did not do.
+        let notDone = reports.reduce(0) { $0 + ($1.report.run.notDone ?? 0) }
         let run = Run(
             command: first.run.command, arguments: first.run.arguments, template: first.run.template,
             startedAt: reports.map(\.report.run.startedAt).min() ?? first.run.startedAt,
             durationMilliseconds: reports.map(\.report.run.durationMilliseconds).max() ?? 0,
-            partial: missing.isEmpty ? nil : true, missingShards: missing.isEmpty ? nil : missing)
+            partial: missing.isEmpty && notDone == 0 ? nil : true, missingShards: missing.isEmpty ? nil : missing,
+            notDone: notDone == 0 ? nil : notDone)
         return Report(tool: first.tool, run: run, playlists: reports.flatMap(\.report.playlists))
     }
 }

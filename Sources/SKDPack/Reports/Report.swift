@@ -7,10 +7,11 @@ import HLS
 /// are equal outside `run`: a report can be diffed, cached and kept as the record of a packaging run.
 public struct Report: Hashable, Sendable, Codable {
     /// The version of this model; it changes when a field changes meaning or is removed.
-    /// 1.1 added, to each change, the key id written and where it came from (`kid`, `kidSource`, `kidFile`).
-    public static let currentSchemaVersion = "1.1"
+    /// 1.1 added, to each change, the key id written and where it came from (`kid`, `kidSource`, `kidFile`);
+    /// 1.2 the playlists a stopped run did not get to (`run.notDone`).
+    public static let currentSchemaVersion = "1.2"
     /// The versions this skdpack reads back (`report merge`): each adds to the one before.
-    public static let readableSchemaVersions = ["1", "1.1"]
+    public static let readableSchemaVersions = ["1", "1.1", "1.2"]
 
     public var schemaVersion = Report.currentSchemaVersion
     public var tool: Tool
@@ -55,10 +56,13 @@ public struct Report: Hashable, Sendable, Codable {
         public var partial: Bool?
         /// The shards such a partial merge lacks, as `I/N`.
         public var missingShards: [String]?
+        /// Set, with ``partial``, on the report of a run stopped before the end (SIGINT, SIGTERM): how many
+        /// playlists it did not get to, which the report does not list. Added in schema version 1.2.
+        public var notDone: Int?
 
         public init(
             command: String, arguments: [String], template: String?, startedAt: String, durationMilliseconds: Int,
-            shard: String? = nil, partial: Bool? = nil, missingShards: [String]? = nil
+            shard: String? = nil, partial: Bool? = nil, missingShards: [String]? = nil, notDone: Int? = nil
         ) {
             self.command = command
             self.arguments = arguments
@@ -68,6 +72,7 @@ public struct Report: Hashable, Sendable, Codable {
             self.shard = shard
             self.partial = partial
             self.missingShards = missingShards
+            self.notDone = notDone
         }
     }
 

@@ -78,6 +78,12 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Take {kid} from the default KID of each key period's init segment (EXT-X-MAP).", valueName: "media"))
     var kidFrom: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --in-place, how long to wait for a title another skdpack run holds before leaving it as it is (exit 2).",
+            valueName: "SECONDS"))
+    var lockWait: Double = 30
+
     @Option(help: ArgumentHelp("The largest init segment read (K, M, G suffixes).", valueName: "SIZE"))
     var maxInitSize = ByteCount(InitSegmentFile.defaultLimit)
 
@@ -145,6 +151,10 @@ extension ApplySettings {
             options.keepsChangeDetails = !reportFormats.isEmpty
             options.keyTruth = try KeyTruthOptions.apply(cpix: cpix, kidFrom: kidFrom, maxInitSize: maxInitSize)
             options.ignoredFindings = try Self.ignoredFindings(disabledRules)
+            guard lockWait >= 0, lockWait.isFinite else {
+                throw UsageFailure("--lock-wait \(lockWait): give a number of seconds, 0 or more")
+            }
+            options.titleLockWait = lockWait
             let redaction = options.redaction
 
             let run = try LibraryRun(
@@ -221,9 +231,10 @@ extension ApplySettings {
                 }
                 printer.print(message: summary.line(checking: destination == .check || destination == .diff))
                 try reports?.finish(
-                    run: clock.run(
-                        command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
-                        template: template, shard: shard))
+                    run: run.marked(
+                        clock.run(
+                            command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
+                            template: template, shard: shard)))
             } catch {
                 reports?.discard()
                 printer.print(message: "skdpack: \(error)")
@@ -305,7 +316,9 @@ struct ApplySummary {
 
     mutating func add(_ outcome: PlaylistOutcome) {
         read += 1
-        if outcome.diagnostics.contains(where: { $0.id == ApplyDiagnostics.unreadable.id }) { ioFailures += 1 }
+        if outcome.diagnostics.contains(where: { $0.id == ApplyDiagnostics.unreadable.id || $0.id == ApplyDiagnostics.titleLocked.id }) {
+            ioFailures += 1
+        }
         if outcome.failed {
             failed += 1
         } else if outcome.changed {

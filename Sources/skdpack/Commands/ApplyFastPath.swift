@@ -74,6 +74,9 @@ enum ApplyFastPath {
             case "--jobs":
                 guard let value = words.value().flatMap(Int.init) else { return nil }
                 settings.jobs = value
+            case "--lock-wait":
+                guard let value = words.value().flatMap(Double.init) else { return nil }
+                settings.lockWait = value
             case "--max-line-length":
                 guard let value = words.value().flatMap(ByteCount.init(argument:)) else { return nil }
                 settings.maxLineLength = value.bytes

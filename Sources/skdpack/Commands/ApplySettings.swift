@@ -29,6 +29,7 @@ struct ApplySettings: Equatable {
     var kidFrom: String?
     var maxInitSize = InitSegmentFile.defaultLimit
     var disabledRules: [String] = []
+    var lockWait: Double = 30
 }
 
 extension ApplySettings {
@@ -45,6 +46,6 @@ extension ApplySettings {
             noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
             maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
             reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
-            disabledRules: command.disabledRules)
+            disabledRules: command.disabledRules, lockWait: command.lockWait)
     }
 }

@@ -69,6 +69,15 @@ final class LibraryRun {
         }
     }
 
+    /// `run` marked partial, with the playlists not done, when a signal stopped the run before its end.
+    func marked(_ run: Report.Run) -> Report.Run {
+        guard StopSignal.requested != nil, done < total else { return run }
+        var run = run
+        run.partial = true
+        run.notDone = total - done
+        return run
+    }
+
     /// After a run stopped by a signal: says so and exits with 128 + the signal.
     func exitIfStopped() {
         StopSignal.exitIfRequested(done: done, of: total, printer: printer)

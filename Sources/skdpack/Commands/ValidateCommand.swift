@@ -119,7 +119,8 @@ struct ValidateCommand: ParsableCommand {
                     return playlists.count
                 }
                 let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
-                try output.finish(run: clock.run(command: "validate", arguments: arguments, template: template, shard: library.shard))
+                try output.finish(
+                    run: run.marked(clock.run(command: "validate", arguments: arguments, template: template, shard: library.shard)))
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
