@@ -28,6 +28,11 @@ public enum ApplyDiagnostics {
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
         specSection: "bis 4.3")
+    public static let keyFormatVariable = DiagnosticKind(
+        id: "TPL-keyformat-variable", severity: .error,
+        summary: "A key's KEYFORMAT is written with a {$variable}: apply cannot tell whether it is FairPlay's key, so "
+            + "the playlist is left as it was (validate judges it after substitution).",
+        specSection: "bis 4.3")
     public static let titleLocked = DiagnosticKind(
         id: "PKG-title-locked", severity: .error,
         summary: "Another skdpack run held the title for as long as this one would wait: the title is left as it was "
@@ -79,6 +84,6 @@ public enum ApplyDiagnostics {
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
-        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, unreadable,
+        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, unreadable,
     ].sorted { $0.id < $1.id }
 }

@@ -52,6 +52,18 @@ public struct ApplyOptions: Sendable {
         self.readerOptions = readerOptions
     }
 
+    /// The template read backwards with the values given for the run pinned: whether a URI is one the run
+    /// makes, where nothing else says what it should be (a key a second run keeps as it is).
+    func templateMatcher() -> TemplateMatcher? {
+        let definition = template.definition
+        let pinned = Dictionary(
+            variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
+            uniquingKeysWith: { $1 })
+        return try? TemplateMatcher(definition: definition, pinned: pinned)
+    }
+
+    func makes(_ uri: String) -> Bool { templateMatcher()?.check(uri) == .matches }
+
     /// Secrets of the template, for redacting what apply reports.
     public var redaction: Redaction {
         let names = template.definition.secretNames

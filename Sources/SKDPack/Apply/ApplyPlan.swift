@@ -36,12 +36,14 @@ public struct ApplyPlan: Sendable {
         let match = variables.match?.groupNames.contains("content_id") == true ? variables.match : nil
         let pathPattern = variables.pathPattern?.groupNames.contains("content_id") == true ? variables.pathPattern : nil
         guard match != nil || pathPattern != nil else { return [] }
+        // A title is a folder: its loose media playlists are packages of their own, and one title still.
         var titlesByID: [String: [String]] = [:]
         for package in packages {
             guard let first = playlists(of: package).first else { continue }
             let fromMatch = match.flatMap { match in Self.firstFairPlayURI(in: first.path).flatMap { match.groups(in: $0)?["content_id"] } }
             guard let id = fromMatch ?? pathPattern?.groups(in: first.path)?["content_id"] else { continue }
-            titlesByID[id, default: []].append(package.master?.path ?? first.path)
+            let title = AtomicFile.directory(of: package.master?.path ?? first.path)
+            if titlesByID[id]?.contains(title) != true { titlesByID[id, default: []].append(title) }
         }
         return titlesByID.filter { $0.value.count > 1 }.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.map { id, titles in
             let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")

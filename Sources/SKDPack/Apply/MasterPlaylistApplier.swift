@@ -24,6 +24,11 @@ public struct MasterPlaylistApplier: Sendable {
         var insertVersion = false
     }
 
+    /// The run's redaction, with the secrets of `uri` if it is an old URI of a form with a secret.
+    private func redaction(for uri: String) -> Redaction {
+        options.redaction.adding(Set(OldURISecrets(current: options.template.definition).secrets(in: uri)))
+    }
+
     /// `wanted`: the FairPlay keys of the media playlists, in the order they were found.
     /// `keepsUnwanted`: some of the master's playlists were not read (remote, root-relative, missing, or
     /// the master came from standard input); a session key none of the others wants may be theirs, so it
@@ -64,6 +69,19 @@ public struct MasterPlaylistApplier: Sendable {
         let wantedSet = Set(wanted)
         let existingSet = Set(existing.map(\.value))
         let stale = keepsUnwanted ? [] : existing.filter { !wantedSet.contains($0.value) }
+        // A session key kept for playlists not read here must still be one the template makes: validate
+        // with the template would reject the master otherwise, so it is not written.
+        if keepsUnwanted, let foreign = existing.first(where: { !wantedSet.contains($0.value) && !options.makes($0.value.uri) }) {
+            survey.outcome.diagnostics =
+                diagnostics + [
+                    TemplateMatchRule.kind(
+                        redaction(for: foreign.value.uri).redact(
+                            "this FairPlay session key (\(foreign.value.uri)) is not one the template \(options.template.definition.name) makes, "
+                                + "and the playlists that may use it are not read here; the master is left as it was"),
+                        at: SourceLocation(path: path, line: foreign.line, column: 1, offset: 0))
+                ]
+            return survey
+        }
         var missing = wanted.filter { !existingSet.contains($0) }
         let redaction = options.redaction
         // Every line is made here, through the checked writer, so that a value that cannot be written fails

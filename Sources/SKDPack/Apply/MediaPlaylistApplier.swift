@@ -44,12 +44,8 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
-        let definition = options.template.definition
-        let pinned = Dictionary(
-            options.variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
-            uniquingKeysWith: { $1 })
-        self.producedURIs = options.variables.match == nil ? nil : try? TemplateMatcher(definition: definition, pinned: pinned)
-        self.oldSecrets = OldURISecrets(current: definition)
+        self.producedURIs = options.variables.match == nil ? nil : options.templateMatcher()
+        self.oldSecrets = OldURISecrets(current: options.template.definition)
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -396,6 +392,14 @@ private struct MediaWalk {
                 let isFairPlay = reader.currentKeyFormat(is: FairPlay.keyFormat)
                     ?? reader.withCurrentAttributes(KeyLine.isFairPlay)
             {
+                // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
+                // FairPlay key beside it (validate, which substitutes, would reject either).
+                if !isFairPlay, reader.withCurrentAttributes({ $0["KEYFORMAT"]?.mayReferenceVariable ?? false }) == true {
+                    report(
+                        ApplyDiagnostics.keyFormatVariable,
+                        "this key's KEYFORMAT uses a {$variable}, so it may be FairPlay's: write the KEYFORMAT out; "
+                            + "the playlist is left as it was", line: number)
+                }
                 if !isFairPlay, !wantsKeyID {
                     periods.note(line: number, segments: reader.segmentCount)
                     held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)

@@ -6,10 +6,12 @@ public struct SharedContentIDs: Sendable {
 
     public init() {}
 
-    /// Notes the content ids of a package's outcomes, for the title `package`.
+    /// Notes the content ids of a package's outcomes, for its title: the folder of `package` (its master,
+    /// or a loose playlist, of which a folder may hold several).
     public mutating func add(_ outcomes: [PlaylistOutcome], package: String) {
-        for id in Set(outcomes.flatMap(\.contentIDsFromPatterns)) {
-            if titlesByID[id]?.last != package { titlesByID[id, default: []].append(package) }
+        let title = AtomicFile.directory(of: package)
+        for id in Set(outcomes.flatMap(\.contentIDsFromPatterns)) where titlesByID[id]?.contains(title) != true {
+            titlesByID[id, default: []].append(title)
         }
     }
 

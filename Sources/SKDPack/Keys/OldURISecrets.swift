@@ -16,8 +16,8 @@ struct OldURISecrets: Sendable {
         var matcher: TemplateMatcher
     }
 
-    init(current: TemplateDefinition) {
-        forms = Self.forms(of: [current]) + Self.shipped
+    init(current: TemplateDefinition?) {
+        forms = Self.forms(of: current.map { [$0] } ?? []) + Self.shipped
     }
 
     /// Whether no form has a secret: nothing to look for.

@@ -33,7 +33,12 @@ public enum PlaylistValidator {
         var periodDispatch = RuleDispatch(periodTypes)
         var periodSeen = -1
 
+        let oldSecrets = OldURISecrets(current: options.templateMatcher?.definition)
         func judge(_ tag: Tag, at line: PlaylistLine) {
+            // A key URI of a form with a secret (an ExpressPlay token) has it hidden in every message.
+            if tag.name == .key || tag.name == .sessionKey, let uri = KeyTag(tag)?.uri {
+                context.secretValues.formUnion(oldSecrets.secrets(in: uri))
+            }
             if let truth = context.keyTruth {
                 if tag.name == .key { truth.noteKey() }
                 if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }

@@ -1,0 +1,288 @@
+import Foundation
+import SKDTestSupport
+import Testing
+
+/// The README's promises about `apply`, as properties of the built `skdpack` run the way users run it, over
+/// generated libraries (``GeneratedLibrary``: key rotation, clear leads, masters with and without session
+/// keys, three old URI forms, LF and CRLF) and every template form and variable source a user writes.
+@Suite("apply's promises (generated libraries, the built binary)")
+struct PromiseTests {
+    static let newServer = "https://new-lic.example.com/fps"
+    static let token = "NewT0ken-abcdefghijklmnopqrstuvwxyz"
+
+    /// One run a user writes: a template form and where its values come from.
+    struct Job: CustomStringConvertible, Sendable {
+        var name: String
+        /// The old URI forms it can read (a `--match` migration reads the forms with a content id in them).
+        var forms: [GeneratedLibrary.OldForm]
+        var arguments: @Sendable (GeneratedLibrary) throws -> [String]
+        var description: String { name }
+    }
+
+    static let jobs: [Job] = [
+        Job(name: "content-id from the path", forms: GeneratedLibrary.OldForm.allCases) { _ in
+            ["--template", "content-id", "--path-pattern", "(?<content_id>title-[0-9]+-[0-9]+)/"]
+        },
+        Job(name: "entitlement, --match migration", forms: [.contentID, .entitlement]) { _ in
+            [
+                "--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--match",
+                "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)",
+            ]
+        },
+        Job(name: "entitlement from a catalogue", forms: GeneratedLibrary.OldForm.allCases) { library in
+            ["--template", "entitlement", "--catalog", try library.writeCatalog(server: newServer)]
+        },
+        Job(name: "expressplay-token, one token", forms: GeneratedLibrary.OldForm.allCases) { _ in
+            ["--template", "expressplay-token", "--var", "token=\(token)"]
+        },
+        Job(name: "key-id from the Widevine KEYID", forms: GeneratedLibrary.OldForm.allCases) { _ in ["--template", "key-id"] },
+        Job(name: "inline template, --match on the entitlement form", forms: [.entitlement]) { _ in
+            ["--template", "skd://keys.example.com/{content_id|upper}?v=2", "--match", "cid=(?<content_id>[^&]+)"]
+        },
+    ]
+
+    static let seeds: [UInt64] = Array(1...4)
+
+    @Test("a second run of the same command changes nothing and fails nothing", arguments: jobs, seeds)
+    func secondRunChangesNothing(_ job: Job, seed: UInt64) throws {
+        let library = try GeneratedLibrary(seed: seed, forms: job.forms)
+        defer { library.remove() }
+        let command = ["apply"] + (try job.arguments(library)) + ["--in-place", "--no-progress", library.path()]
+        let first = try SKDPackRunner.run(command)
+        #expect(first.status == 0, "\(job) seed \(seed): \(first.stderr)")
+        let written = try library.snapshot()
+        let second = try SKDPackRunner.run(command)
+        #expect(second.status == 0, "\(job) seed \(seed): \(second.stderr)")
+        #expect(second.stderr.contains(" 0 changed, "), "\(job) seed \(seed): \(second.stderr)")
+        #expect(try library.snapshot() == written, "\(job) seed \(seed): the second run changed bytes")
+    }
+
+    /// The mistakes people make on an ordinary job, each caught before anything is written.
+    struct Mistake: CustomStringConvertible, Sendable {
+        var name: String
+        var arguments: @Sendable (GeneratedLibrary) throws -> [String]
+        var description: String { name }
+    }
+
+    static let mistakes: [Mistake] = [
+        Mistake(name: "a misspelt path beside a good one") { library in
+            ["--template", "content-id", "--var", "content_id=x", library.path(), library.path("no-such-title")]
+        },
+        Mistake(name: "$name in the template") { library in
+            [
+                "--template", "skd://lic.example.com/fps?cid=$content_id", "--catalog", try library.writeCatalog(server: newServer),
+                library.path(),
+            ]
+        },
+        Mistake(name: "${name} in the template") { library in
+            [
+                "--template", "skd://lic.example.com/fps?cid=${content_id}", "--catalog", try library.writeCatalog(server: newServer),
+                library.path(),
+            ]
+        },
+        Mistake(name: "the server with its scheme after skd://") { library in
+            [
+                "--template", "skd://{entitlement_server_url}?cid={content_id}", "--var", "entitlement_server_url=\(newServer)",
+                "--path-pattern", "(?<content_id>title-[0-9]+-[0-9]+)/", library.path(),
+            ]
+        },
+        Mistake(name: "a --var value that breaks its pattern") { library in
+            [
+                "--template", "entitlement", "--var", "entitlement_url=new-lic.example.com", "--catalog",
+                try library.writeCatalog(server: newServer), library.path(),
+            ]
+        },
+        Mistake(name: "catalogue cells with spaces around them") { library in
+            let path = library.root.path + "-spaces.csv"
+            let rows = ["title_dir,content_id"] + library.titles.map { "\($0.folder), \($0.contentID) " }
+            try Data(rows.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: path))
+            return ["--template", "content-id", "--catalog", path, library.path()]
+        },
+        Mistake(name: "a catalogue in Windows-1252") { library in
+            let path = library.root.path + "-1252.csv"
+            var bytes = Array("title_dir,content_id\n".utf8)
+            for title in library.titles { bytes += Array("\(title.folder),caf".utf8) + [0xE9] + Array("-\(title.contentID)\n".utf8) }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            return ["--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--catalog", path, library.path()]
+        },
+        Mistake(name: "a match that gives every title one content id") { library in
+            [
+                "--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--match", "^skd://(?<content_id>[^/?&]+)",
+                library.path(),
+            ]
+        },
+        Mistake(name: "a catalogue no placeholder uses") { library in
+            ["--template", "content-id", "--var", "content_id=x", "--catalog", try library.writeCatalog(server: newServer), library.path()]
+        },
+        Mistake(name: "--output inside the input") { library in
+            ["--template", "content-id", "--var", "content_id=x", "--output", library.path("out"), library.path()]
+        },
+    ]
+
+    @Test("a mistake in the job stops it before anything is written: exit 2, every byte as it was", arguments: mistakes, seeds)
+    func mistakeWritesNothing(_ mistake: Mistake, seed: UInt64) throws {
+        // Two titles at least, of the entitlement form: the shared-id mistake needs them.
+        let library = try GeneratedLibrary(seed: seed, titles: 2 + Int(seed % 3), forms: [.entitlement])
+        defer {
+            library.remove()
+            for suffix in ["-spaces.csv", "-1252.csv"] { try? FileManager.default.removeItem(atPath: library.root.path + suffix) }
+        }
+        let before = try library.snapshot()
+        let arguments = try mistake.arguments(library)
+        let destination = arguments.contains("--output") ? [] : ["--in-place"]
+        let run = try SKDPackRunner.run(["apply", "--no-progress"] + destination + arguments)
+        #expect(run.status == 2, "\(mistake) seed \(seed): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("skdpack: "), "\(mistake): \(run.stderr)")
+        #expect(try library.snapshot() == before, "\(mistake) seed \(seed): bytes were written")
+    }
+
+    @Test("secrets of old and new URIs appear in no output, diff or report", arguments: seeds)
+    func secretsStaySecret(_ seed: UInt64) throws {
+        let library = try GeneratedLibrary(seed: seed, titles: 3, forms: [.expressPlay, .entitlement])
+        defer { library.remove() }
+        let reports = ["json", "xml", "sarif", "junit.xml"].map { library.root.path + "-report." + $0 }
+        defer { for report in reports { try? FileManager.default.removeItem(atPath: report) } }
+        let catalog = try library.writeCatalog(server: Self.newServer)
+        let migrate = ["apply", "--template", "expressplay-token", "--var", "token=\(Self.token)", "--no-progress"]
+        var shown: [String] = []
+        for run in [
+            try SKDPackRunner.run(migrate + ["--diff", library.path()]),
+            try SKDPackRunner.run(["apply", "--template", "entitlement", "--catalog", catalog, "--diff", library.path()]),
+            try SKDPackRunner.run(["validate", "--template", "entitlement", "--var", "entitlement_url=\(Self.newServer)", library.path()]),
+            try SKDPackRunner.run(["validate", "--format", "json", library.path()]),
+            try SKDPackRunner.run(migrate + reports.flatMap { ["--report", $0] } + ["--in-place", library.path()]),
+        ] {
+            shown += [run.stdoutText, run.stderr]
+        }
+        shown += try reports.map { try String(contentsOfFile: $0, encoding: .utf8) }
+        for secret in library.tokens + [Self.token] {
+            for (index, text) in shown.enumerated() {
+                #expect(!text.contains(secret), "seed \(seed): a token in output \(index)")
+            }
+        }
+        #expect(shown.contains { $0.contains("REDACTED") })
+    }
+
+    @Test("two migrations at once leave every title whole: all its keys from one run or the other", arguments: [UInt64(11), 12, 13])
+    func titlesWholeUnderConcurrentRuns(_ seed: UInt64) throws {
+        let library = try LibraryFixture(titles: 40, segments: 4)
+        defer { library.remove() }
+        let runs = ["a", "b"].map { value in
+            [
+                "apply", "--template", "content-id", "--var", "content_id=run-\(value)", "--jobs", "2", "--in-place", "--no-progress",
+                library.path(),
+            ]
+        }
+        // Started together, and again with the second a moment later: different interleavings.
+        let delay = Double(seed % 3) * 0.01
+        let group = DispatchGroup()
+        // Each run writes only its own slot, read after both are done.
+        nonisolated(unsafe) var statuses: [Int32] = [-1, -1]
+        for (index, arguments) in runs.enumerated() {
+            DispatchQueue.global().async(group: group) {
+                if index == 1 { Thread.sleep(forTimeInterval: delay) }
+                statuses[index] = (try? SKDPackRunner.run(arguments).status) ?? -1
+            }
+        }
+        group.wait()
+        #expect(statuses == [0, 0])
+        for number in 0..<library.titles {
+            let title = library.path(String(format: "title-%04d", number))
+            let names = try FileManager.default.contentsOfDirectory(atPath: title).filter { $0.hasSuffix(".m3u8") }
+            var values: Set<String> = []
+            for name in names {
+                let text = try String(contentsOfFile: title + "/" + name, encoding: .utf8)
+                for match in text.matches(of: /URI="skd:\/\/([^"]*)"/) { values.insert(String(match.output.1)) }
+            }
+            #expect(values.count == 1, "seed \(seed): \(title) has keys of both runs: \(values)")
+            #expect(!FileManager.default.fileExists(atPath: title + "/.skdpack.lock"), "the lock file is removed")
+        }
+    }
+
+    @Test("shards written to their own folders merge into the report one run writes", arguments: seeds)
+    func shardsMerge(_ seed: UInt64) throws {
+        let library = try GeneratedLibrary(seed: seed, titles: 5)
+        defer { library.remove() }
+        let scratch = library.root.path + "-shards"
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let count = 2 + Int(seed % 3)
+        let job = ["apply", "--template", "content-id", "--path-pattern", "(?<content_id>title-[0-9]+-[0-9]+)/", "--no-progress"]
+        var shardReports: [String] = []
+        for index in 0..<count {
+            let report = "\(scratch)/pod-\(index)/report.json"
+            let run = try SKDPackRunner.run(
+                job + [
+                    "--output", "\(scratch)/pod-\(index)/out", "--shard", "\(index)/\(count)", "--jobs", "\(1 + index % 2)", "--report",
+                    report, library.path(),
+                ])
+            #expect(run.status == 0, "\(run.stderr)")
+            shardReports.append(report)
+        }
+        let whole = try SKDPackRunner.run(
+            job + ["--output", "\(scratch)/all/out", "--report", "\(scratch)/all/report.json", library.path()])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let merged = try SKDPackRunner.run(["report", "merge"] + shardReports.shuffled())
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let one =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(scratch)/all/report.json"))) as? [String: Any]
+        let joined = try JSONSerialization.jsonObject(with: merged.stdout) as? [String: Any]
+        for key in ["playlists", "summary", "schemaVersion", "tool"] {
+            #expect(
+                (one?[key]).map { NSDictionary(dictionary: ["v": $0]) } == (joined?[key]).map { NSDictionary(dictionary: ["v": $0]) },
+                "seed \(seed), \(count) shards: \(key) differs")
+        }
+    }
+
+    /// Errors `validate` finds per playlist (relative to `root`): rule ids of error severity.
+    static func errors(under root: String, template: [String]) throws -> [String: Set<String>] {
+        let run = try SKDPackRunner.run(["validate", "--format", "json", "--no-progress"] + template + [root])
+        let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
+        var errors: [String: Set<String>] = [:]
+        for playlist in report["playlists"] as? [[String: Any]] ?? [] {
+            let path = String((playlist["path"] as? String ?? "").dropFirst(root.count + 1))
+            let findings = playlist["diagnostics"] as? [[String: Any]] ?? []
+            errors[path] = Set(findings.filter { $0["severity"] as? String == "error" }.compactMap { $0["rule"] as? String })
+        }
+        return errors
+    }
+
+    static let templates: [[String]] = [
+        ["--template", "content-id", "--var", "content_id=title-42"],
+        ["--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--var", "content_id=title 42"],
+        ["--template", "expressplay-token", "--var", "token=\(token)"],
+    ]
+
+    /// Every key apply writes passes the KEY, FPS and TPL rules too.
+    @Test(
+        "apply writes no playlist in which validate, with the same template, finds an error it did not find before",
+        arguments: templates.indices)
+    func applyAddsNoError(_ template: Int) throws {
+        let arguments = Self.templates[template]
+        var inputs: [(root: String, cleanup: () -> Void)] = []
+        if let corpus = Corpus.directory { inputs.append((corpus.path, {})) }
+        for seed in Self.seeds {
+            let library = try GeneratedLibrary(seed: seed)
+            inputs.append((library.path(), { library.remove() }))
+        }
+        defer { for input in inputs { input.cleanup() } }
+        var changed = 0
+        for input in inputs {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-out-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let run = try SKDPackRunner.run(["apply", "--no-progress"] + arguments + ["--output", output, input.root])
+            #expect(run.status <= 1, "\(run.stderr)")
+            let before = try Self.errors(under: input.root, template: arguments)
+            let after = try Self.errors(under: output, template: arguments)
+            for (path, errors) in after {
+                let new = errors.subtracting(before[path] ?? [])
+                #expect(new.isEmpty, "\(path) (\(arguments[1])): apply added \(new.sorted())")
+                let written = try Data(contentsOf: URL(fileURLWithPath: output + "/" + path))
+                guard written != (try Data(contentsOf: URL(fileURLWithPath: input.root + "/" + path))) else { continue }
+                changed += 1
+                let keyErrors = errors.filter { $0.hasPrefix("KEY-") || $0.hasPrefix("FPS-") || $0.hasPrefix("TPL-") }
+                #expect(keyErrors.isEmpty, "\(path) (\(arguments[1])): written with \(keyErrors.sorted())")
+            }
+        }
+        #expect(changed > 0)
+    }
+}
