@@ -44,6 +44,8 @@ build: Sources/skdpack/Generated/BuildCommit.swift
 	# The man page from the binary's own help, by swift-argument-parser's generate-manual tool.
 	$(BIN_DIR)/generate-manual $(BIN_DIR)/skdpack --date 2026-01-01 \
 	    --authors "skdpack developers" --output-directory $(SCRATCH)/share/man/man1
+	# The tool leaves the help's blank lines in the mdoc source, which man warns of: a paragraph macro instead.
+	sed -i 's/^$$/.Pp/' $(SCRATCH)/share/man/man1/skdpack.1
 	for shell in bash zsh fish; do \
 	    $(BIN_DIR)/skdpack --generate-completion-script $$shell > $(SCRATCH)/completion.$$shell || exit 1; \
 	done

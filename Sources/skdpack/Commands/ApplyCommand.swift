@@ -28,12 +28,18 @@ struct ApplyCommand: ParsableCommand {
             the init segment the key period's EXT-X-MAP names. No key, or two, for a track is an error.
 
             Examples:
-              skdpack apply --template content-id --var content_id=title-42 video.m3u8 > out.m3u8
-              skdpack apply --template entitlement --catalog titles.csv --in-place library/
-              skdpack apply --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
-                  --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)' --diff library/
-              skdpack apply --template cpix --cpix keys.xml --in-place title/
-              skdpack apply --template key-id --kid-from media --in-place title/
+              skdpack apply --template content-id --var content_id=title-42 \\
+                  examples/library/multi-drm-title/video-720p.m3u8
+              skdpack apply --template entitlement --catalog examples/catalog.csv \\
+                  --output out/ examples/library/
+              skdpack apply --template entitlement \\
+                  --var entitlement_url=https://new-lic.example.com/fps \\
+                  --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)' \\
+                  --diff examples/library/
+              skdpack apply --template cpix --cpix examples/key-truth/keys.xml \\
+                  --diff examples/key-truth/title/
+              skdpack apply --template key-id --kid-from media \\
+                  --diff examples/key-truth/title/
             """)
 
     @OptionGroup var templateOptions: TemplateOptions

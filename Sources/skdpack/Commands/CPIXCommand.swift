@@ -21,8 +21,9 @@ struct CPIXShowCommand: ParsableCommand {
             refused with file:line: and the reason (exit status 2).
 
             Examples:
-              skdpack cpix show keys.xml
-              skdpack cpix show --format json keys.xml | jq '.keys[].fairPlay.uri'
+              skdpack cpix show examples/key-truth/keys.xml
+              skdpack cpix show --format json examples/key-truth/keys.xml \\
+                  | jq '.keys[].fairPlay.uri'
             """
     )
 

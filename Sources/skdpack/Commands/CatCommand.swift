@@ -9,7 +9,7 @@ struct CatCommand: ParsableCommand {
             Findings go to standard error; the exit status is 1 if any has error severity.
 
             Examples:
-              skdpack cat examples/library/clear/index.m3u8
+              skdpack cat examples/library/clear-title/video-720p.m3u8
               curl -s https://example.com/master.m3u8 | skdpack cat - > /dev/null
             """
     )

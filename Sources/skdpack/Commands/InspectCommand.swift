@@ -14,10 +14,12 @@ struct InspectCommand: ParsableCommand {
             init segment (told by its first box): its tracks' protection and its pssh boxes.
 
             Examples:
-              skdpack inspect examples/library/multi-drm/video.m3u8
-              skdpack inspect master.m3u8 | jq '.variants[].stream.uri'
-              skdpack inspect init.mp4
-              skdpack inspect --media video.m3u8 | jq '.initSegments'
+              skdpack inspect examples/library/multi-drm-title/video-720p.m3u8
+              skdpack inspect examples/library/multi-drm-title/master.m3u8 \\
+                  | jq '.variants[].stream.uri'
+              skdpack inspect examples/key-truth/title/video-480-init.mp4
+              skdpack inspect --media examples/key-truth/title/video-480.m3u8 \\
+                  | jq '.initSegments'
             """
     )
 

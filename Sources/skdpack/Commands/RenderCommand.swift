@@ -12,8 +12,10 @@ struct RenderCommand: ParsableCommand {
             --kid and --old-uri, as apply would set them.
 
             Examples:
-              skdpack render --template entitlement --var entitlement_url=https://lic.example.com/fps --var content_id=42
-              skdpack render --template 'skd://{title_dir}/{key_index}' --playlist library/title-7/video.m3u8 --key-index 3
+              skdpack render --template entitlement \\
+                  --var entitlement_url=https://lic.example.com/fps --var content_id=42
+              skdpack render --template 'skd://{title_dir}/{key_index}' --key-index 3 \\
+                  --playlist examples/library/multi-drm-title/video-720p.m3u8
             """)
 
     @OptionGroup var templateOptions: TemplateOptions
@@ -69,7 +71,8 @@ struct ResolveCommand: ParsableCommand {
 
             Examples:
               skdpack resolve 'skd://lic.example.com/fps?cid=42'
-              skdpack resolve --allow-host lic.example.com "$(grep -o 'skd://[^"]*' video.m3u8 | head -1)"
+              skdpack resolve --allow-host lic.example.com \\
+                  "$(grep -om1 'skd://[^"]*' examples/library/crlf-title/index.m3u8)"
             """)
 
     @Argument(help: "The skd: URI.")

@@ -19,7 +19,7 @@ struct TemplatesCommand: ParsableCommand {
             Examples:
               skdpack templates list
               skdpack templates show entitlement
-              skdpack templates check my-template.yaml
+              skdpack templates check templates/entitlement.yaml
             """,
         subcommands: [List.self, Show.self, Check.self])
 

@@ -24,12 +24,15 @@ struct ValidateCommand: ParsableCommand {
 
             Examples:
               skdpack validate examples/library
-              skdpack validate --disable FPS-iv --warnings-as-errors title/master.m3u8
-              skdpack validate --format junit library/ > validate.junit.xml
-              skdpack validate --shard 2/8 --format json library/ > shard-2.json
-              skdpack validate --template entitlement --var entitlement_url=https://new-lic.example.com/fps \\
-                  --allow-host new-lic.example.com library/
-              skdpack validate --media --cpix keys.xml title/
+              skdpack validate --disable FPS-iv --warnings-as-errors \\
+                  examples/library/multi-drm-title/master.m3u8
+              skdpack validate --format junit examples/library/ > validate.junit.xml
+              skdpack validate --shard 2/8 --format json examples/library/ > shard-2.json
+              skdpack validate --template entitlement \\
+                  --var entitlement_url=https://new-lic.example.com/fps \\
+                  --allow-host new-lic.example.com examples/library/
+              skdpack validate --media --cpix examples/key-truth/keys.xml \\
+                  examples/key-truth/title/
             """
     )
 
