@@ -1,5 +1,6 @@
 import HLS
 import SKDTemplate
+import Synchronization
 
 /// What `apply` is asked to do.
 public struct ApplyOptions: Sendable {
@@ -52,17 +53,45 @@ public struct ApplyOptions: Sendable {
         self.readerOptions = readerOptions
     }
 
-    /// The template read backwards with the values given for the run pinned: whether a URI is one the run
-    /// makes, where nothing else says what it should be (a key a second run keeps as it is).
-    func templateMatcher() -> TemplateMatcher? {
-        let definition = template.definition
-        let pinned = Dictionary(
-            variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
-            uniquingKeysWith: { $1 })
-        return try? TemplateMatcher(definition: definition, pinned: pinned)
+    /// What the run works out from these options when first needed (a compiled pattern), shared by every
+    /// playlist and thread of the run: a copy of the options shares it.
+    let derived = Derived()
+
+    final class Derived: Sendable {
+        private let matcher = Mutex<TemplateMatcher??>(nil)
+        private let secrets = Mutex<OldURISecrets?>(nil)
+
+        /// The template read backwards with the values given for the run pinned (``makes(_:)``).
+        func templateMatcher(_ options: ApplyOptions) -> TemplateMatcher? {
+            matcher.withLock { cached in
+                if let cached { return cached }
+                let definition = options.template.definition
+                let pinned = Dictionary(
+                    options.variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
+                    uniquingKeysWith: { $1 })
+                let made = try? TemplateMatcher(definition: definition, pinned: pinned)
+                cached = .some(made)
+                return made
+            }
+        }
+
+        /// The secret forms of old key URIs (``OldURISecrets``).
+        func oldSecrets(_ options: ApplyOptions) -> OldURISecrets {
+            secrets.withLock { cached in
+                if let cached { return cached }
+                let made = OldURISecrets(current: templateMatcher(options))
+                cached = made
+                return made
+            }
+        }
     }
 
-    func makes(_ uri: String) -> Bool { templateMatcher()?.check(uri) == .matches }
+    /// Whether `uri` is one the template makes with the values given for the run: where nothing else says
+    /// what a key should be (a key a second run keeps as it is, a session key of playlists not read here).
+    func makes(_ uri: String) -> Bool { derived.templateMatcher(self)?.check(uri) == .matches }
+
+    /// The secret values of the old key URI `uri`.
+    func oldSecrets(in uri: UnsafeRawBufferPointer) -> [String] { derived.oldSecrets(self).secrets(in: uri) }
 
     /// Secrets of the template, for redacting what apply reports.
     public var redaction: Redaction {

@@ -26,7 +26,8 @@ public struct MasterPlaylistApplier: Sendable {
 
     /// The run's redaction, with the secrets of `uri` if it is an old URI of a form with a secret.
     private func redaction(for uri: String) -> Redaction {
-        options.redaction.adding(Set(OldURISecrets(current: options.template.definition).secrets(in: uri)))
+        var uri = uri
+        return options.redaction.adding(Set(uri.withUTF8 { options.oldSecrets(in: UnsafeRawBufferPointer($0)) }))
     }
 
     /// `wanted`: the FairPlay keys of the media playlists, in the order they were found.

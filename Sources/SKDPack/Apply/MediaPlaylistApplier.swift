@@ -28,14 +28,6 @@ public struct MediaPlaylistApplier: Sendable {
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
 
-    /// In a `--match` migration, the template read backwards with the run's values pinned: a key URI the
-    /// match does not fit but the template already makes is left as it is (the promise that a second run
-    /// changes nothing).
-    let producedURIs: TemplateMatcher?
-
-    /// The secrets of old key URIs, hidden like the new ones.
-    let oldSecrets: OldURISecrets
-
     public init(options: ApplyOptions, tracks: [TrackContext] = []) {
         self.options = options
         self.tracks = tracks
@@ -44,8 +36,6 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
-        self.producedURIs = options.variables.match == nil ? nil : options.templateMatcher()
-        self.oldSecrets = OldURISecrets(current: options.template.definition)
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -100,13 +90,13 @@ public struct MediaPlaylistApplier: Sendable {
         report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
-        if let oldURI { outcome.secretValues.formUnion(oldSecrets.secrets(in: oldURI)) }
+        if var oldURI { outcome.secretValues.formUnion(oldURI.withUTF8 { options.oldSecrets(in: UnsafeRawBufferPointer($0)) }) }
         var groups: [String: String] = [:]
         if let oldURI, let match = options.variables.match {
             guard let found = match.groups(in: oldURI) else {
                 // Already what the template makes with the run's values (a second run of a migration):
                 // kept as it is, not a failure.
-                if producedURIs?.check(oldURI) == .matches { return oldURI }
+                if options.makes(oldURI) { return oldURI }
                 report(
                     ApplyDiagnostics.matchFailed,
                     "the key URI \(oldURI) does not match \(options.variables.names.match) \(match.text); the playlist is left as it was",
@@ -601,7 +591,7 @@ private struct MediaWalk {
         let content = line.content
         let view = AttributeView(line: content, span: uri)
         guard !view.mayReferenceVariable else { return false }
-        outcome.secretValues.formUnion(applier.oldSecrets.secrets(in: view.textBytes))
+        outcome.secretValues.formUnion(applier.options.oldSecrets(in: view.textBytes))
         var changed: Bool?
         var contentID: String?
         var newURI: String?

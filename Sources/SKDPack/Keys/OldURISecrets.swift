@@ -16,8 +16,10 @@ struct OldURISecrets: Sendable {
         var matcher: TemplateMatcher
     }
 
-    init(current: TemplateDefinition?) {
-        forms = Self.forms(of: current.map { [$0] } ?? []) + Self.shipped
+    /// The forms of `current`, the run's template read backwards (its pattern is compiled already), and of
+    /// the shipped templates.
+    init(current: TemplateMatcher?) {
+        forms = (current.flatMap(Self.form).map { [$0] } ?? []) + Self.shipped
     }
 
     /// Whether no form has a secret: nothing to look for.
@@ -38,18 +40,17 @@ struct OldURISecrets: Sendable {
     }
 
     /// The shipped templates with a secret, read once in a process, when first needed.
-    private static let shipped: [Form] = forms(
-        of: TemplateLibrary.shippedNames.compactMap { name in
-            guard TemplateLibrary.shippedText(name)?.contains("secret: true") == true else { return nil }
-            return try? TemplateLibrary().resolve(name)
-        })
+    private static let shipped: [Form] = TemplateLibrary.shippedNames.compactMap { name in
+        guard TemplateLibrary.shippedText(name)?.contains("secret: true") == true,
+            let definition = try? TemplateLibrary().resolve(name), !definition.secretNames.isEmpty
+        else { return nil }
+        return (try? TemplateMatcher(definition: definition)).flatMap(form)
+    }
 
-    private static func forms(of definitions: [TemplateDefinition]) -> [Form] {
-        definitions.compactMap { definition in
-            guard !definition.secretNames.isEmpty, case .literal(let text)? = definition.uri.segments.first,
-                let matcher = try? TemplateMatcher(definition: definition)
-            else { return nil }
-            return Form(prefix: Array(text.utf8), matcher: matcher)
+    private static func form(_ matcher: TemplateMatcher) -> Form? {
+        guard !matcher.definition.secretNames.isEmpty, case .literal(let text)? = matcher.definition.uri.segments.first else {
+            return nil
         }
+        return Form(prefix: Array(text.utf8), matcher: matcher)
     }
 }
