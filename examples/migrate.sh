@@ -13,7 +13,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -R "$library" "$work/library"
 
-migrate=(apply --template entitlement --var entitlement_url=https://new-lic.example.com/fps
+migrate=(apply --template entitlement-rotation --var entitlement_url=https://new-lic.example.com/fps
          --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)')
 
 echo "== what would change (the first lines of the diff)"
@@ -25,5 +25,5 @@ echo "== migrating"
 echo "== checking"
 "$skdpack" "${migrate[@]}" --check "$work/library" && echo "nothing left to migrate"
 echo "== validating the migrated library before it is published: every key from the template, on the new server"
-"$skdpack" validate --template entitlement --var entitlement_url=https://new-lic.example.com/fps \
+"$skdpack" validate --template entitlement-rotation --var entitlement_url=https://new-lic.example.com/fps \
     --allow-host new-lic.example.com "$work/library"

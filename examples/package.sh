@@ -16,7 +16,7 @@ mkdir "$work/library"
 cp -R "$title" "$work/library/"
 title_dir="$work/library/$(basename "$title")"
 
-package=(apply --template entitlement --catalog examples/catalog.csv --session-keys)
+package=(apply --template entitlement-rotation --catalog examples/catalog.csv --session-keys)
 "$skdpack" "${package[@]}" --in-place "$title_dir"
 # A second run finds nothing to change: exit 0 from --check is the proof.
 "$skdpack" "${package[@]}" --check "$title_dir"

@@ -23,6 +23,22 @@ enum ShippedTemplates {
         uri: "{cpix_uri}"
 
         """#,
+        "entitlement-rotation": #"""
+        name: entitlement-rotation
+        description: >-
+          The entitlement form for titles whose keys rotate: skd://{server}?cid={content_id}&period={key_index}, so
+          that each key period has a URI of its own (a player keeps the key of a URI it has already, so one URI for
+          two periods would play the second with the first one's key).
+        uri: "skd://{entitlement_url|strip_scheme}?cid={content_id|url}&period={key_index}"
+        variables:
+          entitlement_url:
+            pattern: "https://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?"
+            description: the license (entitlement) server's https URL
+          content_id:
+            pattern: "[^\\x00-\\x1F\\x7F]{1,256}"
+            description: the title's content id
+
+        """#,
         "entitlement": #"""
         name: entitlement
         description: >-

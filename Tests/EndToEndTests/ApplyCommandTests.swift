@@ -50,11 +50,11 @@ struct ApplyCommandTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: video)
         let clearBefore = try FileManager.default.attributesOfItem(atPath: clear)
         let result = try SKDPackRunner.run(
-            ["apply", "--template", "content-id", "--var", "content_id=new-42", "--in-place", scratch.path("library")],
+            ["apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=new-42", "--in-place", scratch.path("library")],
             environment: ["NO_COLOR": "1"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains(#"URI="skd://new-42""#))
-        #expect(try scratch.text("library/legacy-title/master.m3u8").contains(#"EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://new-42""#))
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains(#"URI="skd://new-42/0""#))
+        #expect(try scratch.text("library/legacy-title/master.m3u8").contains(#"EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://new-42/0""#))
         let attributes = try FileManager.default.attributesOfItem(atPath: video)
         #expect((attributes[.posixPermissions] as? Int) == 0o640)
         let clearAfter = try FileManager.default.attributesOfItem(atPath: clear)
@@ -65,7 +65,7 @@ struct ApplyCommandTests {
         #expect(leftovers.isEmpty)
         // The second run finds nothing to do: --check exits 0.
         let check = try SKDPackRunner.run([
-            "apply", "--template", "content-id", "--var", "content_id=new-42", "--check", scratch.path("library"),
+            "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=new-42", "--check", scratch.path("library"),
         ])
         #expect(check.status == 0, "\(check.stderr)")
     }
@@ -195,7 +195,8 @@ struct ApplyCommandTests {
         defer { scratch.remove() }
         let result = try SKDPackRunner.run(
             [
-                "apply", "--template", "content-id", "--var", "content_id=t", "--assume-encrypted", "--output", scratch.path("out"),
+                "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=t", "--assume-encrypted", "--output",
+                scratch.path("out"),
                 scratch.path("library"),
             ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -206,7 +207,7 @@ struct ApplyCommandTests {
                 "legacy-title/video-360p.m3u8", "multi-drm-title/audio-en.m3u8", "multi-drm-title/iframes-720p.m3u8",
                 "multi-drm-title/master.m3u8", "multi-drm-title/video-720p.m3u8",
             ])
-        #expect(try scratch.text("out/clear-title/video-720p.m3u8").contains(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://t""#))
+        #expect(try scratch.text("out/clear-title/video-720p.m3u8").contains(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://t/0""#))
         #expect(result.stderr.contains("apply: 9 playlists read, 8 changed, 1 unchanged, 0 failed"))
     }
 

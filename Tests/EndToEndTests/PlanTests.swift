@@ -7,7 +7,7 @@ import Testing
 /// reports that count what was done, and files that say what they are.
 @Suite("Mistakes caught before anything is written")
 struct PlanTests {
-    static let migration = ["apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps"]
+    static let migration = ["apply", "--template", "entitlement-rotation", "--var", "entitlement_url=https://new-lic.example.com/fps"]
     static let match = ["--match", "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"]
 
     /// Runs `arguments` on the example library and expects exit 2, `message` on standard error (once),

@@ -199,6 +199,31 @@ struct PromiseTests {
         }
     }
 
+    @Test("a title whose keys rotate never gets one URI for two keys: refused whole, or a URI per period", arguments: seeds)
+    func rotationNeverFolded(_ seed: UInt64) throws {
+        let library = try GeneratedLibrary(seed: seed, titles: 3, forms: [.contentID, .entitlement], rotates: true)
+        defer { library.remove() }
+        let before = try library.snapshot()
+        let pathPattern = ["--path-pattern", "(?<content_id>title-[0-9]+-[0-9]+)/"]
+        let folded = try SKDPackRunner.run(
+            ["apply", "--template", "content-id"] + pathPattern + ["--in-place", "--no-progress", library.path()])
+        let rotating = try library.snapshot().filter { $0.value != before[$0.key] }.keys
+        #expect(folded.status == 1 || rotating.isEmpty, "\(folded.stderr)")
+        for (path, data) in try library.snapshot() where path.hasSuffix(".m3u8") && data != before[path] {
+            // Whatever was written has a URI of its own for each key.
+            let uris = String(decoding: data, as: UTF8.self).matches(of: /#EXT-X-KEY:[^\n]*URI="(skd:[^"]*)"/).map { String($0.output.1) }
+            #expect(Set(uris).count == uris.count, "seed \(seed): \(path) got one URI for two keys: \(uris)")
+        }
+        #expect(folded.stderr.contains("[TPL-rotation-folded]") || !folded.stderr.contains("error"), "\(folded.stderr)")
+        let perPeriod = try SKDPackRunner.run(
+            ["apply", "--template", "skd://{content_id}/{key_index}"] + pathPattern + ["--in-place", "--no-progress", library.path()])
+        #expect(perPeriod.status == 0, "\(perPeriod.stderr)")
+        for (path, data) in try library.snapshot() where path.hasSuffix(".m3u8") && !path.hasSuffix("master.m3u8") {
+            let uris = String(decoding: data, as: UTF8.self).matches(of: /#EXT-X-KEY:[^\n]*URI="(skd:[^"]*)"/).map { String($0.output.1) }
+            #expect(Set(uris).count == uris.count, "seed \(seed): \(path): \(uris)")
+        }
+    }
+
     @Test("shards written to their own folders merge into the report one run writes", arguments: seeds)
     func shardsMerge(_ seed: UInt64) throws {
         let library = try GeneratedLibrary(seed: seed, titles: 5)

@@ -268,7 +268,7 @@ struct ValidateCommandTests {
         let scratch = try Scratch()
         defer { scratch.remove() }
         let audit = [
-            "validate", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+            "validate", "--template", "entitlement-rotation", "--var", "entitlement_url=https://new-lic.example.com/fps",
             "--allow-host", "new-lic.example.com",
         ]
         let before = try SKDPackRunner.run(audit + [scratch.path("library/legacy-title")])
@@ -349,7 +349,7 @@ struct ValidateCommandTests {
 @Suite("skdpack apply --report, as a user runs it")
 struct ApplyReportTests {
     static let migrate = [
-        "apply", "--template", "entitlement", "--var", "entitlement_url=https://new-lic.example.com/fps",
+        "apply", "--template", "entitlement-rotation", "--var", "entitlement_url=https://new-lic.example.com/fps",
         "--match", "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)", "--in-place",
     ]
 

@@ -85,7 +85,8 @@ struct TemplateFileTests {
 
     @Test("the shipped templates load, render, and match templates/ byte for byte", arguments: TemplateLibrary.shippedNames)
     func shipped(name: String) throws {
-        #expect(TemplateLibrary.shippedNames == ["content-id", "cpix", "entitlement", "expressplay-token", "key-id"])
+        #expect(
+            TemplateLibrary.shippedNames == ["content-id", "cpix", "entitlement", "entitlement-rotation", "expressplay-token", "key-id"])
         let onDisk = try String(contentsOf: Self.repository.appendingPathComponent("templates/\(name).yaml"), encoding: .utf8)
         #expect(TemplateLibrary.shippedText(name) == onDisk, "run scripts/generate-shipped-templates")
         let definition = try TemplateLibrary().resolve(name)
@@ -95,6 +96,7 @@ struct TemplateFileTests {
             "entitlement_url": .init("https://lic.example.com/fps", source: "--var"),
             "token": .init("AbCdEf0123456789-token", source: "--var"),
             "kid": .init("0123456789abcdef0123456789abcdef", source: "built-in"),
+            "key_index": .init("2", source: "built-in"),
             "cpix_uri": .init("skd://01234567-89ab-cdef-0123-456789abcdef", source: "the CPIX document"),
         ]
         let uri = try definition.renderer.render(values)

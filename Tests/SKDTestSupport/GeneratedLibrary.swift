@@ -20,8 +20,9 @@ public struct GeneratedLibrary {
 
     static let widevine = "urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"
 
-    /// `forms`: the old URI forms titles may have (each title one of them).
-    public init(seed: UInt64, titles count: Int? = nil, forms: [OldForm] = OldForm.allCases) throws {
+    /// `forms`: the old URI forms titles may have (each title one of them). `rotates`: each key period's
+    /// FairPlay key has a URI of its own (`…/p1`), as a title whose keys rotate has.
+    public init(seed: UInt64, titles count: Int? = nil, forms: [OldForm] = OldForm.allCases, rotates: Bool = false) throws {
         var random = SplitMix(seed: seed &+ 0x5EED)
         self.forms = forms
         root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-generated-\(UUID().uuidString)")
@@ -37,9 +38,10 @@ public struct GeneratedLibrary {
             let newline = random.next() % 4 == 0 ? "\r\n" : "\n"
             let uri = { (period: Int) -> String in
                 switch form {
-                case .contentID: "skd://\(contentID)"
-                case .entitlement: "skd://old-lic.example.com/fps?cid=\(contentID)"
-                case .expressPlay: "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(token)"
+                case .contentID: "skd://\(contentID)" + (rotates ? "/p\(period)" : "")
+                case .entitlement: "skd://old-lic.example.com/fps?cid=\(contentID)" + (rotates ? "&p=\(period)" : "")
+                case .expressPlay:
+                    "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(token)" + (rotates ? "\(period)" : "")
                 }
             }
             let names = (0..<(1 + Int(random.next() % 3))).map { "video-\($0)" } + (random.next() % 2 == 0 ? ["audio"] : [])

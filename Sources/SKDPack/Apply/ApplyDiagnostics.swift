@@ -28,6 +28,11 @@ public enum ApplyDiagnostics {
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
         specSection: "bis 4.3")
+    public static let rotationFolded = DiagnosticKind(
+        id: "TPL-rotation-folded", severity: .error,
+        summary: "Two key periods in a row have different keys but the template gives them one URI: a player keeps the "
+            + "first period's key for both.",
+        specSection: "4.3.2.4")
     public static let keyFormatVariable = DiagnosticKind(
         id: "TPL-keyformat-variable", severity: .error,
         summary: "A key's KEYFORMAT is written with a {$variable}: apply cannot tell whether it is FairPlay's key, so "
@@ -84,6 +89,7 @@ public enum ApplyDiagnostics {
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
-        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, unreadable,
+        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
+        unreadable,
     ].sorted { $0.id < $1.id }
 }

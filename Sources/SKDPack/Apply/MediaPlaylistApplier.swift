@@ -267,6 +267,10 @@ private struct MediaWalk {
     var currentMap: MapTag?
     /// The key-truth problems already reported: one that is not about a period is said once, not per key.
     var reportedTruthProblems: Set<String> = []
+    /// The last FairPlay key URI written, by hash, with the hash of what told its period's key (the old URI,
+    /// or another system's KEYID), and its line: a rotation the template folds into one URI shows as the
+    /// same URI for a different key in the next period.
+    var lastKeyWritten: (uri: Int, key: Int, line: Int)?
     /// The key id the last key rendered got from key truth, for the change that writes it.
     var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
     /// The document's FairPlay key line for the last key rendered, when the template writes it whole.
@@ -600,6 +604,7 @@ private struct MediaWalk {
             let notesContentID = applier.contentIDMayComeFromPattern
             view.textBytes.withMemoryRebound(to: UInt8.self) { oldURI in
                 guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return }
+                rendered.uri.withUnsafeBytes { noteKey(uri: $0, behind: UnsafeRawBufferPointer(oldURI), line: line.raw.number) }
                 changed = rendered.uri.withUnsafeBufferPointer { splice($0, at: view, in: content) }
                 contentID = (notesContentID ? renderer.contentIDCapture : nil).flatMap { rendered.captures[$0] }.map {
                     String(decoding: oldURI[$0], as: UTF8.self)
@@ -704,6 +709,14 @@ private struct MediaWalk {
         ) { kind, message, line in
             box.diagnostics.append(kind(redaction.redact(message), at: SourceLocation(path: path, line: line, column: 1, offset: 0)))
         }
+        // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
+        // another system's KEYID.
+        if let uri, var behind = lastKeyID?.kid.hex ?? key?.resolvedURI ?? kid {
+            var uri = uri
+            uri.withUTF8 { uri in
+                behind.withUTF8 { noteKey(uri: UnsafeRawBufferPointer(uri), behind: UnsafeRawBufferPointer($0), line: line) }
+            }
+        }
         if let from, let uri {
             lastRender = (from, uri, lastSignaled, lastKeyID)
             if case .truthKey = from, chooser?.choosesOneKey == true, let shape = applier.uriOnlyShape(signaled: lastSignaled) {
@@ -711,6 +724,27 @@ private struct MediaWalk {
             }
         }
         return uri
+    }
+
+    /// Notes the URI written for a key period whose key `behind` tells (its old URI, another system's
+    /// KEYID): the same URI as the period before for another key is an error, said once. A player keeps the
+    /// key of a URI it has, so every period after the first would be played with the first one's key.
+    private mutating func noteKey(uri: UnsafeRawBufferPointer, behind: UnsafeRawBufferPointer, line: Int) {
+        var hasher = Hasher()
+        hasher.combine(bytes: uri)
+        let uriHash = hasher.finalize()
+        hasher = Hasher()
+        hasher.combine(bytes: behind)
+        let keyHash = hasher.finalize()
+        if let last = lastKeyWritten, last.uri == uriHash, last.key != keyHash {
+            report(
+                ApplyDiagnostics.rotationFolded,
+                "this key period has another key than the one of line \(last.line), yet the template gives both "
+                    + "\(String(decoding: uri, as: UTF8.self)): a player would play both with the first key; put {key_index} or "
+                    + "{kid} in the template (or take the URI from a --match group that differs); the playlist is left as it was",
+                line: line)
+        }
+        lastKeyWritten = (uriHash, keyHash, line)
     }
 
     /// Reports `problem` at `line` unless the same was reported already (a problem of the playlist, not of
