@@ -18,7 +18,6 @@ import Testing
     ]
 
     @Test func theMaterialIsThere() {
-        if SharedMaterial.cpix == nil { print(SharedMaterial.skipReason) }
         #expect(SharedMaterial.cpix == nil || Self.documents.count >= 20)
     }
 

@@ -54,7 +54,7 @@ struct HelpExampleTests {
         for example in try Self.examples(command) where example.hasPrefix("skdpack ") && !example.contains("shard-*") {
             // The shell runs it as written, from the repository, with the built binary first on the PATH;
             // what an example writes goes to a scratch folder.
-            let line = example.replacingOccurrences(of: "--output out/", with: "--output \(output)/")
+            let line = example.replacingOccurrences(of: "--output /tmp/skdpack-out", with: "--output \(output)/")
                 .replacingOccurrences(of: "> ", with: "> \(output)-")
             let run = try ShellRunner.run(line, in: PackageLocation.root)
             #expect(run.status != 2 && run.status < 128, "\(line): exit \(run.status): \(run.stderr)")

@@ -18,7 +18,6 @@ struct KeyTruthCommandTests {
     }
 
     @Test func theMaterialIsThere() {
-        if SharedMaterial.cpix == nil { print(SharedMaterial.skipReason) }
         #expect(SharedMaterial.cpix == nil || (Self.documents.count >= 20 && Self.segments.count >= 15))
     }
 

@@ -12,7 +12,6 @@ import Testing
         } ?? []
 
     @Test func theMaterialIsThere() {
-        if SharedMaterial.media == nil { print(SharedMaterial.skipReason) }
         #expect(SharedMaterial.media == nil || Self.rows.count >= 15)
     }
 

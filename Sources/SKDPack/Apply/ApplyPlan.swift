@@ -14,10 +14,14 @@ public struct ApplyPlan: Sendable {
     /// Unless `allowingSharedContentIDs`, a content id that the match or path pattern gives several titles
     /// is one (see ``sharedContentIDs(_:)``).
     public func problems(for packages: [PlaylistPackage], allowingSharedContentIDs: Bool = false) -> [String] {
-        let needed = fromCatalogueOnly
-        var problems = givenValues() + shellReferences() + unusedSources() + keyTruthSources() + sources(needed)
+        // In stages: a mistake of an earlier stage (a misspelt name) would show again as a later one's (a
+        // variable without a value), so a stage with a problem is the last said.
+        var problems = givenValues() + shellReferences() + groupNames()
         guard problems.isEmpty else { return problems }
-        problems += fixedValues()
+        let needed = fromCatalogueOnly
+        problems = unusedSources() + keyTruthSources() + sources(needed)
+        guard problems.isEmpty else { return problems }
+        problems = fixedValues() + catalogueValues(packages)
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
@@ -109,6 +113,20 @@ public struct ApplyPlan: Sendable {
         return problems
     }
 
+    /// Each named group of the match and path patterns names a variable (or a built-in it overrides): a
+    /// misspelt group would leave its variable without a value, with no word about why.
+    private func groupNames() -> [String] {
+        let known = Set(templateVariables).union(VariableSources.builtInNames)
+            .union(options.keyTruth.documents.isEmpty ? [] : ["content_id"])
+        let patterns = [(names.match, options.variables.match), (names.pathPattern, options.variables.pathPattern)]
+        return patterns.flatMap { name, pattern in
+            (pattern?.groupNames ?? []).filter { !known.contains($0) }.map { group in
+                "the group \(group) of \(name) names no variable of the template \(definition.name) "
+                    + "(its variables: \(templateVariables.joined(separator: ", ")))"
+            }
+        }
+    }
+
     private var patternGroups: Set<String> {
         Set(options.variables.match?.groupNames ?? []).union(options.variables.pathPattern?.groupNames ?? [])
     }
@@ -144,6 +162,39 @@ public struct ApplyPlan: Sendable {
             } catch {
                 problems.append(options.redaction.redact(error.message))
             }
+        }
+        return problems
+    }
+
+    /// The catalogue values of the titles the run touches, checked once as rendering will check them at
+    /// every key (for the variables no stronger source gives): one message a row, before the run.
+    private func catalogueValues(_ packages: [PlaylistPackage]) -> [String] {
+        guard let catalog = options.variables.catalog else { return [] }
+        let renderer = definition.renderer
+        let fromCatalogue = Set(templateVariables).subtracting(given).subtracting(patternGroups)
+        var seen: Set<String> = []
+        var problems: [String] = []
+        // A scheme after skd:// is the template's mistake (a filter missing), whatever row shows it: once.
+        var schemes: [String: (message: String, rows: Int)] = [:]
+        for package in packages {
+            guard let playlist = playlists(of: package).first, let row = catalog.row(for: playlist), seen.insert(row.source).inserted else {
+                continue
+            }
+            for (name, value) in row.values.sorted(by: { $0.key < $1.key }) where fromCatalogue.contains(name) {
+                do {
+                    try renderer.check(TemplateValue(value, source: row.source), of: name)
+                } catch {
+                    if error.problem == .notKeyURI {
+                        schemes[name, default: (options.redaction.redact(error.message), 0)].rows += 1
+                    } else {
+                        problems.append(options.redaction.redact(error.message))
+                    }
+                    break
+                }
+            }
+        }
+        for (_, scheme) in schemes.sorted(by: { $0.key < $1.key }) {
+            problems.append(scheme.message + (scheme.rows > 1 ? " (and in \(scheme.rows - 1) more rows)" : ""))
         }
         return problems
     }

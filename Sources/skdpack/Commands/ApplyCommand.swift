@@ -30,15 +30,16 @@ struct ApplyCommand: ParsableCommand {
             Examples:
               skdpack apply --template content-id --var content_id=title-42 \\
                   examples/library/multi-drm-title/video-720p.m3u8
-              skdpack apply --template entitlement --catalog examples/catalog.csv \\
-                  --output out/ examples/library/
-              skdpack apply --template entitlement \\
+              skdpack apply --template entitlement-rotation \\
+                  --catalog examples/catalog.csv \\
+                  --output /tmp/skdpack-out examples/library/
+              skdpack apply --template entitlement-rotation \\
                   --var entitlement_url=https://new-lic.example.com/fps \\
                   --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)' \\
                   --diff examples/library/
               skdpack apply --template cpix --cpix examples/key-truth/keys.xml \\
-                  --diff examples/key-truth/title/
-              skdpack apply --template key-id --kid-from media \\
+                  --assume-encrypted --diff examples/key-truth/title/
+              skdpack apply --template key-id --kid-from media --assume-encrypted \\
                   --diff examples/key-truth/title/
             """)
 

@@ -1,4 +1,5 @@
 import Glibc
+import HLS
 import SKDPack
 
 /// What `apply` and `validate` do alike over their inputs: `-` spooled to a file, the inputs discovered
@@ -35,12 +36,16 @@ final class LibraryRun {
         self.spooled = spooled
         var discovery = discovery
         discovery.unanchored = Set([spooled].compactMap { $0 })
-        self.discovery = discovery.discover(inputs)
-        for problem in self.discovery.problems { printer.print(message: "skdpack: \(problem)") }
-        // A gate pointed at the wrong folder must not pass for one that found nothing wrong.
-        if self.discovery.packages.isEmpty, self.discovery.problems.isEmpty {
-            throw UsageFailure("no playlist (*.m3u8) in \(paths.joined(separator: ", ")): give playlists, or folders that hold them")
+        var discovered = discovery.discover(inputs)
+        // A gate pointed at the wrong folder must not pass for one that found nothing wrong: an input with
+        // no playlist is one that could not be read.
+        if discovered.packages.isEmpty, discovered.problems.isEmpty {
+            discovered.problems = inputs.map {
+                IOError(path: $0, operation: "find a playlist in it", errno: ENOENT, reason: "no *.m3u8 file there")
+            }
         }
+        self.discovery = discovered
+        for problem in self.discovery.problems { printer.print(message: "skdpack: \(problem)") }
         packages = try LibraryOptions.packages(of: self.discovery.packages, shard: shard)
         total = packages.reduce(0) { $0 + $1.playlistCount }
     }

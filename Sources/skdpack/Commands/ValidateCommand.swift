@@ -28,7 +28,7 @@ struct ValidateCommand: ParsableCommand {
                   examples/library/multi-drm-title/master.m3u8
               skdpack validate --format junit examples/library/ > validate.junit.xml
               skdpack validate --shard 2/8 --format json examples/library/ > shard-2.json
-              skdpack validate --template entitlement \\
+              skdpack validate --template entitlement-rotation \\
                   --var entitlement_url=https://new-lic.example.com/fps \\
                   --allow-host new-lic.example.com examples/library/
               skdpack validate --media --cpix examples/key-truth/keys.xml \\
@@ -107,6 +107,11 @@ struct ValidateCommand: ParsableCommand {
             let runner = ValidationRunner(options: options)
             var unreadable = 0
             do {
+                // An input that is not there, or holds no playlist, is in the report as a playlist that
+                // failed: a CI view of the report shows it red, not a green run over less than was asked.
+                for problem in run.discovery.problems {
+                    try output.add(.unreadable(problem), package: problem.path)
+                }
                 // Package by package, each package's playlists by path: the order of reports.
                 try run.run(jobs: try library.jobCount(), progress: !library.noProgress, work: runner.run) { result in
                     var playlists = result.playlists
