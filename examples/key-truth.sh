@@ -26,3 +26,4 @@ if NO_COLOR=1 "$skdpack" validate --media --cpix "$work/keys.xml" --no-progress 
     echo "   the swap went unnoticed" >&2
     exit 1
 fi
+echo "   (as expected: validate caught the swap and exited 1; the demo goes on)"
