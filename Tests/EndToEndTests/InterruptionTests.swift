@@ -44,11 +44,13 @@ struct InterruptionTests {
     /// Starts a migration of `library`, waits until it has replaced a first playlist (so the signal lands
     /// while playlists are being rewritten, whatever the machine's speed), then `milliseconds` more, and
     /// sends `signal`. Returns the exit status (minus the signal when killed by one) and standard error.
-    static func interrupt(_ library: LibraryFixture, after milliseconds: Int, with signal: Int32) throws -> (Int32, String) {
+    static func interrupt(
+        _ library: LibraryFixture, after milliseconds: Int, with signal: Int32, adding extra: [String] = []
+    ) throws -> (Int32, String) {
         let before = try inodes(library)
         let process = Process()
         process.executableURL = SKDPackRunner.executable
-        process.arguments = migrate + [library.path()]
+        process.arguments = migrate + extra + [library.path()]
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
@@ -113,7 +115,9 @@ struct InterruptionTests {
         let (original, migrated) = try Self.states(titles: 150, segments: 400)
         let library = try LibraryFixture(titles: 150, segments: 400)
         defer { library.remove() }
-        let (status, errors) = try Self.interrupt(library, after: 20, with: SIGTERM)
+        let report = library.path() + "-report.json"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let (status, errors) = try Self.interrupt(library, after: 20, with: SIGTERM, adding: ["--report", report])
         if status == 0 {
             Issue.record("the migration finished before SIGTERM arrived: make the library larger")
             return
@@ -122,6 +126,12 @@ struct InterruptionTests {
         #expect(errors.contains("skdpack: stopped by SIGTERM after"))
         let done = try Self.expectWhole(library, original, migrated)
         #expect(done < original.count)
+        // The report says it is partial, and how many playlists the run did not get to.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any])
+        let run = try #require(json["run"] as? [String: Any])
+        let listed = (json["playlists"] as? [[String: Any]])?.count ?? 0
+        #expect(run["partial"] as? Bool == true)
+        #expect(run["notDone"] as? Int == original.count - listed, "\(run)")
         let leftovers = try FileManager.default.subpathsOfDirectory(atPath: library.path())
             .filter { URL(fileURLWithPath: $0).lastPathComponent.hasPrefix(".skdpack-") }
         #expect(leftovers.isEmpty, "a clean stop leaves no temporary file: \(leftovers)")

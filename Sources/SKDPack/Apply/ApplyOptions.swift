@@ -79,7 +79,7 @@ public struct ApplyOptions: Sendable {
         func oldSecrets(_ options: ApplyOptions) -> OldURISecrets {
             secrets.withLock { cached in
                 if let cached { return cached }
-                let made = OldURISecrets(current: templateMatcher(options))
+                let made = OldURISecrets(current: options.template.definition)
                 cached = made
                 return made
             }

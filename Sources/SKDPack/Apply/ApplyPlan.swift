@@ -104,8 +104,7 @@ public struct ApplyPlan: Sendable {
                 problems.append(
                     "the template \(definition.uri) writes a literal $ before {\(next.name)}: write {\(next.name)}, not ${\(next.name)}")
             }
-            for match in text.matches(of: /\$([A-Za-z_][A-Za-z0-9_]*)/) where known.contains(String(match.output.1)) {
-                let name = match.output.1
+            for name in Self.dollarNames(in: text) where known.contains(name) {
                 problems.append(
                     "the template \(definition.uri) writes $\(name) as it is into every URI: write {\(name)} for the variable \(name)")
             }
@@ -125,6 +124,23 @@ public struct ApplyPlan: Sendable {
                     + "(its variables: \(templateVariables.joined(separator: ", ")))"
             }
         }
+    }
+
+    /// The names after each `$` of `text` (`$content_id`), read on the bytes: a run's start-up pays no
+    /// regular expression for it.
+    private static func dollarNames(in text: String) -> [String] {
+        let bytes = Array(text.utf8)
+        func isNameByte(_ byte: UInt8, first: Bool) -> Bool {
+            byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                || (!first && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+        var names: [String] = []
+        for index in bytes.indices where bytes[index] == UInt8(ascii: "$") {
+            var end = index + 1
+            while end < bytes.count, isNameByte(bytes[end], first: end == index + 1) { end += 1 }
+            if end > index + 1 { names.append(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) }
+        }
+        return names
     }
 
     private var patternGroups: Set<String> {

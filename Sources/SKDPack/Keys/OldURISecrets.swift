@@ -1,4 +1,5 @@
 import SKDTemplate
+import Synchronization
 
 /// The secret parts of key URIs already in a playlist: a migration away from ExpressPlay tokens rewrites
 /// URIs whose old token is as secret as a new one, and shows them as `before` in diffs and reports.
@@ -6,29 +7,49 @@ import SKDTemplate
 /// The forms known are the run's own template and every shipped template that has a secret variable:
 /// an old URI of one of those forms has its secret values read back by ``TemplateMatcher``. (A `--match`
 /// group named after a variable the template declares `secret` is secret through the template itself.)
+/// A form's pattern is compiled when a URI first starts with its literal text, not before: most runs meet
+/// none, and compiling costs more than a small playlist's whole run.
 struct OldURISecrets: Sendable {
     private let forms: [Form]
 
-    private struct Form: Sendable {
+    private final class Form: Sendable {
         /// The template's literal text before its first placeholder: a URI without it is not of this form,
-        /// told by a byte comparison before any pattern runs.
-        var prefix: [UInt8]
-        var matcher: TemplateMatcher
+        /// told by a byte comparison before anything else.
+        let prefix: [UInt8]
+        /// The template, read (its variables' patterns compiled) when first needed.
+        private let definition: @Sendable () -> TemplateDefinition?
+        private let matcher = Mutex<TemplateMatcher??>(nil)
+
+        init(prefix: [UInt8], definition: @escaping @Sendable () -> TemplateDefinition?) {
+            self.prefix = prefix
+            self.definition = definition
+        }
+
+        convenience init?(_ definition: TemplateDefinition) {
+            guard !definition.secretNames.isEmpty, case .literal(let text)? = definition.uri.segments.first else { return nil }
+            self.init(prefix: Array(text.utf8), definition: { definition })
+        }
+
+        func secrets(in uri: String) -> [String] {
+            let matcher = matcher.withLock { cached in
+                if let cached { return cached }
+                let made = definition().flatMap { try? TemplateMatcher(definition: $0) }
+                cached = .some(made)
+                return made
+            }
+            return matcher?.secretValues(in: uri) ?? []
+        }
     }
 
-    /// The forms of `current`, the run's template read backwards (its pattern is compiled already), and of
-    /// the shipped templates.
-    init(current: TemplateMatcher?) {
-        forms = (current.flatMap(Self.form).map { [$0] } ?? []) + Self.shipped
+    /// The forms of `current`, the run's template, and of the shipped templates.
+    init(current: TemplateDefinition?) {
+        forms = (current.flatMap(Form.init).map { [$0] } ?? []) + Self.shipped
     }
-
-    /// Whether no form has a secret: nothing to look for.
-    var isEmpty: Bool { forms.isEmpty }
 
     /// The secret values `uri` holds, as written and decoded.
     func secrets(in uri: UnsafeRawBufferPointer) -> [String] {
         for form in forms where uri.starts(with: form.prefix) {
-            let values = form.matcher.secretValues(in: String(decoding: uri, as: UTF8.self))
+            let values = form.secrets(in: String(decoding: uri, as: UTF8.self))
             if !values.isEmpty { return values }
         }
         return []
@@ -39,18 +60,23 @@ struct OldURISecrets: Sendable {
         return uri.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
     }
 
-    /// The shipped templates with a secret, read once in a process, when first needed.
+    /// The shipped templates with a secret, known by the literal start of their `uri:` line; each is read
+    /// (and its patterns compiled) only when an old URI starts so.
+    /// (Read on the bytes: `String.contains` would load the string-processing library's machinery, which
+    /// costs more at start-up than a small playlist's run.)
     private static let shipped: [Form] = TemplateLibrary.shippedNames.compactMap { name in
-        guard TemplateLibrary.shippedText(name)?.contains("secret: true") == true,
-            let definition = try? TemplateLibrary().resolve(name), !definition.secretNames.isEmpty
+        guard let text = TemplateLibrary.shippedText(name).map({ Array($0.utf8) }), offset(of: "secret: true", in: text) != nil,
+            let uri = offset(of: "\nuri: \"", in: text)
         else { return nil }
-        return (try? TemplateMatcher(definition: definition)).flatMap(form)
+        let start = uri + "\nuri: \"".utf8.count
+        let prefix = text[start...].prefix { $0 != UInt8(ascii: "{") && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "<") }
+        guard !prefix.isEmpty else { return nil }
+        return Form(prefix: Array(prefix)) { try? TemplateLibrary().resolve(name) }
     }
 
-    private static func form(_ matcher: TemplateMatcher) -> Form? {
-        guard !matcher.definition.secretNames.isEmpty, case .literal(let text)? = matcher.definition.uri.segments.first else {
-            return nil
-        }
-        return Form(prefix: Array(text.utf8), matcher: matcher)
+    private static func offset(of needle: String, in bytes: [UInt8]) -> Int? {
+        let needle = Array(needle.utf8)
+        guard bytes.count >= needle.count else { return nil }
+        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
     }
 }

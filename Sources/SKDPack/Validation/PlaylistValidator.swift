@@ -33,7 +33,7 @@ public enum PlaylistValidator {
         var periodDispatch = RuleDispatch(periodTypes)
         var periodSeen = -1
 
-        let oldSecrets = OldURISecrets(current: options.templateMatcher)
+        let oldSecrets = OldURISecrets(current: options.templateMatcher?.definition)
         func judge(_ tag: Tag, at line: PlaylistLine) {
             // A key URI of a form with a secret (an ExpressPlay token) has it hidden in every message.
             if tag.name == .key || tag.name == .sessionKey, let uri = KeyTag(tag)?.uri {
