@@ -398,8 +398,9 @@ private struct PlaylistReaderCore: ~Copyable {
             }
         } else if options.parsesEveryTag || name == .key || name == .define {
             let checked = TagChecker.check(content, name: name, spans: &spans)
-            previousTagContinues = Self.endsInContinuation(checked, content: content)
-            let issues = Self.withoutKnockOns(checked, continues: previousTagContinues)
+            // (Most tags have no issue: nothing more to look at.)
+            previousTagContinues = !checked.isEmpty && Self.endsInContinuation(checked, content: content)
+            let issues = checked.isEmpty ? checked : Self.withoutKnockOns(checked, continues: previousTagContinues)
             currentSpansLine = line.raw.number
             for issue in issues { report(issue, on: line) }
             if options.parsesEveryTag { checkVariableReferences(in: content, on: line) }

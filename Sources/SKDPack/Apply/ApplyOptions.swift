@@ -90,9 +90,6 @@ public struct ApplyOptions: Sendable {
     /// what a key should be (a key a second run keeps as it is, a session key of playlists not read here).
     func makes(_ uri: String) -> Bool { derived.templateMatcher(self)?.check(uri) == .matches }
 
-    /// The secret values of the old key URI `uri`.
-    func oldSecrets(in uri: UnsafeRawBufferPointer) -> [String] { derived.oldSecrets(self).secrets(in: uri) }
-
     /// Secrets of the template, for redacting what apply reports.
     public var redaction: Redaction {
         let names = template.definition.secretNames

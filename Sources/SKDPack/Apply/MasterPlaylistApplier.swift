@@ -26,8 +26,7 @@ public struct MasterPlaylistApplier: Sendable {
 
     /// The run's redaction, with the secrets of `uri` if it is an old URI of a form with a secret.
     private func redaction(for uri: String) -> Redaction {
-        var uri = uri
-        return options.redaction.adding(Set(uri.withUTF8 { options.oldSecrets(in: UnsafeRawBufferPointer($0)) }))
+        options.redaction.adding(Set(options.derived.oldSecrets(options).secrets(in: uri)))
     }
 
     /// `wanted`: the FairPlay keys of the media playlists, in the order they were found.

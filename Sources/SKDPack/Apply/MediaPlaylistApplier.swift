@@ -1,4 +1,5 @@
 import CPIX
+import Glibc
 import HLS
 import MP4
 import SKDTemplate
@@ -28,6 +29,9 @@ public struct MediaPlaylistApplier: Sendable {
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
 
+    /// The secret forms of old key URIs, the run's (``ApplyOptions/Derived``).
+    let oldSecrets: OldURISecrets
+
     public init(options: ApplyOptions, tracks: [TrackContext] = []) {
         self.options = options
         self.tracks = tracks
@@ -36,6 +40,7 @@ public struct MediaPlaylistApplier: Sendable {
         self.contentIDMayComeFromPattern =
             options.template.definition.uri.variableNames.contains("content_id")
             && !options.variables.commandLine.contains { $0.name == "content_id" }
+        self.oldSecrets = options.derived.oldSecrets(options)
         self.matchedRenderer =
             options.keyTruth.isEmpty
             ? MatchedURIRenderer(
@@ -90,7 +95,7 @@ public struct MediaPlaylistApplier: Sendable {
         report: (DiagnosticKind, String, Int) -> Void
     ) -> String? {
         let oldURI = key?.resolvedURI
-        if var oldURI { outcome.secretValues.formUnion(oldURI.withUTF8 { options.oldSecrets(in: UnsafeRawBufferPointer($0)) }) }
+        if let oldURI { outcome.secretValues.formUnion(oldSecrets.secrets(in: oldURI)) }
         var groups: [String: String] = [:]
         if let oldURI, let match = options.variables.match {
             guard let found = match.groups(in: oldURI) else {
@@ -267,10 +272,15 @@ private struct MediaWalk {
     var currentMap: MapTag?
     /// The key-truth problems already reported: one that is not about a period is said once, not per key.
     var reportedTruthProblems: Set<String> = []
-    /// The last FairPlay key URI written, by hash, with the hash of what told its period's key (the old URI,
-    /// or another system's KEYID), and its line: a rotation the template folds into one URI shows as the
-    /// same URI for a different key in the next period.
-    var lastKeyWritten: (uri: Int, key: Int, line: Int)?
+    /// The last FairPlay key URI written, what told its period's key (the old URI, or another system's
+    /// KEYID), and its line: a rotation the template folds into one URI shows as the same URI for a
+    /// different key in the next period. The buffers are reused from key to key.
+    var lastURIWritten: [UInt8] = []
+    /// Whether a key line that does not start `METHOD=SAMPLE-AES` or `METHOD=NONE` has been read: only then
+    /// can a FairPlay key stand beside another METHOD (``flushPeriod``).
+    var sawOtherMethod = false
+    var lastKeyBehind: [UInt8] = []
+    var lastKeyLine: Int?
     /// The key id the last key rendered got from key truth, for the change that writes it.
     var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
     /// The document's FairPlay key line for the last key rendered, when the template writes it whole.
@@ -379,6 +389,7 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
+            if !sawOtherMethod { sawOtherMethod = !Self.startsWithUsualMethod(line.content) }
             // Whether it is a FairPlay key is told by the format the reader recorded for it (or, for a key
             // that went into no force, read in place): another system's key (most keys of a multi-DRM
             // playlist) is held as its bytes, without a copy of its attributes or a key made of them.
@@ -388,7 +399,9 @@ private struct MediaWalk {
             {
                 // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
                 // FairPlay key beside it (validate, which substitutes, would reject either).
-                if !isFairPlay, reader.withCurrentAttributes({ $0["KEYFORMAT"]?.mayReferenceVariable ?? false }) == true {
+                if !isFairPlay, let base = line.content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), line.content.count) != nil,
+                    reader.withCurrentAttributes({ $0["KEYFORMAT"]?.mayReferenceVariable ?? false }) == true
+                {
                     report(
                         ApplyDiagnostics.keyFormatVariable,
                         "this key's KEYFORMAT uses a {$variable}, so it may be FairPlay's: write the KEYFORMAT out; "
@@ -473,7 +486,8 @@ private struct MediaWalk {
         var insertion: [UInt8]?
         // A FairPlay key beside another system's key of another METHOD (RFC 8216 4.3.2.4): validate rejects
         // the period whatever its URI, so it is not rewritten either.
-        if reader.hasKeyInForce(format: FairPlay.keyFormat),
+        // Looked for only once a key of another METHOD has been read: never, in most playlists.
+        if sawOtherMethod, reader.hasKeyInForce(format: FairPlay.keyFormat),
             let other = reader.firstKeyInForce(where: { !$0.attribute("METHOD", is: FairPlay.method) }),
             case let key = KeyTag(attributes: other.attributes, isSessionKey: false), key.keyFormat != FairPlay.keyFormat
         {
@@ -595,7 +609,7 @@ private struct MediaWalk {
         let content = line.content
         let view = AttributeView(line: content, span: uri)
         guard !view.mayReferenceVariable else { return false }
-        outcome.secretValues.formUnion(applier.options.oldSecrets(in: view.textBytes))
+        outcome.secretValues.formUnion(applier.oldSecrets.secrets(in: view.textBytes))
         var changed: Bool?
         var contentID: String?
         var newURI: String?
@@ -730,21 +744,37 @@ private struct MediaWalk {
     /// KEYID): the same URI as the period before for another key is an error, said once. A player keeps the
     /// key of a URI it has, so every period after the first would be played with the first one's key.
     private mutating func noteKey(uri: UnsafeRawBufferPointer, behind: UnsafeRawBufferPointer, line: Int) {
-        var hasher = Hasher()
-        hasher.combine(bytes: uri)
-        let uriHash = hasher.finalize()
-        hasher = Hasher()
-        hasher.combine(bytes: behind)
-        let keyHash = hasher.finalize()
-        if let last = lastKeyWritten, last.uri == uriHash, last.key != keyHash {
+        if let lastLine = lastKeyLine, Self.same(uri, lastURIWritten), !Self.same(behind, lastKeyBehind) {
             report(
                 ApplyDiagnostics.rotationFolded,
-                "this key period has another key than the one of line \(last.line), yet the template gives both "
+                "this key period has another key than the one of line \(lastLine), yet the template gives both "
                     + "\(String(decoding: uri, as: UTF8.self)): a player would play both with the first key; put {key_index} or "
                     + "{kid} in the template (or take the URI from a --match group that differs); the playlist is left as it was",
                 line: line)
         }
-        lastKeyWritten = (uriHash, keyHash, line)
+        lastURIWritten.removeAll(keepingCapacity: true)
+        lastURIWritten.append(contentsOf: uri)
+        lastKeyBehind.removeAll(keepingCapacity: true)
+        lastKeyBehind.append(contentsOf: behind)
+        lastKeyLine = line
+    }
+
+    /// Whether a key line starts with METHOD=SAMPLE-AES or METHOD=NONE: a few bytes compared, from static
+    /// text (no array to retain at every key).
+    private static func startsWithUsualMethod(_ content: UnsafeRawBufferPointer) -> Bool {
+        starts(content, with: "#EXT-X-KEY:METHOD=SAMPLE-AES,") || starts(content, with: "#EXT-X-KEY:METHOD=NONE")
+    }
+
+    private static func starts(_ content: UnsafeRawBufferPointer, with text: StaticString) -> Bool {
+        text.withUTF8Buffer { text in
+            content.count >= text.count && memcmp(content.baseAddress!, text.baseAddress!, text.count) == 0
+        }
+    }
+
+    private static func same(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Bool {
+        guard bytes.count == other.count else { return false }
+        guard let base = bytes.baseAddress else { return true }
+        return other.withUnsafeBytes { memcmp(base, $0.baseAddress!, bytes.count) == 0 }
     }
 
     /// Reports `problem` at `line` unless the same was reported already (a problem of the playlist, not of

@@ -1,3 +1,4 @@
+import Glibc
 import SKDTemplate
 import Synchronization
 
@@ -11,6 +12,10 @@ import Synchronization
 /// none, and compiling costs more than a small playlist's whole run.
 struct OldURISecrets: Sendable {
     private let forms: [Form]
+    /// The forms' prefixes, one after the other, and where each is: looked at for every key, without
+    /// touching (retaining) a form until one matches.
+    private let prefixes: [UInt8]
+    private let ranges: [Range<Int>]
 
     private final class Form: Sendable {
         /// The template's literal text before its first placeholder: a URI without it is not of this form,
@@ -44,15 +49,27 @@ struct OldURISecrets: Sendable {
     /// The forms of `current`, the run's template, and of the shipped templates.
     init(current: TemplateDefinition?) {
         forms = (current.flatMap(Form.init).map { [$0] } ?? []) + Self.shipped
+        var prefixes: [UInt8] = []
+        var ranges: [Range<Int>] = []
+        for form in forms {
+            ranges.append(prefixes.count..<(prefixes.count + form.prefix.count))
+            prefixes += form.prefix
+        }
+        self.prefixes = prefixes
+        self.ranges = ranges
     }
 
     /// The secret values `uri` holds, as written and decoded.
     func secrets(in uri: UnsafeRawBufferPointer) -> [String] {
-        for form in forms where uri.starts(with: form.prefix) {
-            let values = form.secrets(in: String(decoding: uri, as: UTF8.self))
-            if !values.isEmpty { return values }
+        guard let base = uri.baseAddress else { return [] }
+        return prefixes.withUnsafeBytes { prefixes in
+            for (index, range) in ranges.enumerated()
+            where uri.count >= range.count && memcmp(base, prefixes.baseAddress! + range.lowerBound, range.count) == 0 {
+                let values = forms[index].secrets(in: String(decoding: uri, as: UTF8.self))
+                if !values.isEmpty { return values }
+            }
+            return []
         }
-        return []
     }
 
     func secrets(in uri: String) -> [String] {
