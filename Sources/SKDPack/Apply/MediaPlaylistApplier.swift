@@ -307,6 +307,8 @@ private struct MediaWalk {
     }
     /// What a key the `--match` byte renderer rewrites must have already (``URIAsRead``).
     let matchedShape: MediaPlaylistApplier.URIOnlyShape?
+    /// The applier's secret forms of old URIs, held here so that a key's look at them retains nothing.
+    let oldSecrets: OldURISecrets
     /// The URI every key period gets from key truth, when the template depends on nothing else and the
     /// document gives every period one key, once rendered; with what a key must have already.
     var truthURIAsRead: (uri: String, shape: MediaPlaylistApplier.URIOnlyShape)?
@@ -324,6 +326,7 @@ private struct MediaWalk {
         let variableNames = applier.options.template.definition.uri.variableNames
         self.rendersByOldURI = !variableNames.contains("kid") && !variableNames.contains("key_index") && applier.options.keyTruth.isEmpty
         self.matchedShape = applier.uriOnlyShape(signaled: nil)
+        self.oldSecrets = applier.oldSecrets
         self.rendersByTruthKey =
             !applier.options.keyTruth.isEmpty && !variableNames.contains("key_index") && !variableNames.contains("old_uri")
             && applier.options.variables.match == nil
@@ -389,7 +392,8 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
-            if !sawOtherMethod { sawOtherMethod = !Self.startsWithUsualMethod(line.content) }
+            let content = line.content
+            if !sawOtherMethod { sawOtherMethod = !Self.startsWithUsualMethod(content) }
             // Whether it is a FairPlay key is told by the format the reader recorded for it (or, for a key
             // that went into no force, read in place): another system's key (most keys of a multi-DRM
             // playlist) is held as its bytes, without a copy of its attributes or a key made of them.
@@ -399,7 +403,7 @@ private struct MediaWalk {
             {
                 // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
                 // FairPlay key beside it (validate, which substitutes, would reject either).
-                if !isFairPlay, let base = line.content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), line.content.count) != nil,
+                if !isFairPlay, let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil,
                     reader.withCurrentAttributes({ $0["KEYFORMAT"]?.mayReferenceVariable ?? false }) == true
                 {
                     report(
@@ -609,7 +613,8 @@ private struct MediaWalk {
         let content = line.content
         let view = AttributeView(line: content, span: uri)
         guard !view.mayReferenceVariable else { return false }
-        outcome.secretValues.formUnion(applier.oldSecrets.secrets(in: view.textBytes))
+        let secrets = oldSecrets.secrets(in: view.textBytes)
+        if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
         var changed: Bool?
         var contentID: String?
         var newURI: String?
@@ -752,10 +757,8 @@ private struct MediaWalk {
                     + "{kid} in the template (or take the URI from a --match group that differs); the playlist is left as it was",
                 line: line)
         }
-        lastURIWritten.removeAll(keepingCapacity: true)
-        lastURIWritten.append(contentsOf: uri)
-        lastKeyBehind.removeAll(keepingCapacity: true)
-        lastKeyBehind.append(contentsOf: behind)
+        Self.keep(uri, in: &lastURIWritten)
+        Self.keep(behind, in: &lastKeyBehind)
         lastKeyLine = line
     }
 
@@ -769,6 +772,14 @@ private struct MediaWalk {
         text.withUTF8Buffer { text in
             content.count >= text.count && memcmp(content.baseAddress!, text.baseAddress!, text.count) == 0
         }
+    }
+
+    /// Copies `bytes` into `buffer`, reallocating only when the length changes (the URIs of one playlist
+    /// mostly have one length).
+    private static func keep(_ bytes: UnsafeRawBufferPointer, in buffer: inout [UInt8]) {
+        if buffer.count != bytes.count { buffer = [UInt8](repeating: 0, count: bytes.count) }
+        guard let base = bytes.baseAddress else { return }
+        buffer.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, base, bytes.count) }
     }
 
     private static func same(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Bool {
