@@ -51,12 +51,15 @@ public final class TitleLock {
         }
     }
 
-    /// The lock of the title in `directory`, waiting up to `wait` seconds for a run that holds it.
-    public static func acquire(directory: String, wait: Double) throws(Failure) -> TitleLock {
+    /// The lock of the title in `directory`, waiting up to `wait` seconds for a run that holds it; nil when
+    /// the folder cannot be written (read-only, or not the caller's): then no run can rewrite the title in
+    /// place, and nothing needs holding (a run that finds nothing to change still succeeds).
+    public static func acquire(directory: String, wait: Double) throws(Failure) -> TitleLock? {
         let path = directory + "/" + fileName
         let deadline = now() + wait
         while true {
             let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+            if fd < 0, errno == EACCES || errno == EROFS || errno == EPERM { return nil }
             guard fd >= 0 else { throw .system(IOError(path: path, operation: "open the title's lock", errno: errno)) }
             do {
                 try lock(fd, path: path, until: deadline, waited: wait)
