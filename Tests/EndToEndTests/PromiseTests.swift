@@ -74,6 +74,9 @@ struct PromiseTests {
                 library.path(),
             ]
         },
+        Mistake(name: "$name in a template that names no variable") { library in
+            ["--template", "skd://$content_id", library.path()]
+        },
         Mistake(name: "${name} in the template") { library in
             [
                 "--template", "skd://lic.example.com/fps?cid=${content_id}", "--catalog", try library.writeCatalog(server: newServer),
@@ -222,6 +225,37 @@ struct PromiseTests {
             let uris = String(decoding: data, as: UTF8.self).matches(of: /#EXT-X-KEY:[^\n]*URI="(skd:[^"]*)"/).map { String($0.output.1) }
             #expect(Set(uris).count == uris.count, "seed \(seed): \(path): \(uris)")
         }
+    }
+
+    /// (A secret of an old URI shows as REDACTED in the diff: such a diff is for reading, and not a patch.)
+    @Test("--diff is a patch: applied to a copy (LF and CRLF playlists), it gives what --in-place writes", arguments: seeds)
+    func diffIsAPatch(_ seed: UInt64) throws {
+        let library = try GeneratedLibrary(seed: seed, titles: 4, forms: [.contentID, .entitlement])
+        defer { library.remove() }
+        let copy = library.root.path + "-patched"
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.copyItem(atPath: library.path(), toPath: copy)
+        let job = ["apply", "--template", "content-id", "--path-pattern", "(?<content_id>title-[0-9]+-[0-9]+)/", "--no-progress"]
+        let diff = try SKDPackRunner.run(job + ["--diff", library.path()])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        let patch = Process()
+        patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
+        patch.arguments = ["-p1", "--quiet", "--batch"]
+        patch.currentDirectoryURL = URL(fileURLWithPath: copy)
+        let input = Pipe()
+        let said = Pipe()
+        patch.standardInput = input
+        patch.standardOutput = said
+        patch.standardError = said
+        try patch.run()
+        input.fileHandleForWriting.write(diff.stdout)
+        try input.fileHandleForWriting.close()
+        patch.waitUntilExit()
+        let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(patch.terminationStatus == 0, "seed \(seed): patch refused the diff: \(message)")
+        #expect(try SKDPackRunner.run(job + ["--in-place", library.path()]).status == 0)
+        let patched = try GeneratedLibrary.files(under: copy).filter { !$0.key.hasSuffix(".orig") }
+        #expect(patched == (try library.snapshot()), "seed \(seed): the patched copy differs from the in-place result")
     }
 
     @Test("shards written to their own folders merge into the report one run writes", arguments: seeds)

@@ -117,7 +117,11 @@ public struct GeneratedLibrary {
 
     /// Every file under the library, hidden ones too, with its bytes.
     public func snapshot(_ relative: String = "") throws -> [String: Data] {
-        let base = path(relative)
+        try Self.files(under: path(relative))
+    }
+
+    /// Every file under `base`, hidden ones too, with its bytes.
+    public static func files(under base: String) throws -> [String: Data] {
         var files: [String: Data] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: base) else { return [:] }
         while let name = enumerator.nextObject() as? String {

@@ -91,11 +91,10 @@ public struct ApplyPlan: Sendable {
         }
     }
 
-    /// `$name` or `${name}` in the template's text, where `name` is a variable: a shell's (or EXT-X-DEFINE's)
-    /// way to write it, which the template would write into every URI as it is.
+    /// `$name` or `${name}` in the template's text: a shell's (or EXT-X-DEFINE's) way to write a variable,
+    /// which the template would write into every URI as it is. A key URI that means a `$` before a name
+    /// writes it `%24`.
     private func shellReferences() -> [String] {
-        let known = Set(templateVariables).union(VariableSources.builtInNames).union(KeyTruth.variableNames).union(given)
-            .union(options.variables.catalog?.columns ?? []).union(patternGroups)
         var problems: [String] = []
         let segments = definition.uri.segments
         for (index, segment) in segments.enumerated() {
@@ -104,9 +103,10 @@ public struct ApplyPlan: Sendable {
                 problems.append(
                     "the template \(definition.uri) writes a literal $ before {\(next.name)}: write {\(next.name)}, not ${\(next.name)}")
             }
-            for name in Self.dollarNames(in: text) where known.contains(name) {
+            for name in Self.dollarNames(in: text) {
                 problems.append(
-                    "the template \(definition.uri) writes $\(name) as it is into every URI: write {\(name)} for the variable \(name)")
+                    "the template \(definition.uri) writes $\(name) as it is into every URI: write {\(name)} for a variable "
+                        + "(%24 for a $ the URI really holds)")
             }
         }
         return problems

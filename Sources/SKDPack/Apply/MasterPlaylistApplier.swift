@@ -178,7 +178,8 @@ public struct MasterPlaylistApplier: Sendable {
             if let content = survey.rewrites[number] {
                 try emitter.replace(Array(line.content), with: content, terminator: line.raw.terminator)
             } else if survey.removals.contains(number) {
-                try emitter.remove(Array(line.content))
+                // With its CR, for a diff of a CRLF master (emitters that write files leave the line out).
+                try emitter.remove(Array(line.content) + (line.raw.terminator == .crlf ? [0x0D] : []))
             } else if survey.raiseVersion, survey.versionLine == number {
                 try emitter.replace(Array(line.content), with: KeyFormatVersion.line, terminator: line.raw.terminator)
             } else {

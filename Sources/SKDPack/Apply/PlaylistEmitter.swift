@@ -145,25 +145,38 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
         while start < bytes.count {
             var end = start
             while end < bytes.count, bytes[end] != 0x0A { end += 1 }
-            var contentEnd = end
-            if contentEnd > start, bytes[contentEnd - 1] == 0x0D { contentEnd -= 1 }
-            try keepLine(Array(bytes[start..<contentEnd]))
+            // The line as it ends, CR included: a diff of a CRLF playlist, or of one without a final
+            // newline, is one `patch` applies.
+            try keepLine(Array(bytes[start..<end]) + (end < bytes.count ? Self.newline : Self.noNewline))
             start = end + 1
+        }
+    }
+
+    private static let newline: [UInt8] = [0x0A]
+    /// What a unified diff says after a line the file does not end with a newline.
+    private static let noNewline = Array("\n\\ No newline at end of file\n".utf8)
+
+    /// The end of a diff line for a playlist line that ends with `terminator`.
+    private static func ending(_ terminator: LineTerminator) -> [UInt8] {
+        switch terminator {
+        case .crlf: [0x0D, 0x0A]
+        case .lf: newline
+        case .none: noNewline
         }
     }
 
     var written: Int { 0 }
 
     mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {
-        try keepLine(content)
+        try keepLine(content + Self.ending(terminator))
     }
 
     mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         oldLine += 1
         newLine += 1
         openHunk()
-        hunk += [UInt8(ascii: "-")] + old + [0x0A]
-        hunk += [UInt8(ascii: "+")] + new + [0x0A]
+        hunk += [UInt8(ascii: "-")] + old + Self.ending(terminator)
+        hunk += [UInt8(ascii: "+")] + new + Self.ending(terminator)
         hunkOld.count += 1
         hunkNew.count += 1
     }
@@ -171,14 +184,14 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
     mutating func remove(_ old: [UInt8]) throws(IOError) {
         oldLine += 1
         openHunk()
-        hunk += [UInt8(ascii: "-")] + old + [0x0A]
+        hunk += [UInt8(ascii: "-")] + old + Self.newline
         hunkOld.count += 1
     }
 
     mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {
         newLine += 1
         openHunk()
-        hunk += [UInt8(ascii: "+")] + content + [0x0A]
+        hunk += [UInt8(ascii: "+")] + content + Self.ending(terminator == .none ? .lf : terminator)
         hunkNew.count += 1
     }
 
@@ -222,7 +235,7 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
     }
 
     private mutating func appendContext(_ entry: (old: Int, new: Int, text: [UInt8])) {
-        hunk += [UInt8(ascii: " ")] + entry.text + [0x0A]
+        hunk += [UInt8(ascii: " ")] + entry.text
         hunkOld.count += 1
         hunkNew.count += 1
     }

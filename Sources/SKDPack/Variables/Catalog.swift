@@ -143,7 +143,8 @@ public struct Catalog: Sendable {
         if let (name, value) = fields.sorted(by: { $0.key < $1.key }).first(where: { Self.hasSurroundingSpace($0.value) }) {
             throw LoadError(
                 path: self.path, line: line,
-                message: "the \(name) of \(source) is \"\(value)\", with spaces around it; remove them (a value is used as written)")
+                message: "the \(name) of \(line > 0 ? "this row" : source) is \"\(value)\", with spaces around it; remove them "
+                    + "(a value is used as written)")
         }
         var values = fields
         let path = values.removeValue(forKey: "path").flatMap { $0.isEmpty ? nil : $0 }

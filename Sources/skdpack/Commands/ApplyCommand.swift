@@ -29,7 +29,7 @@ struct ApplyCommand: ParsableCommand {
 
             Examples:
               skdpack apply --template content-id --var content_id=title-42 \\
-                  examples/library/multi-drm-title/video-720p.m3u8
+                  examples/library/legacy-title/video-360p.m3u8
               skdpack apply --template entitlement-rotation \\
                   --catalog examples/catalog.csv \\
                   --output /tmp/skdpack-out examples/library/

@@ -17,7 +17,7 @@ struct CPIXShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Print what skdpack understands of a CPIX document: keys, FairPlay signaling, periods, usage rules.",
         discussion: """
-            Never prints a key value: skdpack reads key ids and signaling only. A document skdpack cannot use is
+            Never prints a key value: skdpack reads key ids and signaling only. A document skdpack cannot use is \
             refused with file:line: and the reason (exit status 2).
 
             Examples:

@@ -9,8 +9,8 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Print the typed view of a playlist, or an init segment's protection, as JSON.",
         discussion: """
-            A playlist: tags, segments with their keys, variants, findings; with --media, also the protection of
-            each init segment its EXT-X-MAP tags name (scheme, default KID, IV, pattern, pssh systems). An fMP4
+            A playlist: tags, segments with their keys, variants, findings; with --media, also the protection of \
+            each init segment its EXT-X-MAP tags name (scheme, default KID, IV, pattern, pssh systems). An fMP4 \
             init segment (told by its first box): its tracks' protection and its pssh boxes.
 
             Examples:

@@ -8,8 +8,8 @@ struct RulesCommand: ParsableCommand {
         commandName: "rules",
         abstract: "List the rule catalogue: id, severity, summary, spec section.",
         discussion: """
-            Every finding `skdpack validate` can make: those of the playlist reader (encoding, grammar, tag
-            values), the playlist rules (HLS structure, KEY, FPS) and the package checks (PKG). Turn one off
+            Every finding `skdpack validate` can make: those of the playlist reader (encoding, grammar, tag \
+            values), the playlist rules (HLS structure, KEY, FPS) and the package checks (PKG). Turn one off \
             with `skdpack validate --disable RULE`.
 
             Examples:

@@ -12,14 +12,14 @@ struct ValidateCommand: ParsableCommand {
         commandName: "validate",
         abstract: "Check playlists before they are published: HLS grammar, keys, and FairPlay key lines.",
         discussion: """
-            Every playlist given, or found under a directory given, is read in one streaming pass; each
-            finding is printed as path:line:col: severity: message [RULE] with the line and a caret.
-            `skdpack rules` lists the rules. Exit status: 0 no errors, 1 errors found, 2 an input could not
-            be read.
+            Every playlist given, or found under a directory given, is read in one streaming pass; each \
+            finding is printed as path:line:col: severity: message [RULE] with the line and a caret. \
+            `skdpack rules` lists the rules. Exit status: 0 no errors, 1 errors found, 2 an input could not \
+            be read (or held no playlist).
 
-            Key truth: --media reads each init segment EXT-X-MAP names (once per file) and checks the keys
-            against it (MEDIA rules: cbcs for FairPlay, the KID a key names against the default KID, clear
-            against encrypted); --cpix checks each FairPlay key against the key server's document for its
+            Key truth: --media reads each init segment EXT-X-MAP names (once per file) and checks the keys \
+            against it (MEDIA rules: cbcs for FairPlay, the KID a key names against the default KID, clear \
+            against encrypted); --cpix checks each FairPlay key against the key server's document for its \
             track (from the master) and key period (CPIX rules).
 
             Examples:
