@@ -17,7 +17,7 @@ struct ApplyFastPathTests {
         ],
         [
             "--template", "t", "--output", "out", "--jobs", "3", "--shard", "1/4", "--no-progress", "--follow-symlinks",
-            "--assume-encrypted", "--session-keys", "--allow-shared-content-id", "x", "y",
+            "--assume-encrypted", "--session-keys", "--allow-shared-content-id", "--validate", "x", "y",
         ],
         ["--template", "t", "--check", "--max-line-length", "64K", "--max-playlist-size", "2G", "--max-segments", "10", "-"],
         ["--template", "t", "--diff", "--max-line-length", "4096", "x"],

@@ -344,4 +344,31 @@ struct PromiseTests {
         }
         #expect(changed > 0)
     }
+
+    /// With `--validate`, the promise whole: a playlist apply writes has no error `validate` (same template,
+    /// its values) finds; one that would have is left as it was. (Package rules, which need the whole title,
+    /// are `validate`'s.)
+    @Test("apply --validate writes no playlist with an error validate finds, whatever its cause", arguments: templates.indices)
+    func applyValidateWritesNoError(_ template: Int) throws {
+        let arguments = Self.templates[template]
+        var inputs: [(root: String, cleanup: () -> Void)] = []
+        if let corpus = Corpus.directory { inputs.append((corpus.path, {})) }
+        for seed in Self.seeds {
+            let library = try GeneratedLibrary(seed: seed)
+            inputs.append((library.path(), { library.remove() }))
+        }
+        defer { for input in inputs { input.cleanup() } }
+        for input in inputs {
+            let output = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-out-\(UUID().uuidString)").path
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let run = try SKDPackRunner.run(["apply", "--no-progress", "--validate"] + arguments + ["--output", output, input.root])
+            #expect(run.status <= 1, "\(run.stderr)")
+            for (path, errors) in try Self.errors(under: output, template: arguments) {
+                let written = try Data(contentsOf: URL(fileURLWithPath: output + "/" + path))
+                guard written != (try Data(contentsOf: URL(fileURLWithPath: input.root + "/" + path))) else { continue }
+                let found = errors.filter { !$0.hasPrefix("PKG-") }
+                #expect(found.isEmpty, "\(path) (\(arguments[1])): written with \(found.sorted())")
+            }
+        }
+    }
 }

@@ -23,6 +23,10 @@ public struct ApplyOptions: Sendable {
     /// Reader findings the run is told to let pass (`apply --disable`): a playlist with only these is
     /// still updated. Only ``ignorableKinds`` may be here.
     public var ignoredFindings: Set<DiagnosticID> = []
+    /// Validate each playlist as written (every rule of `validate`, with the template and its values) and
+    /// leave one with an error as it was: the promise that apply never writes a playlist `validate` rejects,
+    /// for errors apply did not cause too, at the cost of a second read of each playlist written.
+    public var validatesWrites = false
     /// How long a run rewriting in place waits for a title another run holds (``TitleLock``), in seconds,
     /// before it leaves the title as it is and says so.
     public var titleLockWait: Double = 30
@@ -89,6 +93,15 @@ public struct ApplyOptions: Sendable {
     /// Whether `uri` is one the template makes with the values given for the run: where nothing else says
     /// what a key should be (a key a second run keeps as it is, a session key of playlists not read here).
     func makes(_ uri: String) -> Bool { derived.templateMatcher(self)?.check(uri) == .matches }
+
+    /// What `validate` is told for a playlist this run writes: the template with the run's values.
+    var writeValidation: ValidationOptions {
+        var validation = ValidationOptions()
+        validation.templateMatcher = derived.templateMatcher(self)
+        validation.allowHosts = template.definition.allowHosts
+        validation.reader = readerOptions
+        return validation
+    }
 
     /// Secrets of the template, for redacting what apply reports.
     public var redaction: Redaction {

@@ -152,8 +152,11 @@ public struct ApplyRunner: Sendable {
                 } else if let offset = result.versionDigitOffset {
                     try output.patch(KeyFormatVersion.digit, at: offset)
                 }
-                try finish(output, file: file, changed: result.outcome.changed, read: version, title: title, index: index)
-                return result.outcome
+                var outcome = result.outcome
+                try validate(output, file: file, changed: outcome.changed, into: &outcome)
+                guard !outcome.failed else { return outcome }
+                try finish(output, file: file, changed: outcome.changed, read: version, title: title, index: index)
+                return outcome
             }
         }
     }
@@ -226,9 +229,28 @@ public struct ApplyRunner: Sendable {
                 var emitter = SinkEmitter(sink: OutputSink(fd: output.fd, path: output.target))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.sink.flush()
-                try finish(output, file: file, changed: survey.outcome.changed, read: version, title: title, index: index)
+                var outcome = survey.outcome
+                try validate(output, file: file, changed: outcome.changed, into: &outcome)
+                guard !outcome.failed else { return outcome }
+                try finish(output, file: file, changed: outcome.changed, read: version, title: title, index: index)
+                return outcome
             }
             return survey.outcome
+        }
+    }
+
+    /// With ``ApplyOptions/validatesWrites``: the errors `validate` finds in what was written become the
+    /// outcome's, so the playlist (and its title) is left as it was. A playlist apply did not change is not
+    /// written, so not looked at.
+    private func validate(_ output: AtomicFile, file: PlaylistFile, changed: Bool, into outcome: inout PlaylistOutcome) throws(IOError) {
+        guard options.validatesWrites, changed else { return }
+        let validation = try PlaylistValidator.validate(try output.readBack(), path: file.path, options: options.writeValidation)
+        let errors = validation.diagnostics.filter { $0.severity == .error }
+        guard !errors.isEmpty else { return }
+        outcome.diagnostics += errors.map { error in
+            var error = error
+            error.message = options.redaction.redact("as written, validate would find: \(error.message); the playlist is left as it was")
+            return error
         }
     }
 

@@ -110,6 +110,11 @@ public final class AtomicFile {
         unlink(temporary)
     }
 
+    /// The bytes written so far, read from the start: for a look at the result before it is put in place.
+    public func readBack() throws(IOError) -> FileDescriptorSource {
+        try FileDescriptorSource.open(path: temporary)
+    }
+
     /// Makes `path` and the directories above it that are missing (`mkdir -p`).
     public static func makeDirectories(_ path: String) throws(IOError) {
         var current = path.hasPrefix("/") ? "" : "."

@@ -73,6 +73,12 @@ struct ApplyCommand: ParsableCommand {
     )
     var allowSharedContentID = false
 
+    @Flag(
+        help:
+            "Validate each playlist as written (validate's rules, with the template) and leave one with any error as it was; a second read of each."
+    )
+    var validate = false
+
     @Flag(help: "Follow symbolic links when walking directories.")
     var followSymlinks = false
 
@@ -162,6 +168,7 @@ extension ApplySettings {
                 throw UsageFailure("--lock-wait \(lockWait): give a number of seconds, 0 or more")
             }
             options.titleLockWait = lockWait
+            options.validatesWrites = validate
             let redaction = options.redaction
 
             let run = try LibraryRun(

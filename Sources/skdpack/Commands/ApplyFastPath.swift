@@ -34,6 +34,7 @@ enum ApplyFastPath {
             case "--session-keys": settings.sessionKeys = true
             case "--allow-shared-content-id": settings.allowSharedContentID = true
             case "--follow-symlinks": settings.followSymlinks = true
+            case "--validate": settings.validate = true
             case "--no-progress": settings.noProgress = true
             case "--template":
                 guard let value = words.value() else { return nil }

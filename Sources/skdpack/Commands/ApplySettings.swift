@@ -30,6 +30,7 @@ struct ApplySettings: Equatable {
     var maxInitSize = InitSegmentFile.defaultLimit
     var disabledRules: [String] = []
     var lockWait: Double = 30
+    var validate = false
 }
 
 extension ApplySettings {
@@ -46,6 +47,6 @@ extension ApplySettings {
             noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
             maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
             reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
-            disabledRules: command.disabledRules, lockWait: command.lockWait)
+            disabledRules: command.disabledRules, lockWait: command.lockWait, validate: command.validate)
     }
 }
