@@ -305,6 +305,17 @@ struct PromiseTests {
         return errors
     }
 
+    /// The real corpus (where it is) and a generated library per seed, each with what removes it.
+    static func realAndGenerated() throws -> [(root: String, cleanup: () -> Void)] {
+        var inputs: [(root: String, cleanup: () -> Void)] = []
+        if let corpus = Corpus.directory { inputs.append((corpus.path, {})) }
+        for seed in seeds {
+            let library = try GeneratedLibrary(seed: seed)
+            inputs.append((library.path(), { library.remove() }))
+        }
+        return inputs
+    }
+
     static let templates: [[String]] = [
         ["--template", "content-id", "--var", "content_id=title-42"],
         ["--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--var", "content_id=title 42"],
@@ -317,12 +328,7 @@ struct PromiseTests {
         arguments: templates.indices)
     func applyAddsNoError(_ template: Int) throws {
         let arguments = Self.templates[template]
-        var inputs: [(root: String, cleanup: () -> Void)] = []
-        if let corpus = Corpus.directory { inputs.append((corpus.path, {})) }
-        for seed in Self.seeds {
-            let library = try GeneratedLibrary(seed: seed)
-            inputs.append((library.path(), { library.remove() }))
-        }
+        let inputs = try Self.realAndGenerated()
         defer { for input in inputs { input.cleanup() } }
         var changed = 0
         for input in inputs {
@@ -351,12 +357,7 @@ struct PromiseTests {
     @Test("apply --validate writes no playlist with an error validate finds, whatever its cause", arguments: templates.indices)
     func applyValidateWritesNoError(_ template: Int) throws {
         let arguments = Self.templates[template]
-        var inputs: [(root: String, cleanup: () -> Void)] = []
-        if let corpus = Corpus.directory { inputs.append((corpus.path, {})) }
-        for seed in Self.seeds {
-            let library = try GeneratedLibrary(seed: seed)
-            inputs.append((library.path(), { library.remove() }))
-        }
+        let inputs = try Self.realAndGenerated()
         defer { for input in inputs { input.cleanup() } }
         for input in inputs {
             let output = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-out-\(UUID().uuidString)").path
