@@ -238,21 +238,11 @@ struct PromiseTests {
         let job = ["apply", "--template", "content-id", "--path-pattern", "(?<content_id>title-[0-9]+-[0-9]+)/", "--no-progress"]
         let diff = try SKDPackRunner.run(job + ["--diff", library.path()])
         #expect(diff.status == 0, "\(diff.stderr)")
-        let patch = Process()
-        patch.executableURL = URL(fileURLWithPath: "/usr/bin/patch")
-        patch.arguments = ["-p1", "--quiet", "--batch"]
-        patch.currentDirectoryURL = URL(fileURLWithPath: copy)
-        let input = Pipe()
-        let said = Pipe()
-        patch.standardInput = input
-        patch.standardOutput = said
-        patch.standardError = said
-        try patch.run()
-        input.fileHandleForWriting.write(diff.stdout)
-        try input.fileHandleForWriting.close()
-        patch.waitUntilExit()
-        let message = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(patch.terminationStatus == 0, "seed \(seed): patch refused the diff: \(message)")
+        let diffFile = copy + ".diff"
+        defer { try? FileManager.default.removeItem(atPath: diffFile) }
+        try diff.stdout.write(to: URL(fileURLWithPath: diffFile))
+        let patch = try ShellRunner.run("patch -p1 --batch -i '\(diffFile)'", in: URL(fileURLWithPath: copy))
+        #expect(patch.status == 0, "seed \(seed): patch refused the diff (its .rej files say where): \(patch.stderr)")
         #expect(try SKDPackRunner.run(job + ["--in-place", library.path()]).status == 0)
         let patched = try GeneratedLibrary.files(under: copy).filter { !$0.key.hasSuffix(".orig") }
         #expect(patched == (try library.snapshot()), "seed \(seed): the patched copy differs from the in-place result")
