@@ -19,26 +19,31 @@ FAIRPLAY = "com.apple.streamingkeydelivery"
 PERIOD = 100
 
 
-def key_lines(period: int) -> list[str]:
+def key_lines(period: int, rotating_uri: bool = True) -> list[str]:
+    """The three keys of key period `period`. With `rotating_uri` the FairPlay URI names the period's key
+    (`&kid=`), as a key-rotating title's must; without, it is the title's one URI, as packagers write it for
+    a title whose FairPlay key does not rotate."""
     kid = f"{period:032x}"
+    fairplay_uri = f"skd://old-license.example.com/fps?cid=title-0001&kid={kid}" if rotating_uri else \
+        "skd://old-license.example.com/fps?cid=title-0001"
     pssh = base64.b64encode(bytes.fromhex("000000347073736800000000" + kid)).decode()
     return [
         f'#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,{pssh}",KEYID=0x{kid},'
         f'KEYFORMAT="{WIDEVINE}",KEYFORMATVERSIONS="1"',
         f'#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;charset=UTF-16;base64,{pssh}",KEYID=0x{kid},'
         f'KEYFORMAT="{PLAYREADY}",KEYFORMATVERSIONS="1"',
-        f'#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old-license.example.com/fps?cid=title-0001&kid={kid}",'
+        f'#EXT-X-KEY:METHOD=SAMPLE-AES,URI="{fairplay_uri}",'
         f'KEYFORMAT="{FAIRPLAY}",KEYFORMATVERSIONS="1"',
     ]
 
 
-def media(segments: int, out) -> None:
+def media(segments: int, out, rotating_uri: bool = True) -> None:
     out.write("#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:7\n#EXT-X-MEDIA-SEQUENCE:0\n")
     out.write('#EXT-X-PLAYLIST-TYPE:VOD\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-MAP:URI="init.mp4"\n')
     lines = []
     for index in range(segments):
         if index % PERIOD == 0:
-            lines.extend(key_lines(index // PERIOD))
+            lines.extend(key_lines(index // PERIOD, rotating_uri))
         lines.append("#EXTINF:6.006,")
         lines.append(f"segment-{index:07d}.m4s")
         if len(lines) > 10000:

@@ -208,6 +208,79 @@ def key_truth_rows(skdpack: Path, playlist: Path, apply: list[str], target) -> N
         path.unlink(missing_ok=True)
 
 
+# The templates users write, each with the variable source it takes its values from: apply is judged on the
+# worst of them. `rotating`: the workload's FairPlay URI names each key period's key (a template that makes one
+# URI for the title would fold the rotation, which apply refuses); otherwise the title has one FairPlay URI.
+CID_MATCH = r"[?&]cid=(?<content_id>[^&]+)"
+LICENSE = "entitlement_url=https://new-lic.example.com/fps"
+SEEDS_ENTITLEMENT = "skd://{entitlement_url|strip_scheme}?cid={content_id|url}"
+TOKEN = "token=" + "Ab0" * 20
+MATRIX = [
+    # (row, rotating workload, arguments after `apply`)
+    ("every value a --match group", True, ["--template", TEMPLATE, "--match", MATCH]),
+    ("skd://{content_id}, --match", False, ["--template", "skd://{content_id}", "--match", CID_MATCH]),
+    ("seeds' entitlement form, --var + --match", False, ["--template", SEEDS_ENTITLEMENT, "--var", LICENSE, "--match", CID_MATCH]),
+    ("content-id, --var", False, ["--template", "content-id", "--var", "content_id=title-0001"]),
+    ("content-id, --path-pattern", False, ["--template", "content-id", "--path-pattern", r"(?<content_id>title-[0-9]+)/"]),
+    ("entitlement, --catalog", False, ["--template", "entitlement", "--catalog", "{catalog}"]),
+    ("entitlement, --var + --match", False, ["--template", "entitlement", "--var", LICENSE, "--match", CID_MATCH]),
+    ("entitlement-rotation ({key_index}), --match", True, ["--template", "entitlement-rotation", "--var", LICENSE, "--match", CID_MATCH]),
+    ("key-id (the period's KEYID)", True, ["--template", "key-id"]),
+    ("expressplay-token, --var", False, ["--template", "expressplay-token", "--var", TOKEN]),
+    ("cpix, one key (VOD)", True, ["--template", "cpix", "--cpix", "{cpix_vod}"]),
+    ("cpix, a key per period", True, ["--template", "cpix", "--cpix", "{cpix_rotation}"]),
+]
+
+
+def matrix_rows(skdpack: Path, target) -> None:
+    """apply with each template of MATRIX on the 200,000-segment playlist against skdpack cat of it, output
+    to a file, medians of 21 alternating pairs; the worst row is judged against cat and sed -E."""
+    title = WORK / "title-0001"
+    title.mkdir(exist_ok=True)
+    places = {}
+    for rotating in (True, False):
+        path = title / f"media-200000{'' if rotating else '-one-uri'}.m3u8"
+        if not path.exists():
+            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                media(200_000, handle, rotating_uri=rotating)
+        places[rotating] = path
+    catalog = WORK / "catalog.csv"
+    catalog.write_text("title_dir,content_id,entitlement_url\ntitle-0001,title-0001,https://new-lic.example.com/fps\n")
+    documents = {"cpix_vod": WORK / "keys-vod.xml", "cpix_rotation": WORK / "keys-rotation.xml"}
+    for name, periods in (("cpix_vod", 0), ("cpix_rotation", 2000)):
+        with open(documents[name], "w", encoding="utf-8", newline="\n") as handle:
+            cpix(periods, handle)
+    os.sync()
+    out = WORK / "matrix-out.m3u8"
+    print("\napply, every template form and variable source: the 200,000-segment playlist, output to a file")
+    print("  medians of 21 alternating pairs against skdpack cat of the same playlist")
+    print(f"  | {'template, values from':<46} | apply ms | cat ms | apply/cat (min-max) |")
+    print(f"  |{'-' * 48}|---------:|-------:|--------------------:|")
+    worst = None
+    for name, rotating, arguments in MATRIX:
+        playlist = places[rotating]
+        arguments = [a.replace("{catalog}", str(catalog)).replace("{cpix_vod}", str(documents["cpix_vod"]))
+                     .replace("{cpix_rotation}", str(documents["cpix_rotation"])) for a in arguments]
+        command = [str(skdpack), "apply"] + arguments + [str(playlist)]
+        check = subprocess.run(command, capture_output=True)
+        if check.returncode != 0:
+            raise SystemExit(f"{name}: apply failed ({check.returncode}): {check.stderr.decode()[-400:]}")
+        result = paired([str(skdpack), "cat", str(playlist)], command, stdout_path=out)
+        print(f"  | {name:<46} | {result.second_seconds * 1000:8.1f} | {result.first_seconds * 1000:6.1f} | "
+              f"{result.ratio:.2f}x ({result.least:.2f}-{result.greatest:.2f}) |", flush=True)
+        if worst is None or result.ratio > worst[1].ratio:
+            worst = (name, result, command)
+    name, result, command = worst
+    print(f"  worst: {name}, {result.ratio:.2f}x cat")
+    target(result.ratio <= 1.25, f"apply within 1.25x of skdpack cat for every template (worst: {name}; median)")
+    playlist = Path(command[-1])
+    sed_e = paired(["sed", "-E", SED_E, str(playlist)], command, stdout_path=out)
+    print(f"  the worst against sed -E (one substitution per key): {1 / sed_e.ratio:.2f}x as fast "
+          f"(min {1 / sed_e.greatest:.2f}, max {1 / sed_e.least:.2f})")
+    target(1 / sed_e.ratio >= 2.5, "apply, the worst template, at least 2.5x as fast as sed -E (median)")
+    out.unlink(missing_ok=True)
+
+
 def library_size(path: Path) -> int:
     return sum(file.stat().st_size for file in path.rglob("*.m3u8"))
 
@@ -231,7 +304,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skdpack", type=Path, help="use this binary instead of building one")
     parser.add_argument("--keep", action="store_true", help="keep the generated workloads")
-    parser.add_argument("--only", choices=["key-truth"], help="run only these rows")
+    parser.add_argument("--only", choices=["key-truth", "matrix"], help="run only these rows")
     args = parser.parse_args()
 
     WORK.mkdir(parents=True, exist_ok=True)
@@ -252,6 +325,10 @@ def main() -> int:
     os.sync()
     if args.only == "key-truth":
         key_truth_rows(skdpack, playlist, [str(skdpack), "apply", "--template", TEMPLATE, "--match", MATCH], target)
+        print(f"\n{'all targets met' if not failures else str(len(failures)) + ' target(s) missed'}")
+        return 1 if failures else 0
+    if args.only == "matrix":
+        matrix_rows(skdpack, target)
         print(f"\n{'all targets met' if not failures else str(len(failures)) + ' target(s) missed'}")
         return 1 if failures else 0
 

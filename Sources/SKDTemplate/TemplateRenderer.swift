@@ -30,11 +30,17 @@ public struct TemplateRenderer: Sendable {
             }
         }
         let uri = String(decoding: bytes, as: UTF8.self)
+        try checkWhole(uri, lookup)
+        return uri
+    }
+
+    /// The checks only a whole URI allows: that it is an `skd:` URI (for a template that does not start
+    /// with `skd:` text of its own), and that no value after `skd://` brings a second scheme.
+    func checkWhole(_ uri: String, _ lookup: (String) -> TemplateValue?) throws(RenderError) {
         if !template.startsWithKeyScheme, let problem = URIEscaping.problem(withKeyURI: uri) {
             throw RenderError(variable: nil, message: "the template \(template) does not make a key URI: \(problem)", problem: .notKeyURI)
         }
         try checkScheme(of: uri, lookup)
-        return uri
     }
 
     /// Checks one variable's value as rendering does (characters, its pattern, a second scheme after
@@ -60,7 +66,8 @@ public struct TemplateRenderer: Sendable {
             problem: .notKeyURI)
     }
 
-    private func render(
+    /// One placeholder rendered with the value `lookup` gives (or the default), checked, filtered and encoded.
+    func render(
         _ placeholder: Template.Placeholder, _ lookup: (String) -> TemplateValue?, appendingTo bytes: inout [UInt8]
     ) throws(RenderError) {
         let name = placeholder.name

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A value for a template variable, with where it came from (named in every message about it).
 public struct TemplateValue: Hashable, Sendable {
     public var value: String
@@ -52,27 +50,37 @@ public struct VariableSpec: Sendable {
 }
 
 /// A regular expression a value must match as a whole, compiled once, kept with its text for messages.
+///
+/// Matched by ``ByteRegex`` (the pattern anchored at both ends) where it can run it, as a key-rotated
+/// playlist checks a value per key period (a `{kid}` each time another): Swift's `Regex` costs tens of
+/// thousands of instructions a match. Swift's decides where the byte matcher cannot (other syntax, text
+/// that is not ASCII, a match that takes too many steps); a test holds the two in agreement.
 public final class ValuePattern: @unchecked Sendable {
     // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
-    // matching does not mutate it; sharing it between concurrent renders is safe. The last answer is
-    // behind a mutex.
+    // matching does not mutate it; sharing it between concurrent renders is safe.
     public let text: String
     private let regex: Regex<AnyRegexOutput>
-    /// The last value asked about and the answer: a key-rotated playlist renders its URI once per key
-    /// period with the same server URL and content id, and a match costs tens of thousands of instructions.
-    private let lastAnswer = Mutex<(value: String, matches: Bool)?>(nil)
+    private let bytes: ByteRegex?
 
     public init(_ text: String) throws {
         self.text = text
         self.regex = try Regex(text).matchingSemantics(.unicodeScalar)
+        self.bytes = ByteRegex.compile("^(?:" + text + ")$")
     }
 
     public func matches(_ value: String) -> Bool {
-        if let last = lastAnswer.withLock({ $0 }), last.value == value { return last.matches }
-        let matches = (try? regex.wholeMatch(in: value)) != nil
-        lastAnswer.withLock { $0 = (value, matches) }
-        return matches
+        var value = value
+        return value.withUTF8(matches)
     }
+
+    /// Whether the UTF-8 text `value` matches the pattern as a whole.
+    public func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
+        if let bytes, value.allSatisfy({ $0 < 0x80 }), let found = bytes.firstMatch(in: value) { return found != nil }
+        return (try? regex.wholeMatch(in: String(decoding: value, as: UTF8.self))) != nil
+    }
+
+    /// Swift's answer alone: the reference the byte matcher is tested against.
+    func swiftMatches(_ value: String) -> Bool { (try? regex.wholeMatch(in: value)) != nil }
 }
 
 /// Why a URI could not be rendered. The message names the variable and where its value came from, and

@@ -1,3 +1,4 @@
+import SKDTemplate
 import SKDTestSupport
 import Testing
 

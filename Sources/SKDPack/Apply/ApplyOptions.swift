@@ -62,19 +62,15 @@ public struct ApplyOptions: Sendable {
     let derived = Derived()
 
     final class Derived: Sendable {
-        private let matcher = Mutex<TemplateMatcher??>(nil)
+        private let uris = Mutex<KeyURIs?>(nil)
         private let secrets = Mutex<OldURISecrets?>(nil)
 
-        /// The template read backwards with the values given for the run pinned (``makes(_:)``).
-        func templateMatcher(_ options: ApplyOptions) -> TemplateMatcher? {
-            matcher.withLock { cached in
+        /// The run's template compiled, with where its values come from (``KeyURIs``).
+        func keyURIs(_ options: ApplyOptions) -> KeyURIs {
+            uris.withLock { cached in
                 if let cached { return cached }
-                let definition = options.template.definition
-                let pinned = Dictionary(
-                    options.variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
-                    uniquingKeysWith: { $1 })
-                let made = try? TemplateMatcher(definition: definition, pinned: pinned)
-                cached = .some(made)
+                let made = KeyURIs(template: options.template, variables: options.variables, keyTruth: options.keyTruth)
+                cached = made
                 return made
             }
         }
@@ -90,14 +86,13 @@ public struct ApplyOptions: Sendable {
         }
     }
 
-    /// Whether `uri` is one the template makes with the values given for the run: where nothing else says
-    /// what a key should be (a key a second run keeps as it is, a session key of playlists not read here).
-    func makes(_ uri: String) -> Bool { derived.templateMatcher(self)?.check(uri) == .matches }
+    /// Whether `uri` is one the template makes with the values given for the run (``KeyURIs/makes(_:)``).
+    func makes(_ uri: String) -> Bool { derived.keyURIs(self).makes(uri) }
 
     /// What `validate` is told for a playlist this run writes: the template with the run's values.
     var writeValidation: ValidationOptions {
         var validation = ValidationOptions()
-        validation.templateMatcher = derived.templateMatcher(self)
+        validation.templateMatcher = derived.keyURIs(self).templateMatcher
         validation.allowHosts = template.definition.allowHosts
         validation.reader = readerOptions
         return validation

@@ -10,13 +10,7 @@ struct KeyPeriods {
     /// The number of segments read when the group started: once it grows, the group is over.
     private(set) var segmentsAtStart = 0
 
-    /// Notes a key of the period; `wantsKeyID` says whether anyone will ask for `kid`.
-    mutating func note(_ key: KeyLine, line: Int, segments: Int, wantsKeyID: Bool) {
-        note(line: line, segments: segments)
-        if wantsKeyID, !key.isFairPlay, kid == nil, let keyID = key.kid { kid = keyID }
-    }
-
-    /// Notes a key of the period whose KEYID nobody asks for.
+    /// Notes a key of the period.
     mutating func note(line: Int, segments: Int) {
         if !inGroup {
             inGroup = true
@@ -26,6 +20,11 @@ struct KeyPeriods {
         }
         sawKeys = true
         lastKeyLine = line
+    }
+
+    /// Notes the KEYID of another system's key of the period, the first that has one.
+    mutating func note(kid keyID: String?) {
+        if kid == nil { kid = keyID }
     }
 
     mutating func end() { inGroup = false }

@@ -15,37 +15,18 @@ import SKDTemplate
 /// pass with that ``Plan`` does.
 public struct MediaPlaylistApplier: Sendable {
     public let options: ApplyOptions
-    /// The template's secret variables, whose values each playlist notes for redaction.
-    private let secretNames: [String]
-
-    /// Whether the template's `content_id` may come from a match or path pattern: it uses one, and no
-    /// value is given for the whole run. Worked out once, not for every key.
-    let contentIDMayComeFromPattern: Bool
-
-    /// The renderer of a `--match` migration whose template takes every value from the match, when it
-    /// can render this template and no key truth gives values.
-    let matchedRenderer: MatchedURIRenderer?
-
     /// What the master says the playlist carries, for choosing its CPIX keys (``PlaylistPackage/tracks``).
     public let tracks: [TrackContext]
-
-    /// The secret forms of old key URIs, the run's (``ApplyOptions/Derived``).
+    /// The run's key URIs (``KeyURIs``) and secret forms of old key URIs (``ApplyOptions/Derived``).
+    let uris: KeyURIs
     let oldSecrets: OldURISecrets
 
     public init(options: ApplyOptions, tracks: [TrackContext] = []) {
         self.options = options
         self.tracks = tracks
-        self.secretNames = options.template.definition.secretNames.sorted()
         self.writesDocumentKey = options.template.definition.uri.variableNames.contains("cpix_uri")
-        self.contentIDMayComeFromPattern =
-            options.template.definition.uri.variableNames.contains("content_id")
-            && !options.variables.commandLine.contains { $0.name == "content_id" }
+        self.uris = options.derived.keyURIs(options)
         self.oldSecrets = options.derived.oldSecrets(options)
-        self.matchedRenderer =
-            options.keyTruth.isEmpty
-            ? MatchedURIRenderer(
-                template: options.template.definition, match: options.variables.match, given: options.variables.commandLine.map(\.name))
-            : nil
     }
 
     /// What a pass is told in advance.
@@ -84,83 +65,6 @@ public struct MediaPlaylistApplier: Sendable {
 
     // MARK: Keys
 
-    /// The URI for a key (`key` is the existing FairPlay key, `nil` for an inserted one), or `nil` after
-    /// reporting why it cannot be rendered. The values of secret variables go into `secrets`, whatever
-    /// their source (a catalogue row, a --match group), so that nothing shown of the playlist holds them.
-    /// `truth` holds the values key truth gives this key (``KeyTruth/variableNames``), from `truthSource`;
-    /// a value given for the run still wins over them.
-    func render(
-        _ key: KeyLine?, index: Int, kid: String?, line: Int, values playlistValues: [String: TemplateValue],
-        truth: [String: String] = [:], truthSource: String = "", noting outcome: inout PlaylistOutcome,
-        report: (DiagnosticKind, String, Int) -> Void
-    ) -> String? {
-        let oldURI = key?.resolvedURI
-        if let oldURI { outcome.secretValues.formUnion(oldSecrets.secrets(in: oldURI)) }
-        var groups: [String: String] = [:]
-        if let oldURI, let match = options.variables.match {
-            guard let found = match.groups(in: oldURI) else {
-                // Already what the template makes with the run's values (a second run of a migration):
-                // kept as it is, not a failure.
-                if options.makes(oldURI) { return oldURI }
-                report(
-                    ApplyDiagnostics.matchFailed,
-                    "the key URI \(oldURI) does not match \(options.variables.names.match) \(match.text); the playlist is left as it was",
-                    line)
-                return nil
-            }
-            groups = found
-        }
-        let sources = options.variables.keyLookup(
-            playlist: playlistValues, keyIndex: index, kid: kid, oldURI: oldURI, matchGroups: groups, line: line)
-        let given = options.variables.commandLine
-        let lookup: (String) -> TemplateValue? =
-            truth.isEmpty
-            ? sources
-            : { name in
-                if let value = truth[name], !given.contains(where: { $0.name == name }) { return TemplateValue(value, source: truthSource) }
-                return sources(name)
-            }
-        for name in secretNames {
-            if let value = lookup(name)?.value ?? options.template.definition.variables[name]?.defaultValue {
-                outcome.secretValues.insert(value)
-            }
-        }
-        if let contentID = contentIDFromPattern(groups: groups, playlistValues: playlistValues) {
-            outcome.contentIDsFromPatterns.insert(contentID)
-        }
-        do {
-            let uri = try options.template.definition.renderer.render(lookup)
-            let allowed = options.template.definition.allowHosts
-            if !allowed.isEmpty, case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri), !LicenseURL.isAllowed(host: host, by: allowed)
-            {
-                report(
-                    LicenseHostRule.kind,
-                    "the key URI would point at \(host), which the template's allow_hosts (\(allowed.joined(separator: ", "))) "
-                        + "does not allow; the playlist is left as it was", line)
-                return nil
-            }
-            return uri
-        } catch {
-            var message = error.message
-            if error.problem == .missingValue, let name = error.variable {
-                message += " (\(options.variables.names.whereValuesComeFrom(for: name)))"
-            }
-            report(ApplyDiagnostics.renderFailed, message + "; the playlist is left as it was", line)
-            return nil
-        }
-    }
-
-    /// The content id a key gets from the match or the path pattern (not one given for the run, nor a
-    /// catalogue's): the run warns when many titles get the same one, the sign of a pattern that captures
-    /// too much.
-    private func contentIDFromPattern(groups: [String: String], playlistValues: [String: TemplateValue]) -> String? {
-        let name = "content_id"
-        guard contentIDMayComeFromPattern else { return nil }
-        if let value = groups[name] { return value }
-        guard options.variables.pathPattern?.groupNames.contains(name) == true else { return nil }
-        return playlistValues[name]?.value
-    }
-
     /// The METHOD, KEYFORMATVERSIONS and IV a FairPlay key gets besides its URI: those the key server's
     /// signaling gives (`signaled`, when the template writes the document's key), else those the template
     /// sets; `nil` where neither says (the key keeps its own).
@@ -169,19 +73,26 @@ public struct MediaPlaylistApplier: Sendable {
         return (signaled.method, signaled.keyFormatVersions ?? FairPlay.keyFormatVersions, signaled.iv)
     }
 
-    /// The key line with its URI (and the METHOD, KEYFORMATVERSIONS and IV of ``shape(_:)``) changed, every
-    /// other byte as it was; throws when a value does not fit its attribute.
-    func rewrittenContent(_ key: KeyLine, uri: String, signaled: KeyAttributes? = nil) throws(UnwritableAttributeValue) -> [UInt8] {
-        let attributes = key.attributes
-        let shape = shape(signaled)
-        // The common case, only the URI to change (or none): one checked replacement, without an editor.
-        if let onlyURI = uriOnlyShape(signaled: signaled), attributes.withView(onlyURI.isMet), let current = attributes["URI"],
-            current.isQuoted
-        {
-            if current.hasText(uri) { return attributes.line }
-            return try TagLineEditor.replacingValue(of: current, withQuotedString: uri)
+    /// The one writer of a FairPlay key line: `content` with the URI `uri` (and the METHOD,
+    /// KEYFORMATVERSIONS and IV of ``shape(_:)``), every other byte as it was, into `output` (emptied);
+    /// `false` when that changes nothing. When the URI is all that changes (the key has the shape already
+    /// and a quoted URI), it is replaced in place, checked on its bytes; otherwise the editor rewrites the
+    /// key `parsed` gives. Throws when a value does not fit its attribute.
+    func rewrite(
+        _ content: UnsafeRawBufferPointer, spans: FairPlayKeySpans, uri: UnsafeBufferPointer<UInt8>, signaled: KeyAttributes?,
+        parsed: () -> KeyLine, into output: inout [UInt8]
+    ) throws(UnwritableAttributeValue) -> Bool {
+        output.removeAll(keepingCapacity: true)
+        if let span = spans.uri, let shape = uriOnlyShape(signaled: signaled), shape.isMet(content, spans) {
+            let old = AttributeView(line: content, span: span).textBytes
+            if old.count == uri.count, old.elementsEqual(uri) { return false }
+            try TagLineEditor.appendReplacingValue(at: span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &output)
+            return true
         }
-        var editor = TagLineEditor(line: attributes.line, attributes: attributes)
+        let key = parsed()
+        let shape = shape(signaled)
+        let uri = String(decoding: uri, as: UTF8.self)
+        var editor = TagLineEditor(line: key.attributes.line, attributes: key.attributes)
         let tag = key.tag
         if tag.uri != uri { try editor.set("URI", .quotedString(uri)) }
         if let method = shape.method, method != tag.method { try editor.set("METHOD", .enumeratedString(method)) }
@@ -191,12 +102,13 @@ public struct MediaPlaylistApplier: Sendable {
         if signaled != nil, let iv = shape.iv, iv.lowercased() != tag.iv.map({ "0x" + $0.lowercased() }) {
             try editor.set("IV", .hexadecimalSequence(iv))
         }
-        return editor.hasChanges ? editor.render() : attributes.line
+        guard editor.hasChanges else { return false }
+        output += editor.render()
+        return true
     }
 
     /// What a key must have already for rewriting it to change only its URI (``URIOnlyShape``), or `nil`
-    /// when more changes whatever it has (the key server's key line sets an IV). Read in place: the typed
-    /// key costs more than the replacement.
+    /// when more changes whatever it has (the key server's key line sets an IV).
     func uriOnlyShape(signaled: KeyAttributes?) -> URIOnlyShape? {
         let shape = shape(signaled)
         guard signaled == nil || shape.iv == nil else { return nil }
@@ -209,9 +121,15 @@ public struct MediaPlaylistApplier: Sendable {
         let method: String?
         let keyFormatVersions: String?
 
-        func isMet(_ attributes: AttributeListView) -> Bool {
-            (method.map { attributes.attribute("METHOD", is: $0) } ?? true)
-                && (keyFormatVersions.map { attributes.attribute("KEYFORMATVERSIONS", is: $0, quoted: true) } ?? true)
+        /// Whether the key line `content`, its attributes at `spans`, has them: read in place.
+        func isMet(_ content: UnsafeRawBufferPointer, _ spans: FairPlayKeySpans) -> Bool {
+            func has(_ span: AttributeSpan?, _ text: String?, quoted: Bool?) -> Bool {
+                guard let text else { return true }
+                guard let span, quoted == nil || span.isQuoted == quoted else { return false }
+                let bytes = AttributeView(line: content, span: span).textBytes
+                return bytes.count == text.utf8.count && bytes.elementsEqual(text.utf8)
+            }
+            return has(spans.method, method, quoted: nil) && has(spans.keyFormatVersions, keyFormatVersions, quoted: true)
         }
     }
 
@@ -244,16 +162,19 @@ private final class DiagnosticBox {
     var diagnostics: [Diagnostic] = []
 }
 
-/// The state of one pass over a media playlist.
+/// The state of one pass over a media playlist: the key period it holds, the keys it rendered.
 private struct MediaWalk {
     let applier: MediaPlaylistApplier
     let identity: PlaylistIdentity
     let plan: MediaPlaylistApplier.Plan
-    let playlistValues: [String: TemplateValue]
     let box = DiagnosticBox()
     var outcome: PlaylistOutcome
     var periods = KeyPeriods()
     var held = HeldPeriod()
+    /// The playlist's key URIs: the template with its values folded in, and the last one rendered.
+    var uris: KeyURIs.Playlist
+    /// The line a FairPlay key is rewritten into, kept from one key to the next.
+    var rewrittenLine: [UInt8] = []
     var keys: [KeyAttributes] = []
     var seenKeys: Set<KeyAttributes> = []
     var writesFairPlay = false
@@ -272,70 +193,43 @@ private struct MediaWalk {
     var currentMap: MapTag?
     /// The key-truth problems already reported: one that is not about a period is said once, not per key.
     var reportedTruthProblems: Set<String> = []
+    /// What key truth gives the period being written, and that period's index: looked for when the
+    /// period's first key is rendered (``loadTruth(line:)``).
+    var truth: PeriodTruth?
+    var truthPeriod: Int?
+    /// Whether a key line that does not start `METHOD=SAMPLE-AES` or `METHOD=NONE` has been read: only then
+    /// can a FairPlay key stand beside another METHOD (``flushPeriod``).
+    var sawOtherMethod = false
     /// The last FairPlay key URI written, what told its period's key (the old URI, or another system's
     /// KEYID), and its line: a rotation the template folds into one URI shows as the same URI for a
     /// different key in the next period. The buffers are reused from key to key.
     var lastURIWritten: [UInt8] = []
-    /// Whether a key line that does not start `METHOD=SAMPLE-AES` or `METHOD=NONE` has been read: only then
-    /// can a FairPlay key stand beside another METHOD (``flushPeriod``).
-    var sawOtherMethod = false
     var lastKeyBehind: [UInt8] = []
     var lastKeyLine: Int?
-    /// The key id the last key rendered got from key truth, for the change that writes it.
-    var lastKeyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)?
-    /// The document's FairPlay key line for the last key rendered, when the template writes it whole.
-    var lastSignaled: KeyAttributes?
-    /// Whether a key's URI depends on nothing of its key period but its old URI: the template uses neither
-    /// `key_index` nor `kid`, and no key truth gives values per period. Then a period that repeats the old
-    /// URI of the one before (key rotation often changes only the KEYID) gets the URI rendered for it.
-    let rendersByOldURI: Bool
-    /// Whether a key's URI depends on nothing of its key period but the key truth gives it: the template
-    /// uses neither `key_index` nor `old_uri`, and no `--match` gives values. Then a period whose truth is
-    /// the key of the one before (a CPIX document without periods gives every period the same key) gets
-    /// the URI rendered for it.
-    let rendersByTruthKey: Bool
-    /// What the last URI rendered was rendered from, what it rendered to, and the key server's FairPlay key
-    /// line that went with it.
-    var lastRender: (from: RenderedFrom, uri: String, signaled: KeyAttributes?, keyID: KeyIDOfChange?)?
-    /// The key id a change names, and where it came from.
-    typealias KeyIDOfChange = (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)
 
-    /// What a URI that ``rendersByOldURI`` or ``rendersByTruthKey`` was rendered from.
-    enum RenderedFrom: Equatable {
-        case oldURI(String)
-        case truthKey(KeyID)
+    /// What key truth gives a key period: its key (for the template's values and the change), and the key
+    /// server's FairPlay key line when the template writes the document's key.
+    struct PeriodTruth {
+        var keyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)
+        var values: [String: String]
+        var source: String
+        var signaled: KeyAttributes?
     }
-    /// What a key the `--match` byte renderer rewrites must have already (``URIAsRead``).
-    let matchedShape: MediaPlaylistApplier.URIOnlyShape?
-    /// The applier's secret forms of old URIs, held here so that a key's look at them retains nothing.
-    let oldSecrets: OldURISecrets
-    /// The URI every key period gets from key truth, when the template depends on nothing else and the
-    /// document gives every period one key, once rendered; with what a key must have already.
-    var truthURIAsRead: (uri: String, shape: MediaPlaylistApplier.URIOnlyShape)?
-    /// The `--match` renderer's working memory, and the line it rewrites, kept from one key to the next.
-    var renderScratch = MatchedURIRenderer.Scratch()
-    var rewrittenLine: [UInt8] = []
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
         self.identity = identity
         self.plan = plan
-        self.playlistValues = applier.options.variables.playlistValues(for: identity)
+        self.uris = applier.uris.forPlaylist(identity)
         self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
         self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
-        let variableNames = applier.options.template.definition.uri.variableNames
-        self.rendersByOldURI = !variableNames.contains("kid") && !variableNames.contains("key_index") && applier.options.keyTruth.isEmpty
-        self.matchedShape = applier.uriOnlyShape(signaled: nil)
-        self.oldSecrets = applier.oldSecrets
-        self.rendersByTruthKey =
-            !applier.options.keyTruth.isEmpty && !variableNames.contains("key_index") && !variableNames.contains("old_uri")
-            && applier.options.variables.match == nil
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
         let truth = applier.options.keyTruth
         if !truth.documents.isEmpty {
             let contentID =
-                applier.options.variables.commandLine.last(where: { $0.name == "content_id" })?.value ?? playlistValues["content_id"]?.value
+                applier.options.variables.commandLine.last(where: { $0.name == "content_id" })?.value
+                ?? applier.options.variables.playlistValues(for: identity)["content_id"]?.value
             switch truth.document(for: contentID) {
             case .success(let document): chooser = TrackKeyChooser(document: document, tracks: applier.tracks)
             case .failure(let problem): truthProblem = problem
@@ -384,61 +278,13 @@ private struct MediaWalk {
         let number = line.raw.number
         if line.raw.terminator != .none { lastTerminator = line.raw.terminator }
         if plan.clearInsertionLine == number, line.raw.part != .overlongMiddle, line.raw.part != .overlongTail {
-            if let uri = renderKey(nil, index: 0, kid: nil, line: number),
-                let content = written(applier.insertedKey(uri: uri, signaled: lastSignaled), line: number)
-            {
+            if let content = insertedKey(index: 0, line: number) {
                 try emitter.insert(content, terminator: lastTerminator, afterUnterminated: false)
             }
         }
         switch line.kind {
         case .tag(.key):
-            let content = line.content
-            if !sawOtherMethod { sawOtherMethod = !Self.startsWithUsualMethod(content) }
-            // Whether it is a FairPlay key is told by the format the reader recorded for it (or, for a key
-            // that went into no force, read in place): another system's key (most keys of a multi-DRM
-            // playlist) is held as its bytes, without a copy of its attributes or a key made of them.
-            if KeyLine.isKeyLine(line.content),
-                let isFairPlay = reader.currentKeyFormat(is: FairPlay.keyFormat)
-                    ?? reader.withCurrentAttributes(KeyLine.isFairPlay)
-            {
-                // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
-                // FairPlay key beside it (validate, which substitutes, would reject either).
-                if !isFairPlay, let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil,
-                    reader.withCurrentAttributes({ $0["KEYFORMAT"]?.mayReferenceVariable ?? false }) == true
-                {
-                    report(
-                        ApplyDiagnostics.keyFormatVariable,
-                        "this key's KEYFORMAT uses a {$variable}, so it may be FairPlay's: write the KEYFORMAT out; "
-                            + "the playlist is left as it was", line: number)
-                }
-                if !isFairPlay, !wantsKeyID {
-                    periods.note(line: number, segments: reader.segmentCount)
-                    held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
-                    return
-                }
-                if isFairPlay, holdRewrittenAsRead(line, reader) {
-                    periods.note(line: number, segments: reader.segmentCount)
-                    return
-                }
-            }
-            guard let attributes = reader.currentAttributes,
-                let key = KeyLine(attributes: attributes, variables: reader.variables)
-            else {
-                try keep(line, into: &emitter)
-                return
-            }
-            periods.note(key, line: number, segments: reader.segmentCount, wantsKeyID: wantsKeyID)
-            if key.isFairPlay, !key.methodIsFairPlayCompatible {
-                report(
-                    ApplyDiagnostics.unusableMethod,
-                    "this FairPlay key has METHOD=\(key.attributes["METHOD"]?.text ?? "(none)"): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
-                    line: number)
-            }
-            if key.isFairPlay, key.methodIsFairPlayCompatible {
-                held.holdFairPlayKey(key, terminator: line.raw.terminator, line: number)
-            } else {
-                held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
-            }
+            if !hold(key: line, reader) { try keep(line, into: &emitter) }
             return
         case .tag(.version) where !periods.inGroup:
             let text = line.text
@@ -471,6 +317,63 @@ private struct MediaWalk {
         }
     }
 
+    /// Holds a key line with its period: a FairPlay key FairPlay can use to be rewritten when the period is
+    /// complete, any other as it is. Whether it is FairPlay's is told by the format the reader recorded for
+    /// it (or, for a key that went into no force, read in place), and what the period needs of it is read
+    /// in place: nothing of a key is copied but its bytes. `false` for a line that is not a key the reader
+    /// read (it is kept where it stands).
+    private mutating func hold(key line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
+        let content = line.content
+        let number = line.raw.number
+        if !sawOtherMethod { sawOtherMethod = !Self.startsWithUsualMethod(content) }
+        guard KeyLine.isKeyLine(content),
+            let isFairPlay = reader.currentKeyFormat(is: FairPlay.keyFormat) ?? reader.withCurrentAttributes(KeyLine.isFairPlay)
+        else { return false }
+        periods.note(line: number, segments: reader.segmentCount)
+        guard isFairPlay else {
+            // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
+            // FairPlay key beside it (validate, which substitutes, would reject either).
+            if let base = content.baseAddress, memchr(base, Int32(UInt8(ascii: "{")), content.count) != nil,
+                reader.withCurrentAttributes({ $0["KEYFORMAT"]?.mayReferenceVariable ?? false }) == true
+            {
+                report(
+                    ApplyDiagnostics.keyFormatVariable,
+                    "this key's KEYFORMAT uses a {$variable}, so it may be FairPlay's: write the KEYFORMAT out; "
+                        + "the playlist is left as it was", line: number)
+            }
+            if wantsKeyID, periods.kid == nil {
+                var kid: String?
+                _ = reader.withCurrentAttributes { attributes in
+                    kid = attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) }
+                    return true
+                }
+                periods.note(kid: kid)
+            }
+            held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+            return true
+        }
+        var spans: FairPlayKeySpans?
+        var method: String?
+        _ = reader.withCurrentAttributes { attributes in
+            if attributes.attribute("METHOD", is: FairPlay.method, quoted: false) {
+                spans = FairPlayKeySpans(attributes)
+            } else {
+                method = attributes["METHOD"]?.text ?? "(none)"
+            }
+            return true
+        }
+        guard let spans else {
+            report(
+                ApplyDiagnostics.unusableMethod,
+                "this FairPlay key has METHOD=\(method ?? "(none)"): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
+                line: number)
+            held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+            return true
+        }
+        held.holdFairPlayKey(line.raw.bytes, terminator: line.raw.terminator, line: number, spans: spans)
+        return true
+    }
+
     private mutating func keep<Emitter: PlaylistEmitter & ~Copyable>(_ line: PlaylistLine, into emitter: inout Emitter) throws(IOError) {
         let lineCount = line.raw.part.endsLine ? 1 : 0
         if periods.inGroup {
@@ -486,7 +389,14 @@ private struct MediaWalk {
         _ reader: PlaylistReader, into emitter: inout Emitter
     ) throws(IOError) {
         let index = periods.index
-        let kid = periods.kid
+        // The period's lines, out of the walk while they are written (the walk changes as they are).
+        var held = HeldPeriod()
+        swap(&held, &self.held)
+        defer {
+            held.removeAll()
+            swap(&held, &self.held)
+            periods.end()
+        }
         var insertion: [UInt8]?
         // A FairPlay key beside another system's key of another METHOD (RFC 8216 4.3.2.4): validate rejects
         // the period whatever its URI, so it is not rewritten either.
@@ -510,12 +420,8 @@ private struct MediaWalk {
                     "key period \(index) is encrypted with METHOD=\(key.method) (KEYFORMAT \(key.keyFormat), "
                         + "line \(unusable.line)): FairPlay decrypts SAMPLE-AES only, so no FairPlay key can be added",
                     line: periods.lastKeyLine)
-            } else if let uri = renderKey(nil, index: index, kid: kid, line: periods.lastKeyLine),
-                let content = written(applier.insertedKey(uri: uri, signaled: lastSignaled), line: periods.lastKeyLine)
-            {
-                insertion = content
-                use(collectsSessionKeys ? applier.insertedKey(uri: uri, signaled: lastSignaled) : nil)
-                record(line: periods.lastKeyLine, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
+            } else {
+                insertion = insertedKey(index: index, line: periods.lastKeyLine)
             }
         }
         // By position: the lines are numbers, and a copy of the list would be alive when it is emptied.
@@ -528,221 +434,144 @@ private struct MediaWalk {
                 if line == periods.lastKeyLine, let insertion {
                     try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
                 }
-            case .fairPlayKey(let slot, let terminator, let line):
-                let key = held.fairPlayKeys[slot]
-                let content = key.attributes.line
-                var written = content
-                if let uri = renderKey(key, index: index, kid: kid, line: line), let rewritten = rewritten(key, uri: uri, line: line) {
-                    written = rewritten
-                    use(collectsSessionKeys ? applier.sessionKey(key, uri: uri, signaled: lastSignaled) : nil)
-                    if written != content {
-                        record(line: line, tag: "EXT-X-KEY", .rewritten, before: content, after: written)
-                    }
-                    if key.uriMayReferenceVariable {
-                        report(
-                            ApplyDiagnostics.literalAfterDefine,
-                            "the key URI used {$…} references; it is now written as the literal \(uri)", line: line)
-                    }
-                }
-                if written == content {
-                    try emitter.keep(content, terminator: terminator, line: line)
+            case .fairPlayKey(let read, let terminator, let line, let spans):
+                let content = HeldPeriod.content(read, terminator: terminator)
+                if held.bytes.withUnsafeBytes({ rewrite(UnsafeRawBufferPointer(rebasing: $0[content]), spans: spans, line: line, reader) })
+                {
+                    try emitter.replace(content, of: held.bytes, with: rewrittenLine, terminator: terminator)
                 } else {
-                    try emitter.replace(content, with: written, terminator: terminator)
+                    try emitter.keep(read, of: held.bytes, firstLine: line, lineCount: 1)
                 }
                 if line == periods.lastKeyLine, let insertion {
                     try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
                 }
-            case .rewrittenKey(let read, let rewritten, let terminator, let line, let sessionKey, let namesTruthKey):
-                lastKeyID = namesTruthKey ? lastRender?.keyID : nil
-                use(sessionKey.map { held.sessionKeys[$0] })
-                if let rewritten {
-                    let content = HeldPeriod.content(read, terminator: terminator)
-                    // The change's lines as text only where a report or a diff keeps them.
-                    let keeping = applier.options.keepsChangeDetails
-                    record(
-                        line: line, tag: "EXT-X-KEY", .rewritten, before: keeping ? Array(held.bytes[content]) : nil,
-                        after: keeping ? Array(held.bytes[rewritten]) : nil)
-                    try emitter.replace(content, with: rewritten, of: held.bytes, terminator: terminator)
-                } else {
-                    try emitter.keep(read, of: held.bytes, firstLine: line, lineCount: 1)
-                }
-            }
-        }
-        held.removeAll()
-        periods.end()
-    }
-
-    /// Where the new URI of a FairPlay key comes from when it is known as the key is read, and what the
-    /// key must have already for the URI to be all that changes.
-    private enum URIAsRead {
-        /// Rendered from the key's old URI by the `--match` byte renderer.
-        case matched(MatchedURIRenderer, MediaPlaylistApplier.URIOnlyShape)
-        /// The URI rendered for the key truth's key, which is every period's (a CPIX document without
-        /// periods): ``truthURIAsRead``.
-        case truthKey(uri: String, MediaPlaylistApplier.URIOnlyShape)
-
-        var shape: MediaPlaylistApplier.URIOnlyShape {
-            switch self {
-            case .matched(_, let shape), .truthKey(_, let shape): shape
             }
         }
     }
 
-    private var uriAsRead: URIAsRead? {
-        if let renderer = applier.matchedRenderer, let shape = matchedShape { return .matched(renderer, shape) }
-        if let truthURIAsRead { return .truthKey(uri: truthURIAsRead.uri, truthURIAsRead.shape) }
-        return nil
-    }
-
-    /// A FairPlay key rewritten as it is read, when its new URI is known then (``URIAsRead``), and held
-    /// with its new content; `false` for a key the general path must rewrite at the end of its period,
-    /// which reports what it must. Nothing of the key is copied out of the reader but its bytes.
-    private mutating func holdRewrittenAsRead(_ line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
-        guard let source = uriAsRead else { return false }
-        // The URI's place, when the key may be rewritten here: METHOD=SAMPLE-AES, a quoted URI, and nothing
-        // else to change.
-        var found: AttributeSpan?
-        _ = reader.withCurrentAttributes { attributes in
-            guard attributes.attribute("METHOD", is: FairPlay.method, quoted: false), source.shape.isMet(attributes),
-                let uri = attributes["URI"], uri.span.isQuoted
-            else { return false }
-            found = uri.span
-            return true
+    /// Rewrites the FairPlay key line `content` (its attributes at `spans`) into ``rewrittenLine``: its URI
+    /// rendered, written by the applier's one writer; `false` when it stays as it is (the same URI, or an
+    /// error reported).
+    private mutating func rewrite(_ content: UnsafeRawBufferPointer, spans: FairPlayKeySpans, line: Int, _ reader: PlaylistReader) -> Bool {
+        // The key as a whole, parsed from its bytes where the URI is not all that changes or a master wants it.
+        var parsed: KeyLine?
+        let key = { () -> KeyLine in
+            if let parsed { return parsed }
+            let prefix = "#EXT-X-KEY:".utf8.count
+            let made = KeyLine(attributes: AttributeListParser.parse(content, from: prefix).list, variables: reader.variables)!
+            parsed = made
+            return made
         }
-        guard let uri = found else { return false }
-        let content = line.content
-        let view = AttributeView(line: content, span: uri)
-        guard !view.mayReferenceVariable else { return false }
-        let secrets = oldSecrets.secrets(in: view.textBytes)
-        if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
-        var changed: Bool?
-        var contentID: String?
-        var newURI: String?
-        switch source {
-        case .matched(let renderer, _):
-            let notesContentID = applier.contentIDMayComeFromPattern
-            view.textBytes.withMemoryRebound(to: UInt8.self) { oldURI in
-                guard let rendered = renderer.render(oldURI, scratch: &renderScratch) else { return }
-                rendered.uri.withUnsafeBytes { noteKey(uri: $0, behind: UnsafeRawBufferPointer(oldURI), line: line.raw.number) }
-                changed = rendered.uri.withUnsafeBufferPointer { splice($0, at: view, in: content) }
-                contentID = (notesContentID ? renderer.contentIDCapture : nil).flatMap { rendered.captures[$0] }.map {
-                    String(decoding: oldURI[$0], as: UTF8.self)
-                }
-                if collectsSessionKeys { newURI = String(decoding: rendered.uri, as: UTF8.self) }
-            }
-        case .truthKey(var uri, _):
-            changed = uri.withUTF8 { splice($0, at: view, in: content) }
-            newURI = uri
-        }
-        guard let changed else { return false }
-        var namesTruthKey = false
-        var signaled: KeyAttributes?
-        if case .truthKey = source {
-            namesTruthKey = true
-            signaled = lastRender?.signaled
-        }
-        // The master's session key is made of the key as a whole: looked at when there is a master.
+        var changed = false
         var sessionKey: KeyAttributes?
-        if collectsSessionKeys {
-            guard let attributes = reader.currentAttributes, let key = KeyLine(attributes: attributes, variables: reader.variables) else {
-                return false
+        let oldURI: [UInt8]? =
+            spans.uri.map { Array(AttributeView(line: content, span: $0).textBytes) } ?? key().resolvedURI.map { Array($0.utf8) }
+        guard let uri = oldURI.withOptionalBuffer({ renderURI(oldURI: $0, line: line) }) else { return false }
+        let signaled = truth?.signaled
+        do {
+            changed = try uri.withUnsafeBufferPointer { uri throws(UnwritableAttributeValue) in
+                try applier.rewrite(content, spans: spans, uri: uri, signaled: signaled, parsed: key, into: &rewrittenLine)
             }
-            sessionKey = applier.sessionKey(key, uri: newURI ?? "", signaled: signaled)
+        } catch {
+            report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
+            return false
         }
-        if let contentID { outcome.contentIDsFromPatterns.insert(contentID) }
-        held.holdRewrittenKey(
-            line.raw.bytes, rewritten: changed ? rewrittenLine : nil, terminator: line.raw.terminator, line: line.raw.number,
-            sessionKey: sessionKey, namesTruthKey: namesTruthKey)
-        return true
+        if collectsSessionKeys { sessionKey = applier.sessionKey(key(), uri: String(decoding: uri, as: UTF8.self), signaled: signaled) }
+        use(sessionKey)
+        if changed {
+            let keeping = applier.options.keepsChangeDetails
+            record(line: line, tag: "EXT-X-KEY", .rewritten, before: keeping ? Array(content) : nil, after: keeping ? rewrittenLine : nil)
+        }
+        if spans.uri == nil, key().uriMayReferenceVariable {
+            report(
+                ApplyDiagnostics.literalAfterDefine,
+                "the key URI used {$…} references; it is now written as the literal \(String(decoding: uri, as: UTF8.self))", line: line)
+        }
+        return changed
     }
 
-    /// Whether the URI `uri` differs from the one of `view` (in the line `content`); when it does, the line
-    /// with it is written into ``rewrittenLine`` by the checked writer. `nil` if the writer refused it: the
-    /// general path then renders the key again and reports why (a renderer writes URI characters only).
-    private mutating func splice(_ uri: UnsafeBufferPointer<UInt8>, at view: AttributeView, in content: UnsafeRawBufferPointer) -> Bool? {
-        let old = view.textBytes
-        if old.count == uri.count, old.elementsEqual(uri) { return false }
-        rewrittenLine.removeAll(keepingCapacity: true)
+    /// The line of a FairPlay key inserted into key period `index` (at `line`), noted and counted; `nil`
+    /// after reporting why there is none.
+    private mutating func insertedKey(index: Int, line: Int) -> [UInt8]? {
+        guard let uri = renderURI(oldURI: nil, line: line).map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+        let key = applier.insertedKey(uri: uri, signaled: truth?.signaled)
+        let content: [UInt8]
         do {
-            try TagLineEditor.appendReplacingValue(
-                at: view.span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &rewrittenLine)
+            content = try key.line(.key)
         } catch {
+            report(ApplyDiagnostics.unwritable, "\(error); no key is written and the playlist is left as it was", line: line)
             return nil
         }
-        return true
+        use(collectsSessionKeys ? key : nil)
+        record(line: line, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
+        return content
     }
 
-    /// The URI of the FairPlay key of key period `index`, with what key truth gives it (the CPIX key of
-    /// the track and period, or the init segment's KID), or `nil` after reporting why it has none.
-    private mutating func renderKey(_ key: KeyLine?, index: Int, kid: String?, line: Int) -> String? {
-        lastKeyID = nil
-        lastSignaled = nil
+    /// The URI of a FairPlay key of the period being written whose URI is now `oldURI` (`nil`: a key being
+    /// inserted), as the run's key URIs render it; `nil` after reporting why it has none.
+    private mutating func renderURI(oldURI: UnsafeBufferPointer<UInt8>?, line: Int) -> [UInt8]? {
         if let truthProblem {
             reportOnce(truthProblem, line: line)
             return nil
         }
-        // The key key truth gives this period: the CPIX key of the track and period, or the init segment's KID.
-        var chosen: ContentKey?
+        if chooser != nil || applier.options.keyTruth.kidFromMedia {
+            if truthPeriod != periods.index { loadTruth(line: line) }
+            guard truth != nil else { return nil }
+        }
+        if let oldURI {
+            let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
+            if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
+        }
+        let key = KeyURIs.Key(
+            oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: periods.kid,
+            truth: truth.map { ($0.values, $0.source, $0.keyID.kid) })
+        do throws(KeyURIs.Unrendered) {
+            _ = try uris.render(key, noting: &outcome)
+        } catch {
+            switch error {
+            case .alreadyMade:
+                return oldURI.map(Array.init)
+            case .refused(let kind, let message):
+                report(kind, message, line: line)
+                return nil
+            }
+        }
+        // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
+        // another system's KEYID.
+        let uri = uris.uri
+        if let behind = truth.map({ Array($0.keyID.kid.hex.utf8) }) ?? oldURI.map(Array.init) ?? periods.kid.map({ Array($0.utf8) }) {
+            uri.withUnsafeBytes { uri in behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) } }
+        }
+        return uri
+    }
+
+    /// What key truth gives the period being written: the CPIX key of its track and period, or the init
+    /// segment's KID; `nil` (a problem reported at `line`) when it gives none.
+    private mutating func loadTruth(line: Int) {
+        truth = nil
+        truthPeriod = periods.index
+        let index = max(periods.index, 0)
         if chooser != nil {
             switch chooser!.key(forKeyPeriod: index) {
             case .success(let key):
-                chosen = key
-                lastKeyID = (key.kid, .cpix, chooser!.document.path)
+                let values = chooser!.values(of: key)
+                let signaled = applier.writesDocumentKey ? chooser!.signaling(of: key.kid)?.media : nil
+                truth = PeriodTruth(
+                    keyID: (key.kid, .cpix, chooser!.document.path), values: values,
+                    source: "the CPIX document \(chooser!.document.path)", signaled: signaled)
             case .failure(let problem):
                 reportOnce(problem, line: line)
-                return nil
             }
         } else if applier.options.keyTruth.kidFromMedia {
             switch mediaKeyID() {
             case .success(let (keyID, file)):
-                lastKeyID = (keyID, .media, file)
+                truth = PeriodTruth(
+                    keyID: (keyID, .media, file), values: ["kid": keyID.hex, "kid_uuid": keyID.uuid],
+                    source: "the init segment \(file)", signaled: nil)
             case .failure(let problem):
                 reportOnce(problem, line: line)
-                return nil
             }
         }
-        // The same old URI, or the same key from key truth, renders the same URI: what the render noted
-        // (secrets, content ids) is noted already. A URI that did not render is not kept, so each of its keys
-        // reports why.
-        let from: RenderedFrom? =
-            rendersByOldURI ? key?.resolvedURI.map(RenderedFrom.oldURI) : rendersByTruthKey ? lastKeyID.map { .truthKey($0.kid) } : nil
-        if let from, let lastRender, lastRender.from == from {
-            lastSignaled = lastRender.signaled
-            return lastRender.uri
-        }
-        var truth: [String: String] = [:]
-        var source = ""
-        if let chosen {
-            truth = chooser!.values(of: chosen)
-            source = "the CPIX document \(chooser!.document.path)"
-            if applier.writesDocumentKey { lastSignaled = chooser!.signaling(of: chosen.kid)?.media }
-        } else if let (keyID, _, file) = lastKeyID {
-            truth = ["kid": keyID.hex, "kid_uuid": keyID.uuid]
-            source = "the init segment \(file)"
-        }
-        // The reporter holds what a finding needs, not the walk: a closure over `self` would copy the whole
-        // walk, retaining each of its fields, at every key period.
-        let (box, path, redaction) = (box, identity.path, redaction)
-        let uri = applier.render(
-            key, index: index, kid: kid, line: line, values: playlistValues, truth: truth, truthSource: source, noting: &outcome
-        ) { kind, message, line in
-            box.diagnostics.append(kind(redaction.redact(message), at: SourceLocation(path: path, line: line, column: 1, offset: 0)))
-        }
-        // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
-        // another system's KEYID.
-        if let uri, var behind = lastKeyID?.kid.hex ?? key?.resolvedURI ?? kid {
-            var uri = uri
-            uri.withUTF8 { uri in
-                behind.withUTF8 { noteKey(uri: UnsafeRawBufferPointer(uri), behind: UnsafeRawBufferPointer($0), line: line) }
-            }
-        }
-        if let from, let uri {
-            lastRender = (from, uri, lastSignaled, lastKeyID)
-            if case .truthKey = from, chooser?.choosesOneKey == true, let shape = applier.uriOnlyShape(signaled: lastSignaled) {
-                truthURIAsRead = (uri, shape)
-            }
-        }
-        return uri
     }
 
     /// Notes the URI written for a key period whose key `behind` tells (its old URI, another system's
@@ -827,27 +656,6 @@ private struct MediaWalk {
         }
     }
 
-    /// The line of a key to insert, or `nil` after reporting why it cannot be written (the playlist then
-    /// fails and is left as it was).
-    private func written(_ key: KeyAttributes, line: Int) -> [UInt8]? {
-        do {
-            return try key.line(.key)
-        } catch {
-            report(ApplyDiagnostics.unwritable, "\(error); no key is written and the playlist is left as it was", line: line)
-            return nil
-        }
-    }
-
-    /// An existing key line rewritten, or `nil` after reporting why it cannot be.
-    private func rewritten(_ key: KeyLine, uri: String, line: Int) -> [UInt8]? {
-        do {
-            return try applier.rewrittenContent(key, uri: uri, signaled: lastSignaled)
-        } catch {
-            report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
-            return nil
-        }
-    }
-
     /// Notes that a FairPlay key is written, and keeps its value (when `key` is given) for the master.
     private mutating func use(_ key: KeyAttributes?) {
         writesFairPlay = true
@@ -858,7 +666,7 @@ private struct MediaWalk {
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
         // The secrets of this playlist's own values and old URIs too, as they are found.
         let redaction = outcome.secretValues.isEmpty ? redaction : redaction.adding(outcome.secretValues)
-        let keyID = tag == "EXT-X-KEY" ? lastKeyID : nil
+        let keyID = tag == "EXT-X-KEY" ? truth?.keyID : nil
         outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
             ApplyChange(
                 line: line, tag: tag, action: action,
@@ -875,15 +683,9 @@ private struct MediaWalk {
         var versionDigitOffset: Int?
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
             if applier.options.assumeEncrypted {
-                if let uri = renderKey(nil, index: 0, kid: nil, line: first.line),
-                    let content = written(applier.insertedKey(uri: uri, signaled: lastSignaled), line: first.line)
-                {
-                    use(collectsSessionKeys ? applier.insertedKey(uri: uri, signaled: lastSignaled) : nil)
-                    record(line: first.line - 1, tag: "EXT-X-KEY", .inserted, before: nil, after: content)
-                    if plan.clearInsertionLine == nil {
-                        followUp.clearInsertionLine = first.line
-                        needsFollowUp = true
-                    }
+                if insertedKey(index: 0, line: first.line) != nil, plan.clearInsertionLine == nil {
+                    followUp.clearInsertionLine = first.line
+                    needsFollowUp = true
                 }
             } else {
                 report(
@@ -926,5 +728,13 @@ private struct MediaWalk {
         outcome.fairPlayKeys = keys
         return MediaPlaylistApplier.PassResult(
             outcome: outcome, followUp: needsFollowUp ? followUp : nil, versionDigitOffset: needsFollowUp ? nil : versionDigitOffset)
+    }
+}
+
+extension Optional where Wrapped == [UInt8] {
+    /// `body` with the bytes' buffer, or with `nil`.
+    fileprivate func withOptionalBuffer<Result>(_ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard let self else { return body(nil) }
+        return self.withUnsafeBufferPointer { body($0) }
     }
 }

@@ -53,6 +53,21 @@ extension PlaylistEmitter where Self: ~Copyable {
         if let failure { throw failure }
     }
 
+    /// A line whose content `old` is a range of an array (a held key period), written as `new`.
+    mutating func replace(_ old: Range<Int>, of bytes: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
+        var failure: IOError?
+        bytes.withUnsafeBytes { raw in
+            new.withUnsafeBytes { new in
+                do throws(IOError) {
+                    try replace(UnsafeRawBufferPointer(rebasing: raw[old]), with: new, terminator: terminator)
+                } catch {
+                    failure = error
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// The bytes `range` of an array (the lines of a held key period), passed on as they are.
     mutating func keep(_ range: Range<Int>, of bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
         var failure: IOError?

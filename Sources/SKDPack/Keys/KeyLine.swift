@@ -67,7 +67,7 @@ struct KeyLine {
     }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.
-    static func normalizedKeyID(_ bytes: ArraySlice<UInt8>) -> String? {
+    static func normalizedKeyID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
         guard bytes.count == 34, NumberParsing.isHexadecimalSequence(bytes) else { return nil }
         return String(decoding: bytes.dropFirst(2).map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 + 32 : $0 }, as: UTF8.self)
     }

@@ -1,6 +1,7 @@
 import Glibc
 
-/// A regular-expression matcher for the patterns of `--match` and `--path-pattern`, run on ASCII text.
+/// A regular-expression matcher for the patterns of `--match` and `--path-pattern` and the `pattern` of a
+/// template variable, run on ASCII text.
 ///
 /// Swift's `Regex` spends microseconds a match, which is most of what a migration of a long key-rotated
 /// playlist costs. This compiles the common syntax (literals and escapes, `.`, classes, `\d \w \s`,
@@ -9,10 +10,10 @@ import Glibc
 /// Anything else (lookaround, back-references, Unicode properties, flags) makes `compile` return `nil`,
 /// and the caller uses Swift's `Regex`; so does a match that takes too many steps, or non-ASCII input.
 /// A differential test keeps the two in agreement.
-struct ByteRegex: Sendable {
+package struct ByteRegex: Sendable {
     /// The named groups in capture order, with their capture index (0 is the whole match). (An array: a
     /// dictionary keyed by Int costs its first use in a process a scan of the runtime's conformances.)
-    let groupNames: [(index: Int, name: String)]
+    package let groupNames: [(index: Int, name: String)]
     private let program: [Instruction]
     /// The character classes, 256 entries each, one after another: class `i` accepts byte `b` when
     /// `classes[i * 256 + b]`.
@@ -44,7 +45,7 @@ struct ByteRegex: Sendable {
     static let maximumProgramSize = 10_000
 
     /// The program for `pattern`, or `nil` if it uses syntax this matcher leaves to Swift's `Regex`.
-    static func compile(_ pattern: String) -> ByteRegex? {
+    package static func compile(_ pattern: String) -> ByteRegex? {
         guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var parser = Parser(pattern: Array(pattern.utf8))
         guard let tree = parser.alternation(), parser.position == parser.pattern.count,
@@ -63,14 +64,14 @@ struct ByteRegex: Sendable {
     /// The captures of the first match in `text`, bytes read in place (a native string's UTF-8, without a
     /// copy): byte ranges by group, `nil` for a group that took no part; `.some(nil)` if there is no match,
     /// or `nil` if this matcher gave up (the caller falls back).
-    func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
+    package func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
         var scratch = Scratch()
         return firstMatch(in: text, scratch: &scratch)
     }
 
     /// The same with the caller's working memory, for a caller that matches again and again (a key period
     /// at a time): two allocations and their release a match otherwise.
-    func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> [Range<Int>?]?? {
+    package func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> [Range<Int>?]?? {
         var steps = 0
         // Sized once: each start position resets the slots it uses.
         if scratch.slots.count != captureCount * 2 { scratch.slots = [Int](repeating: -1, count: captureCount * 2) }
@@ -97,7 +98,8 @@ struct ByteRegex: Sendable {
 
     /// The working memory of matches: capture slots, the backtracking stack and the captures returned,
     /// kept from one to the next.
-    struct Scratch {
+    package struct Scratch {
+        package init() {}
         fileprivate var slots: [Int] = []
         fileprivate var stack: [Frame] = []
         fileprivate var captures: [Range<Int>?] = []
@@ -371,11 +373,27 @@ struct ByteRegex: Sendable {
             case UInt8(ascii: "t"): return .byte(0x09)
             case UInt8(ascii: "n"): return .byte(0x0A)
             case UInt8(ascii: "r"): return .byte(0x0D)
+            case UInt8(ascii: "x"):
+                // \xHH, two hex digits, an ASCII byte (a template's "[^\x00-\x1F\x7F]"); \x{…} is Swift's.
+                guard position + 2 <= pattern.count, let high = Self.hexDigit(pattern[position]),
+                    let low = Self.hexDigit(pattern[position + 1]), high < 8
+                else { return nil }
+                position += 2
+                return .byte(high << 4 | low)
             default:
                 // Escaped punctuation is itself; letters and digits have meanings this matcher leaves to
                 // Swift's Regex (\b, \p, \1, \x…).
                 let isAlphanumeric = (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
                 return isAlphanumeric ? nil : .byte(byte)
+            }
+        }
+
+        static func hexDigit(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
             }
         }
 

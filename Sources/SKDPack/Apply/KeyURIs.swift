@@ -1,0 +1,311 @@
+import Glibc
+import HLS
+import MP4
+import SKDTemplate
+import Synchronization
+
+/// The key URIs of an `apply` run: the one way a FairPlay key gets its URI, whatever its values' sources.
+///
+/// The template is compiled once per run (``CompiledTemplate``): the values given for the whole run
+/// (`--var`) rendered into its text, every other variable a slot with the sources it may come from, in
+/// the order of ``VariableSources``: key truth, a `--match` group, the key's built-ins (`key_index`, `kid`,
+/// `old_uri`), the playlist's values (its catalogue row, its path's groups, its built-ins), the default.
+/// A playlist folds in the variables only it gives (``forPlaylist(_:)``), and a key renders what is left
+/// from the bytes of its old URI, its period and its key truth; the URI rendered last is reused while what
+/// it depends on repeats (a key-rotated playlist's periods often give the same).
+final class KeyURIs: Sendable {
+    /// Where a slot's value may come from, strongest first.
+    enum Source: Sendable, Equatable {
+        case truth
+        /// A `--match` group of the key's old URI: its capture index in the byte matcher, if it runs it.
+        case match(capture: Int?)
+        case keyIndex
+        case kid
+        case oldURI
+        case playlist
+    }
+
+    struct Slot: Sendable {
+        let name: String
+        let sources: [Source]
+    }
+
+    let template: KeyTemplate
+    let variables: VariableSources
+    let compiled: CompiledTemplate
+    let slots: [Slot]
+    /// The secret variables a `--match` group gives: their values are noted at every key.
+    let secretGroups: [String]
+    /// The secret variables a playlist gives: noted once per playlist.
+    let secretNames: [String]
+    /// Whether the template's `content_id` may come from a match or path pattern: it uses one, and no value
+    /// is given for the whole run (``PlaylistOutcome/contentIDsFromPatterns``).
+    let notesContentID: Bool
+    /// The template read backwards with the values given for the run, made when first asked for.
+    private let matcher = Mutex<TemplateMatcher??>(nil)
+
+    init(template: KeyTemplate, variables: VariableSources, keyTruth: KeyTruth) {
+        self.template = template
+        self.variables = variables
+        let definition = template.definition
+        let given = Dictionary(variables.commandLine.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
+        var slots: [Slot] = []
+        compiled = CompiledTemplate(definition.renderer) { name in
+            if let value = given[name] { return .fixed(TemplateValue(value, source: variables.names.values)) }
+            var sources: [Source] = []
+            if !keyTruth.isEmpty, KeyTruth.variableNames.contains(name) { sources.append(.truth) }
+            if let match = variables.match, match.groupNames.contains(name) {
+                sources.append(.match(capture: match.byteCaptureIndex(of: name)))
+            }
+            switch name {
+            case "key_index": sources.append(.keyIndex)
+            case "kid": sources.append(.kid)
+            case "old_uri": sources.append(.oldURI)
+            default: break
+            }
+            sources.append(.playlist)
+            if let index = slots.firstIndex(where: { $0.name == name }) { return .slot(index) }
+            slots.append(Slot(name: name, sources: sources))
+            return .slot(slots.count - 1)
+        }
+        self.slots = slots
+        let secrets = definition.secretNames.filter { given[$0] == nil }.sorted()
+        secretGroups = secrets.filter { variables.match?.groupNames.contains($0) == true }
+        secretNames = secrets
+        notesContentID = definition.uri.variableNames.contains("content_id") && given["content_id"] == nil
+    }
+
+    /// The template read backwards with the values given for the run pinned (``TemplateMatcher``).
+    var templateMatcher: TemplateMatcher? {
+        matcher.withLock { cached in
+            if let cached { return cached }
+            let definition = template.definition
+            let pinned = Dictionary(
+                variables.commandLine.filter { definition.uri.variableNames.contains($0.name) }.map { ($0.name, $0.value) },
+                uniquingKeysWith: { $1 })
+            let made = try? TemplateMatcher(definition: definition, pinned: pinned)
+            cached = .some(made)
+            return made
+        }
+    }
+
+    /// Whether `uri` is one the template makes with the values given for the run: where nothing else says
+    /// what a key should be (a key a second run keeps as it is, a session key of playlists not read here).
+    func makes(_ uri: String) -> Bool { templateMatcher?.check(uri) == .matches }
+
+    /// What a playlist's keys are rendered with: the variables only the playlist gives folded in.
+    func forPlaylist(_ identity: PlaylistIdentity) -> Playlist { Playlist(self, identity: identity) }
+
+    /// What a key's URI is rendered from, beyond its playlist.
+    struct Key {
+        /// The key's URI as it stands (substituted), `nil` for a key being inserted.
+        var oldURI: UnsafeBufferPointer<UInt8>?
+        var index: Int
+        /// The KEYID of another system's key of the period.
+        var kid: String?
+        /// What key truth gives the period, and where from.
+        var truth: (values: [String: String], source: String, key: KeyID)?
+    }
+
+    /// Why a key gets no URI.
+    enum Unrendered: Error {
+        /// A finding: its kind and message; the playlist is left as it was.
+        case refused(DiagnosticKind, String)
+        /// A key the `--match` pattern does not find whose URI the template makes already (a second run of a
+        /// migration): kept as it is.
+        case alreadyMade
+    }
+
+    /// The keys of one playlist: the template with the playlist's values folded in, and the last render.
+    struct Playlist {
+        let uris: KeyURIs
+        let compiled: CompiledTemplate
+        /// Each slot's value from the playlist, the fallback of its stronger sources.
+        let playlistValues: [TemplateValue?]
+        /// The secrets and the content id the playlist's own values hold, noted with its first key.
+        let playlistSecrets: [String]
+        let contentIDFromPath: String?
+        /// What the URI depends on, besides the playlist.
+        let dependsOnOldURI: Bool
+        let dependsOnIndex: Bool
+        let dependsOnKID: Bool
+        let dependsOnTruth: Bool
+
+        private var values = CompiledTemplate.Values()
+        private var scratch = ByteRegex.Scratch()
+        private var groups: [String: String]?
+        private var captures: [Range<Int>?]?
+        /// The URI rendered last, and what it was rendered from.
+        private(set) var uri: [UInt8] = []
+        private var last: (oldURI: [UInt8]?, index: Int, kid: String?, truth: KeyID?)?
+
+        init(_ uris: KeyURIs, identity: PlaylistIdentity) {
+            self.uris = uris
+            let values = uris.variables.playlistValues(for: identity)
+            var fallback: [TemplateValue?] = []
+            for slot in uris.slots { fallback.append(values[slot.name]) }
+            compiled = uris.compiled.binding { index, _ in
+                uris.slots[index].sources == [.playlist] ? .fixed(fallback[index]) : .slot(index)
+            }
+            playlistValues = fallback
+            playlistSecrets = uris.secretNames.compactMap { name in
+                values[name]?.value ?? uris.template.definition.variables[name]?.defaultValue
+            }
+            let pathPattern = uris.variables.pathPattern
+            contentIDFromPath =
+                uris.notesContentID && pathPattern?.groupNames.contains("content_id") == true ? values["content_id"]?.value : nil
+            let open = uris.slots.indices.filter { uris.slots[$0].sources != [.playlist] }.map { uris.slots[$0].sources }
+            dependsOnOldURI = uris.variables.match != nil || open.contains { $0.contains(.oldURI) }
+            dependsOnIndex = open.contains { $0.contains(.keyIndex) }
+            dependsOnKID = open.contains { $0.contains(.kid) }
+            dependsOnTruth = open.contains { $0.contains(.truth) }
+        }
+
+        /// Renders the URI of `key` into ``uri``; `true` if it is the URI rendered last (what it noted is
+        /// noted already), as what it depends on is the same.
+        mutating func render(_ key: Key, noting outcome: inout PlaylistOutcome) throws(Unrendered) -> Bool {
+            if let last, !dependsOnOldURI || Self.same(key.oldURI, last.oldURI), !dependsOnIndex || key.index == last.index,
+                !dependsOnKID || key.kid == last.kid, !dependsOnTruth || key.truth?.key == last.truth
+            {
+                return true
+            }
+            self.last = nil
+            if let first = playlistSecrets.first, !outcome.secretValues.contains(first) {
+                outcome.secretValues.formUnion(playlistSecrets)
+            }
+            try match(key)
+            values.removeAll()
+            for (index, slot) in uris.slots.enumerated() where !(slot.sources == [.playlist]) {
+                set(index, slot, key)
+            }
+            for name in uris.secretGroups {
+                if let value = group(name, key) { outcome.secretValues.insert(value) }
+            }
+            if uris.notesContentID, let contentID = group("content_id", key) ?? contentIDFromPath {
+                outcome.contentIDsFromPatterns.insert(contentID)
+            }
+            // Rendered into the buffer out of `self`, which the message of a value refused reads.
+            var rendered: [UInt8] = []
+            swap(&rendered, &uri)
+            var failure: RenderError?
+            do {
+                try compiled.render(values, into: &rendered) { index in source(of: index, key) }
+            } catch {
+                failure = error
+            }
+            swap(&rendered, &uri)
+            if let failure {
+                var message = failure.message
+                if failure.problem == .missingValue, let name = failure.variable {
+                    message += " (\(uris.variables.names.whereValuesComeFrom(for: name)))"
+                }
+                throw .refused(ApplyDiagnostics.renderFailed, message + "; the playlist is left as it was")
+            }
+            try checkHost()
+            last = (key.oldURI.map(Array.init), key.index, key.kid, key.truth?.key)
+            return false
+        }
+
+        /// The `--match` groups of the key's old URI, by the byte matcher or, where it cannot say, by
+        /// Swift's `Regex`; a key it does not find refused, unless the template makes it already.
+        private mutating func match(_ key: Key) throws(Unrendered) {
+            captures = nil
+            groups = nil
+            guard let match = uris.variables.match, let oldURI = key.oldURI else { return }
+            switch match.byteCaptures(in: oldURI, scratch: &scratch) {
+            case .some(.some(let found)):
+                captures = found
+                return
+            case .some(.none):
+                break
+            case .none:
+                groups = match.groups(in: String(decoding: oldURI, as: UTF8.self))
+                if groups != nil { return }
+            }
+            let text = String(decoding: oldURI, as: UTF8.self)
+            // Already what the template makes with the run's values (a second run of a migration): kept.
+            if uris.makes(text) { throw .alreadyMade }
+            throw .refused(
+                ApplyDiagnostics.matchFailed,
+                "the key URI \(text) does not match \(uris.variables.names.match) \(match.text); "
+                    + "the playlist is left as it was")
+        }
+
+        /// Slot `index`'s value from the strongest of its sources that has one.
+        private mutating func set(_ index: Int, _ slot: Slot, _ key: Key) {
+            for source in slot.sources {
+                switch source {
+                case .truth:
+                    guard let value = key.truth?.values[slot.name] else { continue }
+                    values.set(index, value)
+                case .match(let capture):
+                    if let capture, let captures, let range = captures[capture], let oldURI = key.oldURI {
+                        values.set(index, UnsafeBufferPointer(rebasing: oldURI[range]))
+                    } else if let value = groups?[slot.name] {
+                        values.set(index, value)
+                    } else {
+                        continue
+                    }
+                case .keyIndex:
+                    values.set(index, String(key.index))
+                case .kid:
+                    guard let kid = key.kid else { continue }
+                    values.set(index, kid)
+                case .oldURI:
+                    guard let oldURI = key.oldURI else { continue }
+                    values.set(index, oldURI)
+                case .playlist:
+                    guard let value = playlistValues[index] else { continue }
+                    values.set(index, value.value)
+                }
+                return
+            }
+        }
+
+        /// The value of the `--match` group `name` in the key's old URI.
+        private func group(_ name: String, _ key: Key) -> String? {
+            if let groups { return groups[name] }
+            guard let captures, let oldURI = key.oldURI, let capture = uris.variables.match?.byteCaptureIndex(of: name),
+                let range = captures[capture]
+            else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: oldURI[range]), as: UTF8.self)
+        }
+
+        /// Where slot `index`'s value came from, as messages say it.
+        private func source(of index: Int, _ key: Key) -> String {
+            let slot = uris.slots[index]
+            let names = uris.variables.names
+            for source in slot.sources {
+                switch source {
+                case .truth where key.truth?.values[slot.name] != nil: return key.truth!.source
+                case .match where group(slot.name, key) != nil: return names.match
+                case .keyIndex: return "built-in key_index"
+                case .kid where key.kid != nil: return "built-in kid (KEYID of the key period)"
+                case .oldURI where key.oldURI != nil: return "built-in old_uri"
+                case .playlist where playlistValues[index] != nil: return playlistValues[index]!.source
+                default: continue
+                }
+            }
+            return "the template's default"
+        }
+
+        /// The template's `allow_hosts`, held against the license URL the URI makes.
+        private func checkHost() throws(Unrendered) {
+            let allowed = uris.template.definition.allowHosts
+            guard !allowed.isEmpty else { return }
+            guard case .url(_, let host) = LicenseURL.derive(fromKeyURI: String(decoding: uri, as: UTF8.self)),
+                !LicenseURL.isAllowed(host: host, by: allowed)
+            else { return }
+            throw .refused(
+                LicenseHostRule.kind,
+                "the key URI would point at \(host), which the template's allow_hosts (\(allowed.joined(separator: ", "))) "
+                    + "does not allow; the playlist is left as it was")
+        }
+
+        private static func same(_ bytes: UnsafeBufferPointer<UInt8>?, _ other: [UInt8]?) -> Bool {
+            guard let bytes, let other else { return bytes == nil && other == nil }
+            guard bytes.count == other.count, let base = bytes.baseAddress else { return bytes.count == other.count }
+            return other.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        }
+    }
+}

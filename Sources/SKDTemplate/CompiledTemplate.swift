@@ -1,0 +1,212 @@
+/// A template made ready for many renders: the values known in advance rendered once into its literal
+/// text, the others left as numbered slots that each render fills from bytes.
+///
+/// A run compiles its template once (the values given for the whole run folded in), a playlist folds in
+/// what it knows (its catalogue row, its path's groups), and what is left (a `--match` group, `key_index`,
+/// a key period's KEYID) is rendered at each key from the bytes it comes in, without a `String` or a
+/// dictionary. Every value passes the checks of ``TemplateRenderer`` (characters, its variable's pattern,
+/// a second scheme after `skd://`), made on its bytes, and when one fails the renderer's own check says
+/// why, so a compiled template renders exactly what the renderer does and refuses what it refuses, with
+/// the same message (a test renders both ways).
+public struct CompiledTemplate: Sendable {
+    /// How a variable of the template gets its value.
+    public enum Binding: Sendable {
+        /// From each render: slot `slot` of its ``Values``.
+        case slot(Int)
+        /// Known now (`nil`: no value, so the template's default, or nothing for an optional variable).
+        case fixed(TemplateValue?)
+    }
+
+    private enum Piece: Sendable {
+        /// Bytes of ``text``: literal text, and values rendered at compile time.
+        case text(Range<Int>)
+        /// A value each render gives.
+        case slot(Int, Template.Placeholder, pattern: ValuePattern?, absent: Absent)
+        /// A value known at compile time that the renderer refused: every render fails with it.
+        case refused(RenderError)
+    }
+
+    /// What a slot without a value renders.
+    private enum Absent: Sendable {
+        /// The default, rendered.
+        case text(Range<Int>)
+        case missing(RenderError)
+    }
+
+    public let renderer: TemplateRenderer
+    private var text: [UInt8] = []
+    private var pieces: [Piece] = []
+    /// The values folded in, by name: the message of a second scheme after `skd://` names its source.
+    private var fixedValues: [String: TemplateValue] = [:]
+
+    /// Compiles `renderer`'s template, each variable bound as `binding` says.
+    public init(_ renderer: TemplateRenderer, binding: (String) -> Binding) {
+        self.renderer = renderer
+        for segment in renderer.template.segments {
+            switch segment {
+            case .literal(let literal):
+                append(text: Array(literal.utf8))
+            case .placeholder(let placeholder):
+                switch binding(placeholder.name) {
+                case .slot(let slot):
+                    let absent: Absent
+                    do {
+                        var bytes: [UInt8] = []
+                        try renderer.render(placeholder, { _ in nil }, appendingTo: &bytes)
+                        absent = .text(text.count..<(text.count + bytes.count))
+                        text += bytes
+                    } catch {
+                        absent = .missing(error)
+                    }
+                    pieces.append(.slot(slot, placeholder, pattern: renderer.specs[placeholder.name]?.pattern, absent: absent))
+                case .fixed(let value):
+                    fold(placeholder, value: value)
+                }
+            }
+        }
+    }
+
+    /// This template with some of its slots now known: `binding` is asked of each slot (with its
+    /// variable's name), and a `.fixed` answer renders it into the text.
+    public func binding(_ binding: (Int, String) -> Binding) -> CompiledTemplate {
+        var folded = self
+        folded.text = []
+        folded.pieces = []
+        for piece in pieces {
+            switch piece {
+            case .text(let range):
+                folded.append(text: Array(text[range]))
+            case .refused:
+                folded.pieces.append(piece)
+            case .slot(let slot, let placeholder, let pattern, let absent):
+                switch binding(slot, placeholder.name) {
+                case .fixed(let value):
+                    folded.fold(placeholder, value: value)
+                case .slot(let renumbered):
+                    var moved = absent
+                    if case .text(let range) = absent {
+                        moved = .text(folded.text.count..<(folded.text.count + range.count))
+                        folded.text += text[range]
+                    }
+                    folded.pieces.append(.slot(renumbered, placeholder, pattern: pattern, absent: moved))
+                }
+            }
+        }
+        return folded
+    }
+
+    /// Whether every variable is known: each render gives the same URI, or the same refusal.
+    public var isConstant: Bool {
+        !pieces.contains { if case .slot = $0 { true } else { false } }
+    }
+
+    /// The values of one render: each slot's bytes, one after another in a buffer kept from render to render.
+    public struct Values {
+        public private(set) var bytes: [UInt8] = []
+        private var ranges: [Range<Int>?] = []
+
+        public init() {}
+
+        /// Forgets the values of the last render, keeping the storage.
+        public mutating func removeAll() {
+            bytes.removeAll(keepingCapacity: true)
+            for index in ranges.indices { ranges[index] = nil }
+        }
+
+        /// Gives slot `slot` the value `value`.
+        public mutating func set(_ slot: Int, _ value: UnsafeBufferPointer<UInt8>) {
+            while ranges.count <= slot { ranges.append(nil) }
+            ranges[slot] = bytes.count..<(bytes.count + value.count)
+            bytes.append(contentsOf: value)
+        }
+
+        public mutating func set(_ slot: Int, _ value: String) {
+            var value = value
+            value.withUTF8 { set(slot, $0) }
+        }
+
+        /// The value of slot `slot`, if it has one.
+        public func range(_ slot: Int) -> Range<Int>? { slot < ranges.count ? ranges[slot] : nil }
+
+        public func string(_ slot: Int) -> String? { range(slot).map { String(decoding: bytes[$0], as: UTF8.self) } }
+    }
+
+    /// Renders into `uri` (emptied first) with `values`; `source` names where a slot's value came from, for
+    /// the message of a value refused.
+    public func render(_ values: Values, into uri: inout [UInt8], source: (Int) -> String) throws(RenderError) {
+        uri.removeAll(keepingCapacity: true)
+        for piece in pieces {
+            switch piece {
+            case .text(let range):
+                uri += text[range]
+            case .refused(let error):
+                throw error
+            case .slot(let slot, let placeholder, let pattern, let absent):
+                guard let range = values.range(slot) else {
+                    switch absent {
+                    case .text(let range): uri += text[range]
+                    case .missing(let error): throw error
+                    }
+                    continue
+                }
+                try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
+                    let value = UnsafeBufferPointer(rebasing: all[range])
+                    try render(placeholder, value: value, pattern: pattern, into: &uri) { source(slot) }
+                }
+            }
+        }
+        // What only the whole URI can tell, as the renderer tells it after every value: that a template
+        // starting with a value makes an `skd:` URI, and that no value after `skd://` brings a scheme.
+        guard !renderer.template.startsWithKeyScheme || renderer.template.variableAfterScheme != nil else { return }
+        try renderer.checkWhole(String(decoding: uri, as: UTF8.self)) { name in
+            for case .slot(let slot, let placeholder, _, _) in pieces where placeholder.name == name {
+                return values.string(slot).map { TemplateValue($0, source: source(slot)) }
+            }
+            return fixedValues[name]
+        }
+    }
+
+    /// One value: checked on its bytes, and by the renderer's own checks (which say why) when these find
+    /// anything to doubt; filtered and percent-encoded.
+    private func render(
+        _ placeholder: Template.Placeholder, value: UnsafeBufferPointer<UInt8>, pattern: ValuePattern?, into uri: inout [UInt8],
+        source: () -> String
+    ) throws(RenderError) {
+        let suspicious = value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+        if suspicious || pattern?.matches(value) == false {
+            // The renderer's checks of the value, which throw with its message.
+            let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source())
+            var scratch: [UInt8] = []
+            try renderer.render(placeholder, { _ in doubted }, appendingTo: &scratch)
+        }
+        let mode: URIEscaping.Mode = placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery
+        guard placeholder.filters.contains(where: { $0 != .url }) else {
+            URIEscaping.encode(bytes: value, mode, appendingTo: &uri)
+            return
+        }
+        var filtered = String(decoding: value, as: UTF8.self)
+        for filter in placeholder.filters { filtered = filter.apply(to: filtered) }
+        URIEscaping.encode(filtered, mode, appendingTo: &uri)
+    }
+
+    /// A placeholder whose value is known: its rendering into the text, or the refusal every render says.
+    private mutating func fold(_ placeholder: Template.Placeholder, value: TemplateValue?) {
+        if let value { fixedValues[placeholder.name] = value }
+        do {
+            var bytes: [UInt8] = []
+            try renderer.render(placeholder, { _ in value }, appendingTo: &bytes)
+            append(text: bytes)
+        } catch {
+            pieces.append(.refused(error))
+        }
+    }
+
+    private mutating func append(text bytes: [UInt8]) {
+        if case .text(let range)? = pieces.last, range.upperBound == text.count {
+            pieces[pieces.count - 1] = .text(range.lowerBound..<(range.upperBound + bytes.count))
+        } else {
+            pieces.append(.text(text.count..<(text.count + bytes.count)))
+        }
+        text += bytes
+    }
+}
