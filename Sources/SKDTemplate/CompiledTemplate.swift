@@ -157,7 +157,9 @@ public struct CompiledTemplate: Sendable {
         }
         // What only the whole URI can tell, as the renderer tells it after every value: that a template
         // starting with a value makes an `skd:` URI, and that no value after `skd://` brings a scheme.
-        guard !renderer.template.startsWithKeyScheme || renderer.template.variableAfterScheme != nil else { return }
+        if renderer.template.startsWithKeyScheme {
+            guard renderer.template.variableAfterScheme != nil, uri.withUnsafeBufferPointer(LicenseURL.nestedScheme) != nil else { return }
+        }
         try renderer.checkWhole(String(decoding: uri, as: UTF8.self)) { name in
             for case .slot(let slot, let placeholder, _, _) in pieces where placeholder.name == name {
                 return values.string(slot).map { TemplateValue($0, source: source(slot)) }

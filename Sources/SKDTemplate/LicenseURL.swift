@@ -31,12 +31,26 @@ public enum LicenseURL {
     /// or nil. Such a URI is always wrong: a resource loader that swaps `skd` for `https` requests
     /// `https://https://…`.
     public static func nestedScheme(in uri: String) -> String? {
-        guard uri.hasPrefix("skd:") else { return nil }
-        var rest = uri.dropFirst(4)
-        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
-        let lowered = rest.prefix(8).lowercased()
-        for scheme in ["https", "http", "skd"] where lowered.hasPrefix(scheme + ":") || lowered.hasPrefix(scheme + "%3a") {
-            return scheme
+        var uri = uri
+        return uri.withUTF8 { nestedScheme(in: $0) }
+    }
+
+    /// The same, of a URI's bytes (a URI rendered at every key period).
+    public static func nestedScheme(in uri: UnsafeBufferPointer<UInt8>) -> String? {
+        func starts(at offset: Int, with text: StaticString) -> Bool {
+            guard uri.count >= offset + text.utf8CodeUnitCount else { return false }
+            return text.withUTF8Buffer { text in
+                text.indices.allSatisfy { uri[offset + $0] | (text[$0] >= UInt8(ascii: "a") ? 0x20 : 0) == text[$0] }
+            }
+        }
+        guard uri.count >= 4, uri[0] == UInt8(ascii: "s"), uri[1] == UInt8(ascii: "k"), uri[2] == UInt8(ascii: "d"), uri[3] == UInt8(ascii: ":")
+        else { return nil }
+        let rest = starts(at: 4, with: "//") ? 6 : 4
+        for scheme: StaticString in ["https", "http", "skd"] {
+            let length = scheme.utf8CodeUnitCount
+            if starts(at: rest, with: scheme), starts(at: rest + length, with: ":") || starts(at: rest + length, with: "%3a") {
+                return scheme.description
+            }
         }
         return nil
     }

@@ -67,8 +67,28 @@ struct KeyLine {
     }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.
-    static func normalizedKeyID<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String? {
-        guard bytes.count == 34, NumberParsing.isHexadecimalSequence(bytes) else { return nil }
-        return String(decoding: bytes.dropFirst(2).map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") ? $0 + 32 : $0 }, as: UTF8.self)
+    static func normalizedKeyID(_ bytes: ArraySlice<UInt8>) -> String? {
+        bytes.withUnsafeBytes(normalizedKeyID)
     }
+
+    /// The same, of bytes read in place (another system's KEYID, at every key period of a `{kid}` template):
+    /// a byte loop, as a generic walk over them costs more than the rest of the key.
+    static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer) -> String? {
+        guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return nil }
+        return String(unsafeUninitializedCapacity: 32) { output in
+            for index in 0..<32 {
+                let byte = bytes[index + 2]
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): output[index] = byte
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): output[index] = byte + 32
+                default: return 0
+                }
+            }
+            return 32
+        }.nilIfEmpty
+    }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
