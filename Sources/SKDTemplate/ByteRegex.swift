@@ -21,6 +21,10 @@ package struct ByteRegex: Sendable {
     /// The bytes of the ``Instruction/literal(offset:count:)`` instructions, one after another.
     private let literals: [UInt8]
     private let captureCount: Int
+    /// The bytes a match can start with, when every match starts with one (a pattern that may match empty,
+    /// or starts with an anchor, has none): start positions at other bytes are skipped without running the
+    /// program, as most of a key URI is where a `[?&]cid=` search cannot start.
+    private let firstBytes: [Bool]?
 
     private enum Instruction: Sendable {
         case byte(UInt8)
@@ -56,9 +60,49 @@ package struct ByteRegex: Sendable {
         compiler.compile(tree)
         compiler.emit(.save(1))
         compiler.emit(.match)
+        let first = Self.firstBytes(of: tree, classes: parser.classes)
         return ByteRegex(
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
-            literals: compiler.literals, captureCount: parser.groupCount + 1)
+            literals: compiler.literals, captureCount: parser.groupCount + 1, firstBytes: first?.nullable == false ? first?.bytes : nil)
+    }
+
+    /// The bytes a match of `node` can start with, and whether it can match empty; `nil` where an anchor
+    /// decides.
+    private static func firstBytes(of node: Node, classes: [[Bool]]) -> (bytes: [Bool], nullable: Bool)? {
+        switch node {
+        case .byte(let byte):
+            var bytes = [Bool](repeating: false, count: 256)
+            bytes[Int(byte)] = true
+            return (bytes, false)
+        case .set(let index):
+            return (classes[index], false)
+        case .any:
+            return ((0..<256).map { $0 < 0x0A || $0 > 0x0D }, false)
+        case .lineStart, .lineEnd:
+            return nil
+        case .group(let inner, _):
+            return firstBytes(of: inner, classes: classes)
+        case .repetition(let inner, let min, _, _):
+            guard let first = firstBytes(of: inner, classes: classes) else { return nil }
+            return (first.bytes, first.nullable || min == 0)
+        case .concatenation(let items):
+            var bytes = [Bool](repeating: false, count: 256)
+            for item in items {
+                guard let first = firstBytes(of: item, classes: classes) else { return nil }
+                for index in 0..<256 where first.bytes[index] { bytes[index] = true }
+                if !first.nullable { return (bytes, false) }
+            }
+            return (bytes, true)
+        case .alternation(let branches):
+            var bytes = [Bool](repeating: false, count: 256)
+            var nullable = false
+            for branch in branches {
+                guard let first = firstBytes(of: branch, classes: classes) else { return nil }
+                for index in 0..<256 where first.bytes[index] { bytes[index] = true }
+                nullable = nullable || first.nullable
+            }
+            return (bytes, nullable)
+        }
     }
 
     /// The captures of the first match in `text`, bytes read in place (a native string's UTF-8, without a
@@ -79,6 +123,7 @@ package struct ByteRegex: Sendable {
         // more than the match (six reallocations for a key URI).
         scratch.stack.reserveCapacity(2 * text.count + 16)
         for start in 0...text.count {
+            if let firstBytes, start == text.count || !firstBytes[Int(text[start])] { continue }
             switch run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack) {
             case .matched:
                 // Into the scratch's array: the caller's copy of it is released before the next match, which

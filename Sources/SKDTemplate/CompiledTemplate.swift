@@ -120,6 +120,21 @@ public struct CompiledTemplate: Sendable {
             bytes.append(contentsOf: value)
         }
 
+        /// Gives slot `slot` the decimal digits of `number` (a key period's index), without a `String`.
+        public mutating func set(_ slot: Int, decimal number: Int) {
+            while ranges.count <= slot { ranges.append(nil) }
+            let start = bytes.count
+            if number < 0 { bytes.append(UInt8(ascii: "-")) }
+            var rest = number.magnitude
+            let digits = bytes.count
+            repeat {
+                bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+            bytes[digits...].reverse()
+            ranges[slot] = start..<bytes.count
+        }
+
         public mutating func set(_ slot: Int, _ value: String) {
             var value = value
             value.withUTF8 { set(slot, $0) }

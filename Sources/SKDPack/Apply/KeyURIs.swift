@@ -135,9 +135,14 @@ final class KeyURIs: Sendable {
         private var scratch = ByteRegex.Scratch()
         private var groups: [String: String]?
         private var captures: [Range<Int>?]?
-        /// The URI rendered last, and what it was rendered from.
+        /// The URI rendered last, and what it was rendered from (the old URI's buffer kept from key to key).
         private(set) var uri: [UInt8] = []
-        private var last: (oldURI: [UInt8]?, index: Int, kid: String?, truth: KeyID?)?
+        private var rendered = false
+        private var lastOldURI: [UInt8] = []
+        private var lastHadOldURI = false
+        private var lastIndex = 0
+        private var lastKID: String?
+        private var lastTruth: KeyID?
 
         init(_ uris: KeyURIs, identity: PlaylistIdentity) {
             self.uris = uris
@@ -164,12 +169,12 @@ final class KeyURIs: Sendable {
         /// Renders the URI of `key` into ``uri``; `true` if it is the URI rendered last (what it noted is
         /// noted already), as what it depends on is the same.
         mutating func render(_ key: Key, noting outcome: inout PlaylistOutcome) throws(Unrendered) -> Bool {
-            if let last, !dependsOnOldURI || Self.same(key.oldURI, last.oldURI), !dependsOnIndex || key.index == last.index,
-                !dependsOnKID || key.kid == last.kid, !dependsOnTruth || key.truth?.key == last.truth
+            if rendered, !dependsOnOldURI || isLastOldURI(key.oldURI), !dependsOnIndex || key.index == lastIndex,
+                !dependsOnKID || key.kid == lastKID, !dependsOnTruth || key.truth?.key == lastTruth
             {
                 return true
             }
-            self.last = nil
+            rendered = false
             if let first = playlistSecrets.first, !outcome.secretValues.contains(first) {
                 outcome.secretValues.formUnion(playlistSecrets)
             }
@@ -185,15 +190,15 @@ final class KeyURIs: Sendable {
                 outcome.contentIDsFromPatterns.insert(contentID)
             }
             // Rendered into the buffer out of `self`, which the message of a value refused reads.
-            var rendered: [UInt8] = []
-            swap(&rendered, &uri)
+            var output: [UInt8] = []
+            swap(&output, &uri)
             var failure: RenderError?
             do {
-                try compiled.render(values, into: &rendered) { index in source(of: index, key) }
+                try compiled.render(values, into: &output) { index in source(of: index, key) }
             } catch {
                 failure = error
             }
-            swap(&rendered, &uri)
+            swap(&output, &uri)
             if let failure {
                 var message = failure.message
                 if failure.problem == .missingValue, let name = failure.variable {
@@ -202,7 +207,11 @@ final class KeyURIs: Sendable {
                 throw .refused(ApplyDiagnostics.renderFailed, message + "; the playlist is left as it was")
             }
             try checkHost()
-            last = (key.oldURI.map(Array.init), key.index, key.kid, key.truth?.key)
+            rendered = true
+            lastHadOldURI = key.oldURI != nil
+            lastOldURI.removeAll(keepingCapacity: true)
+            if let oldURI = key.oldURI { lastOldURI.append(contentsOf: oldURI) }
+            (lastIndex, lastKID, lastTruth) = (key.index, key.kid, key.truth?.key)
             return false
         }
 
@@ -247,7 +256,7 @@ final class KeyURIs: Sendable {
                         continue
                     }
                 case .keyIndex:
-                    values.set(index, String(key.index))
+                    values.set(index, decimal: key.index)
                 case .kid:
                     guard let kid = key.kid else { continue }
                     values.set(index, kid)
@@ -302,10 +311,11 @@ final class KeyURIs: Sendable {
                     + "does not allow; the playlist is left as it was")
         }
 
-        private static func same(_ bytes: UnsafeBufferPointer<UInt8>?, _ other: [UInt8]?) -> Bool {
-            guard let bytes, let other else { return bytes == nil && other == nil }
-            guard bytes.count == other.count, let base = bytes.baseAddress else { return bytes.count == other.count }
-            return other.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+        private func isLastOldURI(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
+            guard let bytes else { return !lastHadOldURI }
+            guard lastHadOldURI, bytes.count == lastOldURI.count else { return false }
+            guard let base = bytes.baseAddress else { return true }
+            return lastOldURI.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
         }
     }
 }

@@ -464,9 +464,16 @@ private struct MediaWalk {
         }
         var changed = false
         var sessionKey: KeyAttributes?
-        let oldURI: [UInt8]? =
-            spans.uri.map { Array(AttributeView(line: content, span: $0).textBytes) } ?? key().resolvedURI.map { Array($0.utf8) }
-        guard let uri = oldURI.withOptionalBuffer({ renderURI(oldURI: $0, line: line) }) else { return false }
+        // The old URI read in place where it stands as it is read (a quoted URI without `{$…}`).
+        let rendered: [UInt8]?
+        if let span = spans.uri {
+            rendered = AttributeView(line: content, span: span).textBytes.withMemoryRebound(to: UInt8.self) {
+                renderURI(oldURI: $0, line: line)
+            }
+        } else {
+            rendered = key().resolvedURI.map { Array($0.utf8) }.withOptionalBuffer { renderURI(oldURI: $0, line: line) }
+        }
+        guard let uri = rendered else { return false }
         let signaled = truth?.signaled
         do {
             changed = try uri.withUnsafeBufferPointer { uri throws(UnwritableAttributeValue) in
@@ -539,8 +546,14 @@ private struct MediaWalk {
         // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
         // another system's KEYID.
         let uri = uris.uri
-        if let behind = truth.map({ Array($0.keyID.kid.hex.utf8) }) ?? oldURI.map(Array.init) ?? periods.kid.map({ Array($0.utf8) }) {
-            uri.withUnsafeBytes { uri in behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) } }
+        uri.withUnsafeBytes { uri in
+            if var behind = truth?.keyID.kid.hex {
+                behind.withUTF8 { noteKey(uri: uri, behind: UnsafeRawBufferPointer($0), line: line) }
+            } else if let oldURI {
+                noteKey(uri: uri, behind: UnsafeRawBufferPointer(oldURI), line: line)
+            } else if var behind = periods.kid {
+                behind.withUTF8 { noteKey(uri: uri, behind: UnsafeRawBufferPointer($0), line: line) }
+            }
         }
         return uri
     }
