@@ -104,6 +104,9 @@ public struct CompiledTemplate: Sendable {
     public struct Values {
         public private(set) var bytes: [UInt8] = []
         private var ranges: [Range<Int>?] = []
+        /// The last value of each slot that passed its checks: a key-rotated playlist renders the same
+        /// content id at every period, and its pattern is not matched again.
+        fileprivate var accepted: [[UInt8]?] = []
 
         public init() {}
 
@@ -144,11 +147,22 @@ public struct CompiledTemplate: Sendable {
         public func range(_ slot: Int) -> Range<Int>? { slot < ranges.count ? ranges[slot] : nil }
 
         public func string(_ slot: Int) -> String? { range(slot).map { String(decoding: bytes[$0], as: UTF8.self) } }
+
+        /// Whether the value at `range` is the last one slot `slot` accepted.
+        fileprivate func isAccepted(_ slot: Int, _ range: Range<Int>) -> Bool {
+            guard slot < accepted.count, let last = accepted[slot], last.count == range.count else { return false }
+            return last.withUnsafeBufferPointer { last in bytes.withUnsafeBufferPointer { last.elementsEqual($0[range]) } }
+        }
+
+        fileprivate mutating func accept(_ slot: Int, _ range: Range<Int>) {
+            while accepted.count <= slot { accepted.append(nil) }
+            accepted[slot] = Array(bytes[range])
+        }
     }
 
     /// Renders into `uri` (emptied first) with `values`; `source` names where a slot's value came from, for
     /// the message of a value refused.
-    public func render(_ values: Values, into uri: inout [UInt8], source: (Int) -> String) throws(RenderError) {
+    public func render(_ values: inout Values, into uri: inout [UInt8], source: (Int) -> String) throws(RenderError) {
         uri.removeAll(keepingCapacity: true)
         for piece in pieces {
             switch piece {
@@ -164,10 +178,12 @@ public struct CompiledTemplate: Sendable {
                     }
                     continue
                 }
+                let accepted = values.isAccepted(slot, range)
                 try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
                     let value = UnsafeBufferPointer(rebasing: all[range])
-                    try render(placeholder, value: value, pattern: pattern, into: &uri) { source(slot) }
+                    try render(placeholder, value: value, checked: accepted, pattern: pattern, into: &uri) { source(slot) }
                 }
+                if !accepted { values.accept(slot, range) }
             }
         }
         // What only the whole URI can tell, as the renderer tells it after every value: that a template
@@ -186,11 +202,11 @@ public struct CompiledTemplate: Sendable {
     /// One value: checked on its bytes, and by the renderer's own checks (which say why) when these find
     /// anything to doubt; filtered and percent-encoded.
     private func render(
-        _ placeholder: Template.Placeholder, value: UnsafeBufferPointer<UInt8>, pattern: ValuePattern?, into uri: inout [UInt8],
-        source: () -> String
+        _ placeholder: Template.Placeholder, value: UnsafeBufferPointer<UInt8>, checked: Bool, pattern: ValuePattern?,
+        into uri: inout [UInt8], source: () -> String
     ) throws(RenderError) {
-        let suspicious = value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
-        if suspicious || pattern?.matches(value) == false {
+        let suspicious = !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+        if suspicious || (!checked && pattern?.matches(value) == false) {
             // The renderer's checks of the value, which throw with its message.
             let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source())
             var scratch: [UInt8] = []

@@ -43,7 +43,8 @@ public enum LicenseURL {
                 text.indices.allSatisfy { uri[offset + $0] | (text[$0] >= UInt8(ascii: "a") ? 0x20 : 0) == text[$0] }
             }
         }
-        guard uri.count >= 4, uri[0] == UInt8(ascii: "s"), uri[1] == UInt8(ascii: "k"), uri[2] == UInt8(ascii: "d"), uri[3] == UInt8(ascii: ":")
+        guard uri.count >= 4, uri[0] == UInt8(ascii: "s"), uri[1] == UInt8(ascii: "k"), uri[2] == UInt8(ascii: "d"),
+            uri[3] == UInt8(ascii: ":")
         else { return nil }
         let rest = starts(at: 4, with: "//") ? 6 : 4
         for scheme: StaticString in ["https", "http", "skd"] {

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A value for a template variable, with where it came from (named in every message about it).
 public struct TemplateValue: Hashable, Sendable {
     public var value: String
@@ -55,17 +57,19 @@ public struct VariableSpec: Sendable {
 /// playlist checks a value per key period (a `{kid}` each time another): Swift's `Regex` costs tens of
 /// thousands of instructions a match. Swift's decides where the byte matcher cannot (other syntax, text
 /// that is not ASCII, a match that takes too many steps); a test holds the two in agreement.
-public final class ValuePattern: @unchecked Sendable {
-    // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
-    // matching does not mutate it; sharing it between concurrent renders is safe.
+public final class ValuePattern: Sendable {
     public let text: String
-    private let regex: Regex<AnyRegexOutput>
     private let bytes: ByteRegex?
+    /// Swift's `Regex`, compiled when first needed: at once where the byte matcher cannot run the pattern
+    /// (so that a pattern Swift's rejects is an error when the template is read), else only for a value the
+    /// byte matcher cannot decide; compiling it costs a template's start-up more than its file. (A compiled
+    /// `Regex` is never mutated; the lock is for the first use, which concurrent jobs may race to.)
+    private let swift: Mutex<SwiftRegex?>
 
     public init(_ text: String) throws {
         self.text = text
-        self.regex = try Regex(text).matchingSemantics(.unicodeScalar)
         self.bytes = ByteRegex.compile("^(?:" + text + ")$")
+        self.swift = Mutex(bytes == nil ? SwiftRegex(regex: try Regex(text).matchingSemantics(.unicodeScalar)) : nil)
     }
 
     public func matches(_ value: String) -> Bool {
@@ -76,11 +80,24 @@ public final class ValuePattern: @unchecked Sendable {
     /// Whether the UTF-8 text `value` matches the pattern as a whole.
     public func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
         if let bytes, value.allSatisfy({ $0 < 0x80 }), let found = bytes.firstMatch(in: value) { return found != nil }
-        return (try? regex.wholeMatch(in: String(decoding: value, as: UTF8.self))) != nil
+        return swiftMatches(String(decoding: value, as: UTF8.self))
     }
 
     /// Swift's answer alone: the reference the byte matcher is tested against.
-    func swiftMatches(_ value: String) -> Bool { (try? regex.wholeMatch(in: value)) != nil }
+    func swiftMatches(_ value: String) -> Bool {
+        let regex = swift.withLock { regex in
+            if regex == nil { regex = (try? Regex(text).matchingSemantics(.unicodeScalar)).map { SwiftRegex(regex: $0) } }
+            return regex
+        }
+        return regex.map { (try? $0.regex.wholeMatch(in: value)) != nil } ?? false
+    }
+
+    /// A compiled `Regex`, shared between threads.
+    private struct SwiftRegex: @unchecked Sendable {
+        // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
+        // matching does not mutate it.
+        let regex: Regex<AnyRegexOutput>
+    }
 }
 
 /// Why a URI could not be rendered. The message names the variable and where its value came from, and

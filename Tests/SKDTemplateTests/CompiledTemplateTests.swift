@@ -71,7 +71,7 @@ struct CompiledTemplateTests {
             var uri: [UInt8] = []
             let got: String
             do {
-                try compiled.render(values, into: &uri) { slot in "source of \(Self.names[slot])" }
+                try compiled.render(&values, into: &uri) { slot in "source of \(Self.names[slot])" }
                 got = String(decoding: uri, as: UTF8.self)
                 rendered += 1
             } catch {
@@ -90,7 +90,8 @@ struct CompiledTemplateTests {
         let compiled = CompiledTemplate(renderer) { name in .fixed(TemplateValue(name + " 1", source: "x")) }
         #expect(compiled.isConstant)
         var uri: [UInt8] = []
-        try compiled.render(CompiledTemplate.Values(), into: &uri) { _ in "" }
+        var values = CompiledTemplate.Values()
+        try compiled.render(&values, into: &uri) { _ in "" }
         #expect(String(decoding: uri, as: UTF8.self) == "skd://a%201?b=b%201")
     }
 

@@ -191,14 +191,17 @@ final class KeyURIs: Sendable {
             }
             // Rendered into the buffer out of `self`, which the message of a value refused reads.
             var output: [UInt8] = []
+            var slotValues = CompiledTemplate.Values()
             swap(&output, &uri)
+            swap(&slotValues, &values)
             var failure: RenderError?
             do {
-                try compiled.render(values, into: &output) { index in source(of: index, key) }
+                try compiled.render(&slotValues, into: &output) { index in source(of: index, key) }
             } catch {
                 failure = error
             }
             swap(&output, &uri)
+            swap(&slotValues, &values)
             if let failure {
                 var message = failure.message
                 if failure.problem == .missingValue, let name = failure.variable {
