@@ -26,8 +26,9 @@ public struct CPIXFairPlayKey: Sendable, Equatable {
         self.uri = system.uriExtXKey
         for signaling in system.hlsSignaling {
             let wanted: TagName = signaling.playlist == .media ? .key : .sessionKey
-            for line in signaling.text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) where !line.isEmpty {
-                let parsed = Array(line.utf8).withUnsafeBytes { TagParser.parse($0).tag }
+            // By bytes: a document with a key per period has thousands of signalings.
+            for line in signaling.text.utf8.split(whereSeparator: { $0 == 0x0A || $0 == 0x0D }) where !line.isEmpty {
+                let parsed = Array(line).withUnsafeBytes { TagParser.parse($0).tag }
                 guard parsed.name == wanted, let key = KeyTag(parsed) else {
                     // Proprietary tags are allowed beside the key ("may contain multiple lines"): kept out.
                     if parsed.name == .key || parsed.name == .sessionKey {
