@@ -16,6 +16,8 @@ public struct SettingNames: Sendable, Hashable {
     public var cpix = "a CPIX document given for the run"
     /// The setting that takes `{kid}` from the init segments (`--kid-from media`).
     public var kidFromMedia = "the setting that takes the KID from the media"
+    /// The destinations a run of many playlists may choose (`--in-place, --output DIR, --check or --diff`).
+    public var destinations = "in place, a directory, a check or a diff"
     /// The setting that lets several titles share a content id (`--allow-shared-content-id`).
     public var allowSharedContentID = "the setting that lets titles share a content id"
 

@@ -143,11 +143,11 @@ extension ApplySettings {
     func run() throws {
         let clock = RunClock()
         try reportingUsage {
-            let reportFormats = try reports.map { file throws -> (String, ReportFormat) in
+            let reportFormats = try reports.map { file throws -> (target: ReportFiles.Target, format: ReportFormat) in
                 guard let format = ReportFormat(fileName: file) else {
                     throw UsageFailure("--report \(file): name it .json, .xml, .junit.xml or .sarif to choose its format")
                 }
-                return (file, format)
+                return (.file(file), format)
             }
             let printer = DiagnosticPrinter()
             defer { printer.flush() }
@@ -170,95 +170,50 @@ extension ApplySettings {
             options.titleLockWait = lockWait
             options.validatesWrites = validate
             let redaction = options.redaction
-
-            let run = try LibraryRun(
-                paths: paths,
-                discovery: PlaylistDiscovery(
-                    followSymlinks: followSymlinks, findsLeftoversBesideFiles: destination == .inPlace, names: .commandLine),
-                shard: shard, printer: printer
-            ) {
+            let input = try StandardInput.inputs(paths) {
                 guard destination != .inPlace, !isDirectoryDestination(destination) else {
                     throw UsageFailure("standard input can go to standard output, --check or --diff only")
                 }
             }
-            defer { run.close() }
-            // A run whose inputs are not all there (a misspelt path) writes nothing: run again when they are.
-            if !run.discovery.problems.isEmpty {
-                let count = run.discovery.problems.count
-                printer.print(message: "skdpack: nothing written: \(count) input\(count == 1 ? "" : "s") could not be read")
-                printer.flush()
-                throw ExitStatus.failure
-            }
-            // The whole plan before the first write: a mistake in it is said once, and nothing is touched.
-            let problems = ApplyPlan(options: options).problems(for: run.packages, allowingSharedContentIDs: allowSharedContentID)
-            guard problems.isEmpty else {
-                for problem in problems { printer.print(message: "skdpack: \(problem)") }
-                printer.flush()
-                throw ExitStatus.failure
-            }
-            Self.removeLeftovers(of: destination, found: run.discovery.leftovers, printer: printer)
-            if destination == .standardOutput {
-                let count = run.discovery.packages.reduce(0) { $0 + $1.playlistCount }
-                guard count <= 1 else {
-                    throw UsageFailure(
-                        "\(count) playlists to write: give --in-place, --output DIR, --check or --diff (standard output takes one)")
-                }
-            }
-            let stream = StreamOutput(
-                fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
-            let runner = ApplyRunner(options: options, destination: destination, stream: stream)
-            var summary = ApplySummary()
-            var contentIDs = SharedContentIDs()
-            let reports = try Self.openReports(reportFormats, printer: printer)
+            defer { input.close() }
             // Diffs and standard output are one stream: written by one job, in order.
             let streams = destination == .diff || destination == .standardOutput
+            var run = ApplyRun(
+                options: options, inputs: input.paths, destination: destination,
+                stream: StreamOutput(fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))
+            run.followSymlinks = followSymlinks
+            run.shard = try LibraryOptions.shard(shard)
+            run.jobs = streams ? 1 : try LibraryOptions.jobCount(jobs)
+            run.allowsSharedContentIDs = allowSharedContentID
+            run.spooled = input.spooled
+            run.names = .commandLine
+            let reports: ReportFiles?
             do {
-                try run.run(jobs: streams ? 1 : try LibraryOptions.jobCount(jobs), progress: !noProgress && !streams) { package in
-                    // A package's playlists in path order: the order of the report, written as it goes.
-                    (package.key, runner.run(package).sorted { $0.path < $1.path })
-                } consume: { package, outcomes in
-                    contentIDs.add(outcomes, package: package)
-                    for var outcome in outcomes {
-                        outcome.path = run.shown(outcome.path)
-                        for index in outcome.diagnostics.indices {
-                            outcome.diagnostics[index].location.path = run.shown(outcome.diagnostics[index].location.path)
-                            outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
-                            printer.print(outcome.diagnostics[index])
-                        }
-                        summary.add(outcome)
-                        try reports?.add(Report.Playlist(outcome, package: run.shown(package)))
-                        if destination == .check, outcome.changed {
-                            let count = outcome.counts.total
-                            printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
-                        }
-                    }
-                    return outcomes.count
-                }
-                if !allowSharedContentID {
-                    for (id, titles) in contentIDs.shared {
-                        let named = titles.prefix(3).map(run.shown).joined(separator: ", ") + (titles.count > 3 ? ", …" : "")
-                        printer.print(
-                            message: "skdpack: warning: \(titles.count) titles got the content id \(redaction.redact(id)) from --match or "
-                                + "--path-pattern (\(named)); a pattern that captures too much? (--allow-shared-content-id if they share it)"
-                        )
-                    }
-                }
-                printer.print(message: summary.line(checking: destination == .check || destination == .diff))
-                try reports?.finish(
-                    run: run.marked(
-                        clock.run(
-                            command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact),
-                            template: template, shard: shard)))
+                reports = reportFormats.isEmpty ? nil : try ReportFiles(reportFormats, tool: Report.Tool(version: SKDPackVersion.current))
             } catch {
-                reports?.discard()
                 printer.print(message: "skdpack: \(error)")
-                printer.flush()
                 throw ExitStatus.failure
             }
+            let observer = ApplyPrinter(printer: printer, checking: destination == .check, progress: !noProgress && !streams)
+            StopSignal.install()
+            let result = run.run(observer: observer, report: reports, stop: { StopSignal.requested != nil }) { notDone in
+                var described = clock.run(
+                    command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact), template: template, shard: shard)
+                if StopSignal.requested != nil, let notDone {
+                    described.partial = true
+                    described.notDone = notDone
+                }
+                return described
+            }
+            observer.finish()
+            if result.finished { printer.print(message: result.summary.line(checking: destination == .check || destination == .diff)) }
             printer.flush()
-            run.exitIfStopped()
-            if !run.discovery.problems.isEmpty || summary.ioFailures > 0 { throw ExitStatus.failure }
-            if summary.failed > 0 || (destination == .check && summary.changed > 0) { throw ExitStatus.findings }
+            StopSignal.exitIfRequested(done: result.done, of: result.total, printer: printer)
+            switch result.status {
+            case .succeeded: break
+            case .findings: throw ExitStatus.findings
+            case .failed: throw ExitStatus.failure
+            }
         }
     }
 
@@ -280,74 +235,42 @@ extension ApplySettings {
         return .standardOutput
     }
 
-    /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
-    /// rewritten in place, or in the output directory.
-    private static func removeLeftovers(of destination: ApplyDestination, found: [String], printer: DiagnosticPrinter) {
-        let candidates: [String]
-        switch destination {
-        case .inPlace: candidates = found
-        case .directory(let root): candidates = TemporaryLeftovers.find(under: root)
-        default: return
-        }
-        guard !candidates.isEmpty else { return }
-        let (removed, problems) = TemporaryLeftovers.remove(candidates)
-        for problem in problems { printer.print(message: "skdpack: \(problem)") }
-        guard let first = removed.first else { return }
-        let files = removed.count == 1 ? "temporary file" : "temporary files"
-        printer.print(
-            message: "skdpack: removed \(removed.count) \(files) left by an interrupted run (\(first)\(removed.count > 1 ? ", …" : ""))")
-    }
-
-    /// The report files asked for, opened before any playlist is touched: a report that cannot be written
-    /// stops the run before it changes anything.
-    private static func openReports(_ requested: [(String, ReportFormat)], printer: DiagnosticPrinter) throws -> ReportFiles? {
-        guard !requested.isEmpty else { return nil }
-        do {
-            return try ReportFiles(requested.map { (path: $0.0, format: $0.1) }, tool: Report.Tool(version: SKDPackVersion.current))
-        } catch {
-            printer.print(message: "skdpack: \(error)")
-            printer.flush()
-            throw ExitStatus.failure
-        }
-    }
-
     private func isDirectoryDestination(_ destination: ApplyDestination) -> Bool {
         if case .directory = destination { return true }
         return false
     }
 }
 
-/// The one-line summary `apply` ends with.
-struct ApplySummary {
-    var read = 0
-    var changed = 0
-    var unchanged = 0
-    var failed = 0
-    var ioFailures = 0
-    var rewritten = 0
-    var inserted = 0
-    var removed = 0
+/// What `apply` tells as it goes, on standard error: notes, each playlist's findings, the playlists
+/// `--check` would change, a progress bar.
+final class ApplyPrinter: ApplyObserver {
+    private let printer: DiagnosticPrinter
+    private let checking: Bool
+    private let showsProgress: Bool
+    /// Made with the first progress, when the total is known.
+    private var progressBar: ProgressBar?
 
-    mutating func add(_ outcome: PlaylistOutcome) {
-        read += 1
-        if outcome.diagnostics.contains(where: { $0.id == ApplyDiagnostics.unreadable.id || $0.id == ApplyDiagnostics.titleLocked.id }) {
-            ioFailures += 1
-        }
-        if outcome.failed {
-            failed += 1
-        } else if outcome.changed {
-            changed += 1
-            rewritten += outcome.counts.keysRewritten
-            inserted += outcome.counts.keysInserted
-            removed += outcome.counts.keysRemoved
-        } else {
-            unchanged += 1
+    init(printer: DiagnosticPrinter, checking: Bool, progress: Bool) {
+        self.printer = printer
+        self.checking = checking
+        self.showsProgress = progress
+    }
+
+    func note(_ message: String) { printer.print(message: "skdpack: \(message)") }
+
+    func applied(_ outcome: PlaylistOutcome) {
+        for diagnostic in outcome.diagnostics { printer.print(diagnostic) }
+        if checking, outcome.changed {
+            let count = outcome.counts.total
+            printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
         }
     }
 
-    func line(checking: Bool) -> String {
-        let verb = checking ? "would change" : "changed"
-        return "apply: \(read) playlist\(read == 1 ? "" : "s") read, \(changed) \(verb), \(unchanged) unchanged, "
-            + "\(failed) failed; keys rewritten \(rewritten), inserted \(inserted), removed \(removed)"
+    func progress(done playlists: Int, of total: Int) {
+        if progressBar == nil { progressBar = ProgressBar(total: total, enabled: showsProgress, printer: printer) }
+        progressBar?.advance(by: playlists)
     }
+
+    /// Clears the progress bar, for the summary.
+    func finish() { progressBar?.finish() }
 }

@@ -26,13 +26,12 @@ struct LibraryOptions: ParsableArguments {
         return jobs
     }
 
-    /// `packages` in report order, or the share of them `--shard` takes (checked).
-    static func packages(of packages: [PlaylistPackage], shard: String?) throws -> [PlaylistPackage] {
-        let ordered = packages.sorted { $0.key < $1.key }
-        guard let shard else { return ordered }
-        guard let chosen = Shard(shard) else {
-            throw UsageFailure("--shard \(shard): write I/N with 0 <= I < N, such as 0/4 (the first of four shares)")
+    /// `--shard I/N`, checked.
+    static func shard(_ text: String?) throws -> Shard? {
+        guard let text else { return nil }
+        guard let chosen = Shard(text) else {
+            throw UsageFailure("--shard \(text): write I/N with 0 <= I < N, such as 0/4 (the first of four shares)")
         }
-        return ordered.filter(chosen.contains)
+        return chosen
     }
 }

@@ -125,3 +125,5 @@ extension ReportMergeCommand {
         return kept
     }
 }
+
+extension ReportFormat: ExpressibleByArgument {}

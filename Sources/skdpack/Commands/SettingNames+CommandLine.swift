@@ -9,6 +9,7 @@ extension SettingNames {
         names.cpix = "--cpix"
         names.kidFromMedia = "--kid-from media"
         names.allowSharedContentID = "--allow-shared-content-id"
+        names.destinations = "--in-place, --output DIR, --check or --diff"
         return names
     }()
 }

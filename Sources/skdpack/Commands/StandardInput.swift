@@ -2,6 +2,29 @@ import Glibc
 
 /// Standard input, for commands that read a playlist from `-`.
 enum StandardInput {
+    /// A command's inputs, `-` replaced by the file standard input was spooled to.
+    struct Inputs {
+        var paths: [String]
+        var spooled: String?
+
+        /// Removes the spooled standard input.
+        func close() {
+            if let spooled { unlink(spooled) }
+        }
+    }
+
+    /// `paths`, with `-` (alone: it cannot be mixed with other inputs, and only where `allowed` does not
+    /// throw) spooled to a file.
+    static func inputs(_ paths: [String], allowed: () throws -> Void = {}) throws -> Inputs {
+        guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
+        guard let index = paths.firstIndex(of: "-") else { return Inputs(paths: paths, spooled: nil) }
+        guard paths.count == 1 else { throw UsageFailure("- (standard input) cannot be mixed with other inputs") }
+        try allowed()
+        var inputs = Inputs(paths: paths, spooled: try spool())
+        inputs.paths[index] = inputs.spooled!
+        return inputs
+    }
+
     /// Copies standard input into a temporary file and returns its path (the caller unlinks it): the
     /// engine reads files, and a file can be read twice (a package survey, the lines of an excerpt).
     static func spool() throws -> String {

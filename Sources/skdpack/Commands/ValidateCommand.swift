@@ -91,53 +91,49 @@ struct ValidateCommand: ParsableCommand {
         try reportingUsage {
             let options = try validationOptions()
             let printer = DiagnosticPrinter()
-            let run = try LibraryRun(
-                paths: paths, discovery: PlaylistDiscovery(followSymlinks: followSymlinks, names: .commandLine),
-                shard: library.shard, printer: printer)
-            defer { run.close() }
-            let output: ValidationOutput
+            let input = try StandardInput.inputs(paths)
+            defer { input.close() }
+            var run = ValidateRun(options: options, inputs: input.paths)
+            run.followSymlinks = followSymlinks
+            run.shard = try LibraryOptions.shard(library.shard)
+            run.jobs = try library.jobCount()
+            run.spooled = input.spooled
+            run.names = .commandLine
+            let report: ReportFiles?
             do {
-                output = try ValidationOutput(
-                    format == .human ? .human : .report(ReportFormat(rawValue: format.rawValue)!), spooled: run.spooled)
+                report =
+                    format == .human
+                    ? nil
+                    : try ReportFiles(
+                        [(.stream(fd: 1, name: "<stdout>"), ReportFormat(rawValue: format.rawValue)!)],
+                        tool: Report.Tool(version: SKDPackVersion.current))
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }
-            let runner = ValidationRunner(options: options)
-            var unreadable = 0
-            do {
-                // An input that is not there, or holds no playlist, is in the report as a playlist that
-                // failed: a CI view of the report shows it red, not a green run over less than was asked.
-                for problem in run.discovery.problems {
-                    try output.add(.unreadable(problem), package: problem.path)
+            let observer = ValidatePrinter(
+                printer: printer, findings: format == .human ? FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil) : nil,
+                spooled: input.spooled, progress: !library.noProgress)
+            StopSignal.install()
+            let result = run.run(observer: observer, report: report, stop: { StopSignal.requested != nil }) { notDone in
+                var described = clock.run(
+                    command: "validate", arguments: RunClock.subcommandArguments.map(options.redaction.redact), template: template,
+                    shard: library.shard)
+                if StopSignal.requested != nil, let notDone {
+                    described.partial = true
+                    described.notDone = notDone
                 }
-                // Package by package, each package's playlists by path: the order of reports.
-                try run.run(jobs: try library.jobCount(), progress: !library.noProgress, work: runner.run) { result in
-                    var playlists = result.playlists
-                    for problem in result.unreadable {
-                        printer.print(message: "skdpack: \(problem)")
-                        // In the report too, as a playlist that failed, with the reason.
-                        playlists.append(.unreadable(problem))
-                    }
-                    for playlist in playlists.sorted(by: { $0.path < $1.path }) {
-                        try output.add(playlist, package: result.package)
-                    }
-                    unreadable += result.unreadable.count
-                    return playlists.count
-                }
-                let arguments = RunClock.subcommandArguments.map(options.redaction.redact)
-                try output.finish(
-                    run: run.marked(clock.run(command: "validate", arguments: arguments, template: template, shard: library.shard)))
-            } catch {
-                printer.print(message: "skdpack: \(error)")
-                printer.flush()
-                throw ExitStatus.failure
+                return described
             }
+            if result.finished { observer.finish() }
             printer.flush()
-            run.exitIfStopped()
-            if !run.discovery.problems.isEmpty || unreadable > 0 { throw ExitStatus.failure }
-            if output.hasErrors { throw ExitStatus.findings }
+            StopSignal.exitIfRequested(done: result.done, of: result.total, printer: printer)
+            switch result.status {
+            case .succeeded: break
+            case .findings: throw ExitStatus.findings
+            case .failed: throw ExitStatus.failure
+            }
         }
     }
 

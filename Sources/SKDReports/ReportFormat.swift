@@ -1,14 +1,13 @@
-import ArgumentParser
 import HLS
 import SKDPack
 import SKDReports
 
 /// The machine-readable forms of a report.
-enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
+public enum ReportFormat: String, CaseIterable, Sendable {
     case json, xml, junit, sarif
 
     /// The bytes of `report` in this format.
-    func encode(_ report: Report) throws -> [UInt8] {
+    public func encode(_ report: Report) throws -> [UInt8] {
         switch self {
         case .json: try ReportJSON.encode(report)
         case .xml: try ReportXML.encode(report)
@@ -18,7 +17,7 @@ enum ReportFormat: String, CaseIterable, ExpressibleByArgument {
     }
 
     /// The format a report file's name asks for: `.json`, `.xml`, `.junit.xml`, `.sarif` (or `.sarif.json`).
-    init?(fileName: String) {
+    public init?(fileName: String) {
         let name = fileName.lowercased()
         if name.hasSuffix(".junit.xml") || name.hasSuffix(".junit") {
             self = .junit

@@ -1,0 +1,192 @@
+import Glibc
+import HLS
+
+/// The `apply` use case, whole: a library's playlists discovered and sharded, the plan checked before
+/// anything is written, the leftovers of an interrupted run removed, every package applied (in parallel,
+/// its results handed on in order), the content ids several titles got, the summary and the reports. What
+/// it finds goes to an ``ApplyObserver``; what it concludes is its ``Result``. The command line only turns
+/// flags into one and the result into an exit status.
+public struct ApplyRun: Sendable {
+    public var options: ApplyOptions
+    /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
+    public var inputs: [String]
+    public var destination: ApplyDestination
+    /// Where a playlist for standard output, and diffs, go.
+    public var stream: StreamOutput?
+    public var followSymlinks = false
+    public var shard: Shard?
+    /// Packages worked on at once (diffs and standard output are one stream, written by one).
+    public var jobs = 1
+    /// Let several titles get one content id from a pattern (otherwise the plan refuses it).
+    public var allowsSharedContentIDs = false
+    /// The file standard input was spooled to, shown as `-`.
+    public var spooled: String?
+    /// How messages name settings.
+    public var names = SettingNames()
+
+    public init(options: ApplyOptions, inputs: [String], destination: ApplyDestination, stream: StreamOutput? = nil) {
+        self.options = options
+        self.inputs = inputs
+        self.destination = destination
+        self.stream = stream
+    }
+
+    /// How a run ended.
+    public struct Result: Sendable {
+        public var status: RunStatus
+        public var summary: ApplySummary
+        /// Playlists done, of those the run set out to do (fewer when it was stopped).
+        public var done: Int
+        public var total: Int
+        /// Whether the run got through its packages (or was stopped in them), its reports finished: a
+        /// run the inputs, the plan or a report stopped before did not.
+        public var finished = false
+    }
+
+    /// Runs it. `report` gets every playlist and is finished with `describe`'s account of the run (told
+    /// whether it stopped early, and how many playlists it did not get to); `stop` is asked before each
+    /// package is started.
+    public func run(
+        observer: some ApplyObserver, report: (any ReportSink)?, stop: @escaping @Sendable () -> Bool = { false },
+        describe: (_ notDone: Int?) -> Report.Run
+    ) -> Result {
+        let job = LibraryJob(
+            inputs: inputs,
+            discovery: PlaylistDiscovery(followSymlinks: followSymlinks, findsLeftoversBesideFiles: destination == .inPlace, names: names),
+            shard: shard, spooled: spooled)
+        var result = Result(status: .succeeded, summary: ApplySummary(), done: 0, total: job.total)
+        for problem in job.discovery.problems { observer.note(problem.description) }
+        // A run whose inputs are not all there (a misspelt path) writes nothing: run again when they are.
+        if !job.discovery.problems.isEmpty {
+            let count = job.discovery.problems.count
+            observer.note("nothing written: \(count) input\(count == 1 ? "" : "s") could not be read")
+            result.status = .failed
+            return result
+        }
+        // The whole plan before the first write: a mistake in it is said once, and nothing is touched.
+        let problems = ApplyPlan(options: options).problems(for: job.packages, allowingSharedContentIDs: allowsSharedContentIDs)
+        guard problems.isEmpty else {
+            for problem in problems { observer.note(problem) }
+            result.status = .failed
+            return result
+        }
+        if destination == .standardOutput, job.total > 1 {
+            observer.note(
+                "\(job.total) playlists to write: give \(names.destinations) (standard output takes one)")
+            result.status = .failed
+            return result
+        }
+        removeLeftovers(found: job.discovery.leftovers, observer: observer)
+        let runner = ApplyRunner(options: options, destination: destination, stream: stream)
+        let redaction = options.redaction
+        var contentIDs = SharedContentIDs()
+        do {
+            result.done = try job.run(jobs: jobs, stop: stop) { package in
+                // A package's playlists in path order: the order of the report, written as it goes.
+                (package.key, runner.run(package).sorted { $0.path < $1.path })
+            } consume: { package, outcomes in
+                contentIDs.add(outcomes, package: package)
+                for var outcome in outcomes {
+                    outcome.path = job.shown(outcome.path)
+                    for index in outcome.diagnostics.indices {
+                        outcome.diagnostics[index].location.path = job.shown(outcome.diagnostics[index].location.path)
+                        outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
+                    }
+                    result.summary.add(outcome)
+                    try report?.add(Report.Playlist(outcome, package: job.shown(package)))
+                    observer.applied(outcome)
+                }
+                observer.progress(done: outcomes.count, of: job.total)
+                return outcomes.count
+            }
+            if !allowsSharedContentIDs {
+                for (id, titles) in contentIDs.shared {
+                    let named = titles.prefix(3).map(job.shown).joined(separator: ", ") + (titles.count > 3 ? ", …" : "")
+                    observer.note(
+                        "warning: \(titles.count) titles got the content id \(redaction.redact(id)) from \(names.match) or "
+                            + "\(names.pathPattern) (\(named)); a pattern that captures too much? (\(names.allowSharedContentID) if they share it)")
+                }
+            }
+            try report?.finish(run: describe(result.done < job.total ? job.total - result.done : nil))
+            result.finished = true
+        } catch {
+            report?.discard()
+            observer.note("\(error)")
+            result.status = .failed
+            return result
+        }
+        if result.summary.ioFailures > 0 {
+            result.status = .failed
+        } else if result.summary.failed > 0 || (destination == .check && result.summary.changed > 0) {
+            result.status = .findings
+        }
+        return result
+    }
+
+    /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
+    /// rewritten in place, or in the output directory.
+    private func removeLeftovers(found: [String], observer: some ApplyObserver) {
+        let candidates: [String]
+        switch destination {
+        case .inPlace: candidates = found
+        case .directory(let root): candidates = TemporaryLeftovers.find(under: root)
+        default: return
+        }
+        guard !candidates.isEmpty else { return }
+        let (removed, problems) = TemporaryLeftovers.remove(candidates)
+        for problem in problems { observer.note("\(problem)") }
+        guard let first = removed.first else { return }
+        let files = removed.count == 1 ? "temporary file" : "temporary files"
+        observer.note("removed \(removed.count) \(files) left by an interrupted run (\(first)\(removed.count > 1 ? ", …" : ""))")
+    }
+}
+
+/// What an `apply` run tells as it goes: to a terminal, a log, a test.
+public protocol ApplyObserver {
+    /// A message about the run rather than a playlist: an input that cannot be read, a mistake in the
+    /// plan, a warning.
+    func note(_ message: String)
+    /// A playlist done, in report order, its paths as the user gave them and its secrets hidden.
+    func applied(_ outcome: PlaylistOutcome)
+    /// `playlists` more of `total` are done.
+    func progress(done playlists: Int, of total: Int)
+}
+
+/// What an `apply` run did, counted: the one line it ends with.
+public struct ApplySummary: Sendable {
+    public var read = 0
+    public var changed = 0
+    public var unchanged = 0
+    public var failed = 0
+    /// Playlists that could not be read or written, or whose title another run held.
+    public var ioFailures = 0
+    public var rewritten = 0
+    public var inserted = 0
+    public var removed = 0
+
+    public init() {}
+
+    public mutating func add(_ outcome: PlaylistOutcome) {
+        read += 1
+        if outcome.diagnostics.contains(where: { $0.id == ApplyDiagnostics.unreadable.id || $0.id == ApplyDiagnostics.titleLocked.id }) {
+            ioFailures += 1
+        }
+        if outcome.failed {
+            failed += 1
+        } else if outcome.changed {
+            changed += 1
+            rewritten += outcome.counts.keysRewritten
+            inserted += outcome.counts.keysInserted
+            removed += outcome.counts.keysRemoved
+        } else {
+            unchanged += 1
+        }
+    }
+
+    /// `apply: 7 playlists read, 6 changed, …`; `checking`: nothing was written (`--check`, `--diff`).
+    public func line(checking: Bool) -> String {
+        let verb = checking ? "would change" : "changed"
+        return "apply: \(read) playlist\(read == 1 ? "" : "s") read, \(changed) \(verb), \(unchanged) unchanged, "
+            + "\(failed) failed; keys rewritten \(rewritten), inserted \(inserted), removed \(removed)"
+    }
+}

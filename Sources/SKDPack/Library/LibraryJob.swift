@@ -1,0 +1,70 @@
+import Glibc
+import HLS
+
+/// What `apply` and `validate` do alike over their inputs: the playlists discovered (an input without any
+/// is one that could not be read), the share of the packages a shard takes, and the packages worked
+/// through in parallel with their results handed on in order, until the end or a stop.
+public struct LibraryJob: Sendable {
+    public let discovery: PlaylistDiscovery.Result
+    /// The packages to run, in report order.
+    public let packages: [PlaylistPackage]
+    /// How many playlists they hold.
+    public let total: Int
+    /// The file standard input was spooled to, if `-` was given: shown as `-`.
+    public let spooled: String?
+
+    /// Discovers the playlists of `inputs` and takes `shard`'s share of them. `spooled` names the input
+    /// that stands for standard input.
+    public init(inputs: [String], discovery: PlaylistDiscovery, shard: Shard?, spooled: String? = nil) {
+        var discovery = discovery
+        discovery.unanchored = Set([spooled].compactMap { $0 })
+        var discovered = discovery.discover(inputs)
+        // A gate pointed at the wrong folder must not pass for one that found nothing wrong: an input with
+        // no playlist is one that could not be read.
+        if discovered.packages.isEmpty, discovered.problems.isEmpty {
+            discovered.problems = inputs.map {
+                IOError(path: $0, operation: "find a playlist in it", errno: ENOENT, reason: "no *.m3u8 file there")
+            }
+        }
+        self.discovery = discovered
+        self.spooled = spooled
+        let ordered = discovered.packages.sorted { $0.key < $1.key }
+        packages = shard.map { shard in ordered.filter(shard.contains) } ?? ordered
+        total = packages.reduce(0) { $0 + $1.playlistCount }
+    }
+
+    /// The name a path is shown with: `-` for the spooled standard input.
+    public func shown(_ path: String) -> String { path == spooled ? "-" : path }
+
+    /// `work` on each package, `jobs` at once; `consume` on each result in package order, returning how
+    /// many playlists it covered. Once `stop` says so no package is started. Returns the playlists done.
+    public func run<Output: Sendable>(
+        jobs: Int, stop: @Sendable () -> Bool, work: @Sendable (PlaylistPackage) -> Output, consume: (Output) throws -> Int
+    ) rethrows -> Int {
+        var done = 0
+        try OrderedParallel.run(packages, jobs: jobs, stop: stop, work: work) { output in
+            done += try consume(output)
+        }
+        return done
+    }
+}
+
+/// Where a run's report goes, playlist by playlist (``SKDReports``'s report files are one).
+public protocol ReportSink: AnyObject {
+    /// One playlist, in report order.
+    func add(_ playlist: Report.Playlist) throws
+    /// Ends the report, with what the run was.
+    func finish(run: Report.Run) throws
+    /// Leaves nothing of a report that could not be finished.
+    func discard()
+}
+
+/// How a run ended, for its exit status.
+public enum RunStatus: Sendable, Equatable {
+    /// Everything done, nothing to complain of (exit 0).
+    case succeeded
+    /// Findings, or (`apply --check`) changes to make (exit 1).
+    case findings
+    /// An input, a plan, a write or a report failed (exit 2).
+    case failed
+}

@@ -1,0 +1,102 @@
+import HLS
+
+/// The `validate` use case, whole: a library's playlists discovered and sharded, every package validated
+/// (in parallel, its results handed on in order), an input that could not be read reported as a playlist
+/// that failed, and the report. Each playlist's results go to a ``ValidateObserver`` and the report; what
+/// the run concludes is its ``Result``.
+public struct ValidateRun: Sendable {
+    public var options: ValidationOptions
+    /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
+    public var inputs: [String]
+    public var followSymlinks = false
+    public var shard: Shard?
+    public var jobs = 1
+    /// The file standard input was spooled to, shown as `-`.
+    public var spooled: String?
+    /// How messages name settings.
+    public var names = SettingNames()
+
+    public init(options: ValidationOptions, inputs: [String]) {
+        self.options = options
+        self.inputs = inputs
+    }
+
+    /// How a run ended.
+    public struct Result: Sendable {
+        public var status: RunStatus
+        /// Playlists done, of those the run set out to do (fewer when it was stopped).
+        public var done: Int
+        public var total: Int
+        /// Whether the run got through its packages (or was stopped in them), its report finished.
+        public var finished = false
+    }
+
+    /// Runs it. `report` gets every playlist and is finished with `describe`'s account of the run (told
+    /// how many playlists it did not get to, when it stopped early); `stop` is asked before each package.
+    public func run(
+        observer: some ValidateObserver, report: (any ReportSink)?, stop: @escaping @Sendable () -> Bool = { false },
+        describe: (_ notDone: Int?) -> Report.Run
+    ) -> Result {
+        let job = LibraryJob(
+            inputs: inputs, discovery: PlaylistDiscovery(followSymlinks: followSymlinks, names: names), shard: shard, spooled: spooled)
+        var result = Result(status: .succeeded, done: 0, total: job.total)
+        var unreadable = job.discovery.problems.count
+        var errors = false
+        let runner = ValidationRunner(options: options)
+        func add(_ validation: PlaylistValidation, package: String) throws {
+            let validation = Self.shown(validation, as: job.shown(validation.path))
+            if validation.count(.error) > 0 { errors = true }
+            try report?.add(Report.Playlist(validation, package: job.shown(package)))
+            observer.validated(validation)
+        }
+        do {
+            // An input that is not there, or holds no playlist, is in the report as a playlist that failed:
+            // a CI view of the report shows it red, not a green run over less than was asked.
+            for problem in job.discovery.problems {
+                observer.note(problem.description)
+                try add(.unreadable(problem), package: problem.path)
+            }
+            // Package by package, each package's playlists by path: the order of reports.
+            result.done = try job.run(jobs: jobs, stop: stop, work: runner.run) { package in
+                var playlists = package.playlists
+                for problem in package.unreadable {
+                    observer.note(problem.description)
+                    // In the report too, as a playlist that failed, with the reason.
+                    playlists.append(.unreadable(problem))
+                }
+                for playlist in playlists.sorted(by: { $0.path < $1.path }) { try add(playlist, package: package.package) }
+                unreadable += package.unreadable.count
+                observer.progress(done: playlists.count, of: job.total)
+                return playlists.count
+            }
+            try report?.finish(run: describe(result.done < job.total ? job.total - result.done : nil))
+            result.finished = true
+        } catch {
+            report?.discard()
+            observer.note("\(error)")
+            result.status = .failed
+            return result
+        }
+        result.status = unreadable > 0 ? .failed : errors ? .findings : .succeeded
+        return result
+    }
+
+    /// `validation` with its path, and its findings', shown as `shown` (standard input as `-`).
+    private static func shown(_ validation: PlaylistValidation, as shown: String) -> PlaylistValidation {
+        guard shown != validation.path else { return validation }
+        var renamed = validation
+        renamed.path = shown
+        for index in renamed.diagnostics.indices { renamed.diagnostics[index].location.path = shown }
+        return renamed
+    }
+}
+
+/// What a `validate` run tells as it goes: to a terminal, a log, a test.
+public protocol ValidateObserver {
+    /// A message about the run rather than a playlist: an input that cannot be read.
+    func note(_ message: String)
+    /// A playlist's results, in report order, its paths as the user gave them.
+    func validated(_ validation: PlaylistValidation)
+    /// `playlists` more of `total` are done.
+    func progress(done playlists: Int, of total: Int)
+}

@@ -1,0 +1,49 @@
+import Glibc
+import HLS
+import SKDPack
+
+/// What `validate` tells as it goes: the human form of each playlist's findings on standard output (when
+/// asked for: a report goes there otherwise), notes and a progress bar on standard error.
+final class ValidatePrinter: ValidateObserver {
+    private let printer: DiagnosticPrinter
+    private var findings: FindingsPrinter?
+    private var sink = OutputSink(fd: 1, path: "<stdout>")
+    /// The file standard input was spooled to, for the lines of a playlist shown as `-`.
+    private let spooled: String?
+    private let showsProgress: Bool
+    /// Made with the first progress, when the total is known.
+    private var progressBar: ProgressBar?
+
+    init(printer: DiagnosticPrinter, findings: FindingsPrinter?, spooled: String?, progress: Bool) {
+        self.printer = printer
+        self.findings = findings
+        self.spooled = spooled
+        self.showsProgress = progress
+    }
+
+    func note(_ message: String) { printer.print(message: "skdpack: \(message)") }
+
+    func validated(_ validation: PlaylistValidation) {
+        do {
+            try findings?.print(validation, readingFrom: spooled, to: &sink)
+        } catch {
+            printer.print(message: "skdpack: \(error)")
+        }
+    }
+
+    func progress(done playlists: Int, of total: Int) {
+        if progressBar == nil { progressBar = ProgressBar(total: total, enabled: showsProgress, printer: printer) }
+        progressBar?.advance(by: playlists)
+    }
+
+    /// The progress bar cleared, and the human form's summary line.
+    func finish() {
+        progressBar?.finish()
+        do {
+            try findings?.finish(to: &sink)
+            try sink.flush()
+        } catch {
+            printer.print(message: "skdpack: \(error)")
+        }
+    }
+}
