@@ -20,11 +20,14 @@ struct ApplyFixture {
         }
     }
 
-    /// Runs apply over the whole input directory.
+    /// Runs apply over the whole input directory, through the entry point the command line uses
+    /// (``ApplyRun``), whose outcomes come in report order. `planned: false` runs each package through the
+    /// engine (``ApplyRunner``) without the run's plan, its playlists in the order processed: for what the
+    /// engine does with values the plan refuses before (a hostile `--var`, sources a template leaves unused).
     @discardableResult
     mutating func apply(
         template: String, vars: [String: String] = [:], match: String? = nil, pathPattern: String? = nil,
-        catalog: Catalog? = nil, assumeEncrypted: Bool = false, sessionKeys: Bool = false
+        catalog: Catalog? = nil, assumeEncrypted: Bool = false, sessionKeys: Bool = false, planned: Bool = true
     ) throws -> [PlaylistOutcome] {
         let definition = try KeyTemplate.resolve(template, in: TemplateLibrary())
         let sources = VariableSources(
@@ -32,9 +35,32 @@ struct ApplyFixture {
             pathPattern: try pathPattern.map(NamedPattern.init), match: try match.map(NamedPattern.init))
         let options = ApplyOptions(
             template: definition, variables: sources, assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
-        let runner = ApplyRunner(options: options, destination: .directory(output.path))
-        outcomes = PlaylistDiscovery().discover([input.path]).packages.flatMap(runner.run)
+        guard planned else {
+            let runner = ApplyRunner(options: options, destination: .directory(output.path))
+            outcomes = PlaylistDiscovery().discover([input.path]).packages.flatMap(runner.run)
+            return outcomes
+        }
+        // The entry point the command line uses, the whole use case: the plan, then every package.
+        let observer = Collected()
+        _ = ApplyRun(options: options, inputs: [input.path], destination: .directory(output.path)).run(observer: observer, report: nil) {
+            _ in
+            Report.Run(command: "apply", arguments: [], template: template, startedAt: "", durationMilliseconds: 0)
+        }
+        notes = observer.notes
+        outcomes = observer.outcomes
         return outcomes
+    }
+
+    /// What the run said that is not about a playlist (a mistake in the plan).
+    var notes: [String] = []
+
+    /// An observer that keeps what it is told.
+    final class Collected: ApplyObserver {
+        var outcomes: [PlaylistOutcome] = []
+        var notes: [String] = []
+        func note(_ message: String) { notes.append(message) }
+        func applied(_ outcome: PlaylistOutcome) { outcomes.append(outcome) }
+        func progress(done playlists: Int, of total: Int) {}
     }
 
     /// The output file `name`, or `nil` if apply wrote none (the playlist had an error).

@@ -26,7 +26,7 @@ struct MasterApplyTests {
         let old = #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
         var fixture = try ApplyFixture(files(master: Self.master([Self.widevineSession, old])))
         defer { fixture.remove() }
-        try fixture.apply(template: "content-id", vars: ["content_id": "new"])
+        try fixture.apply(template: "content-id", vars: ["content_id": "new"], planned: false)
         #expect(
             fixture.result("t/master.m3u8")
                 == Self.master([Self.widevineSession, old.replacingOccurrences(of: "skd://old", with: "skd://new")]))

@@ -211,7 +211,7 @@ struct MediaApplyTests {
     func renderError() throws {
         var fixture = try ApplyFixture(["t/v.m3u8": .lines("#EXTM3U", Keys.fairPlayKey("skd://a"), "#EXTINF:6,", "s.ts")])
         defer { fixture.remove() }
-        try fixture.apply(template: "content-id")
+        try fixture.apply(template: "content-id", planned: false)
         #expect(fixture.result("t/v.m3u8") == nil)
         let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
         #expect(finding.id == "TPL-render")

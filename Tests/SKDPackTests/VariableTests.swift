@@ -31,7 +31,7 @@ struct VariableTests {
         {
             var fixture = try ApplyFixture(["title-7/v.m3u8": Self.playlist])
             defer { fixture.remove() }
-            try fixture.apply(template: template, vars: vars, match: match, pathPattern: pathPattern, catalog: catalog)
+            try fixture.apply(template: template, vars: vars, match: match, pathPattern: pathPattern, catalog: catalog, planned: false)
             return uri(fixture, "title-7/v.m3u8")
         }
         let all = (vars: ["id": "from-var"], match: "skd://old/(?<id>.+)", path: "(?<id>title-\\d+)")
@@ -42,7 +42,8 @@ struct VariableTests {
         // A catalogue may override a built-in.
         var fixture = try ApplyFixture(["title-7/v.m3u8": Self.playlist])
         defer { fixture.remove() }
-        try fixture.apply(template: "skd://x/{title_dir}", catalog: try Catalog.csv("title_dir,title_dir2\ntitle-7,a\n", path: "c.csv"))
+        try fixture.apply(
+            template: "skd://x/{title_dir}", catalog: try Catalog.csv("title_dir,title_dir2\ntitle-7,a\n", path: "c.csv"), planned: false)
         #expect(uri(fixture, "title-7/v.m3u8") == "skd://x/title-7")
     }
 
@@ -93,7 +94,7 @@ struct VariableTests {
         let value = Self.hostileValues[label]!
         var fixture = try ApplyFixture(["t/v.m3u8": Self.playlist])
         defer { fixture.remove() }
-        try fixture.apply(template: "skd://lic.example.com/{content_id}", vars: ["content_id": value])
+        try fixture.apply(template: "skd://lic.example.com/{content_id}", vars: ["content_id": value], planned: false)
         if TemplateValue.forbiddenScalar(in: value) != nil {
             #expect(fixture.result("t/v.m3u8") == nil, "nothing written")
             let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
@@ -113,7 +114,7 @@ struct VariableTests {
     func hostileRefused() throws {
         var fixture = try ApplyFixture(["t/v.m3u8": Self.playlist])
         defer { fixture.remove() }
-        try fixture.apply(template: "content-id", vars: ["content_id": "x\",URI=\"skd://evil"])
+        try fixture.apply(template: "content-id", vars: ["content_id": "x\",URI=\"skd://evil"], planned: false)
         #expect(fixture.result("t/v.m3u8") == nil)
         let finding = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first)
         #expect(finding.id == "TPL-render")
@@ -125,11 +126,11 @@ struct VariableTests {
         var fixture = try ApplyFixture(["t/v.m3u8": Self.playlist])
         defer { fixture.remove() }
         let token = "SuperSecretToken-0123456789"
-        try fixture.apply(template: "expressplay-token", vars: ["token": token])
+        try fixture.apply(template: "expressplay-token", vars: ["token": token], planned: false)
         let change = try #require(fixture.outcome("t/v.m3u8")?.changes.first { $0.tag == "EXT-X-KEY" })
         #expect(change.after?.contains("ExpressPlayToken=REDACTED") == true)
         #expect(fixture.result("t/v.m3u8")?.contains(token) == true)
-        try fixture.apply(template: "expressplay-token", vars: ["token": "short \(token)"])
+        try fixture.apply(template: "expressplay-token", vars: ["token": "short \(token)"], planned: false)
         let message = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first?.message)
         #expect(!message.contains(token))
         #expect(message.contains("REDACTED"))

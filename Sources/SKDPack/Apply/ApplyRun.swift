@@ -104,7 +104,8 @@ public struct ApplyRun: Sendable {
                     let named = titles.prefix(3).map(job.shown).joined(separator: ", ") + (titles.count > 3 ? ", …" : "")
                     observer.note(
                         "warning: \(titles.count) titles got the content id \(redaction.redact(id)) from \(names.match) or "
-                            + "\(names.pathPattern) (\(named)); a pattern that captures too much? (\(names.allowSharedContentID) if they share it)")
+                            + "\(names.pathPattern) (\(named)); a pattern that captures too much? (\(names.allowSharedContentID) if they share it)"
+                    )
                 }
             }
             try report?.finish(run: describe(result.done < job.total ? job.total - result.done : nil))
