@@ -642,14 +642,12 @@ private struct MediaWalk {
         guard let map = currentMap else {
             return .failure(KeyTruthProblem("no EXT-X-MAP is in force here: a KID from the media needs fMP4 init segments"))
         }
-        guard let file = InitSegmentStore.localPath(of: map.uri, inPlaylistAt: identity.path) else {
-            return .failure(KeyTruthProblem("the init segment \(map.uri) is not a local file, so its KID cannot be read here"))
-        }
-        let range = map.byteRange.flatMap(ByteRange.init)
-        switch applier.options.keyTruth.initSegments.segment(at: file, range: range) {
-        case .failure(let failure):
+        switch applier.options.keyTruth.initSegments.segment(ofMap: map.uri, byteRange: map.byteRange, inPlaylistAt: identity.path) {
+        case .remote(let uri):
+            return .failure(KeyTruthProblem("the init segment \(uri) is not a local file, so its KID cannot be read here"))
+        case .failed(let failure, _):
             return .failure(KeyTruthProblem(failure.description))
-        case .success(let segment):
+        case .read(let segment, let file):
             let kids = segment.tracks.filter(\.isEncrypted).compactMap(\.defaultKID).reduce(into: [KeyID]()) { list, kid in
                 if !list.contains(kid) { list.append(kid) }
             }

@@ -34,9 +34,28 @@ public final class InitSegmentStore: Sendable {
         return lookup
     }
 
+    /// What an `EXT-X-MAP` names: a file beside its playlist, read (or why not), or a remote URI.
+    public enum MapSegment: Sendable {
+        /// A URI with a scheme, or root-relative: not a file here.
+        case remote(String)
+        case read(InitSegment, file: String)
+        case failed(InitSegmentFile.Failure, file: String)
+    }
+
+    /// The init segment of the `EXT-X-MAP` whose URI (substituted) is `uri` and `BYTERANGE` `byteRange`, in
+    /// the playlist at `playlistPath`: the one place a map becomes an init segment (apply's `--kid-from
+    /// media`, validate's `--media`, inspect).
+    public func segment(ofMap uri: String, byteRange: String?, inPlaylistAt playlistPath: String) -> MapSegment {
+        guard let file = Self.localPath(of: uri, inPlaylistAt: playlistPath) else { return .remote(uri) }
+        switch segment(at: file, range: byteRange.flatMap(ByteRange.init)) {
+        case .success(let segment): return .read(segment, file: file)
+        case .failure(let failure): return .failed(failure, file: file)
+        }
+    }
+
     /// The init segment an `EXT-X-MAP` of the playlist at `playlistPath` names: `nil` for a URI with a
     /// scheme (remote media cannot be checked here), else the file beside the playlist.
-    public static func localPath(of uri: String, inPlaylistAt playlistPath: String) -> String? {
+    static func localPath(of uri: String, inPlaylistAt playlistPath: String) -> String? {
         // The same reading of a reference as a master's playlist references; root-relative is not local.
         guard let file = MasterReferences.localPath(uri), !file.hasPrefix("/") else { return nil }
         return AtomicFile.directory(of: playlistPath) + "/" + file

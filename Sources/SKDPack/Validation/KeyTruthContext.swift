@@ -64,13 +64,10 @@ final class KeyTruthContext {
         if let cached, cached.mapSerial == mapSerial { return cached.state }
         let state: InitSegmentState
         if let initSegments, let map {
-            if let file = InitSegmentStore.localPath(of: map.tag.uri, inPlaylistAt: path) {
-                switch initSegments.segment(at: file, range: map.tag.byteRange.flatMap(ByteRange.init)) {
-                case .success(let segment): state = .read(segment, file: file)
-                case .failure(let failure): state = .failed(failure)
-                }
-            } else {
-                state = .remote(map.tag.uri)
+            switch initSegments.segment(ofMap: map.tag.uri, byteRange: map.tag.byteRange, inPlaylistAt: path) {
+            case .remote(let uri): state = .remote(uri)
+            case .read(let segment, let file): state = .read(segment, file: file)
+            case .failed(let failure, _): state = .failed(failure)
             }
         } else {
             state = .none

@@ -128,15 +128,15 @@ private struct InitSegmentEntry: Encodable {
             }
             guard seen.insert(uri + "#" + (byteRange ?? "")).inserted else { continue }
             var entry = InitSegmentEntry(line: tag.line, uri: uri, byteRange: byteRange)
-            guard let file = InitSegmentStore.localPath(of: uri, inPlaylistAt: inspection.path) else {
+            switch store.segment(ofMap: uri, byteRange: byteRange, inPlaylistAt: inspection.path) {
+            case .remote:
                 entry.note = "not a local file: cannot be read here"
-                entries.append(entry)
-                continue
-            }
-            entry.file = file
-            switch store.segment(at: file, range: byteRange.flatMap(ByteRange.init)) {
-            case .success(let segment): entry.protection = InitSegmentSummary(segment)
-            case .failure(let failure): entry.error = failure.description
+            case .read(let segment, let file):
+                entry.file = file
+                entry.protection = InitSegmentSummary(segment)
+            case .failed(let failure, let file):
+                entry.file = file
+                entry.error = failure.description
             }
             entries.append(entry)
         }
