@@ -18,21 +18,24 @@ let package = Package(
     targets: [
         // The M3U8 engine. Depends on nothing but the standard library, libc and CLineScan, so that it stays fast to
         // start, easy to fuzz, and usable by any Swift tool that needs byte-exact playlists.
-        .target(name: "HLS", dependencies: ["CLineScan"]),
+        .target(name: "HLS", dependencies: ["CLineScan", "SKDBytes"]),
+        // The byte-level helpers every module needs once: hex digits, the ASCII test of a buffer, system calls
+        // retried on EINTR, a whole file read with a limit. Internal to the package (`package` access).
+        .target(name: "SKDBytes"),
         // The engine's innermost loop, classifying a playlist's bytes 64 at a time with SSE2 (a portable
         // loop elsewhere): header-only C, inlined into HLS.
         .target(name: "CLineScan"),
         // Reading the protection of fMP4 init segments (ISO BMFF boxes, Common Encryption): knows nothing of
         // playlists or of FairPlay.
-        .target(name: "MP4"),
+        .target(name: "MP4", dependencies: ["SKDBytes"]),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
-        .target(name: "SKDTemplate"),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "CPIX"]),
+        .target(name: "SKDTemplate", dependencies: ["SKDBytes"]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "CPIX", "SKDBytes"]),
         // libxml2 opened at run time (dlopen): the library, the pull reader's function table, a document
         // read into elements. Shared by the report writers and readers and by the CPIX reader.
         .target(name: "SKDXML"),
         // Reading DASH-IF CPIX documents: key ids, DRM signaling, key periods, usage rules; never key values.
-        .target(name: "CPIX", dependencies: ["MP4", "SKDXML"]),
+        .target(name: "CPIX", dependencies: ["MP4", "SKDXML", "SKDBytes"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -42,7 +45,7 @@ let package = Package(
         // schemas, embedded in code.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack", "SKDXML"],
+            dependencies: ["HLS", "SKDPack", "SKDXML", "SKDBytes"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),
@@ -58,6 +61,7 @@ let package = Package(
                 "SKDPack",
                 "SKDTemplate",
                 "SKDReports",
+                "SKDBytes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

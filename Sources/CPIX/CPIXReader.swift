@@ -1,6 +1,7 @@
 import Glibc
 import MP4
 import SKDXML
+import SKDBytes
 
 /// A CPIX document skdpack cannot use, with the file, the line and the reason.
 public struct CPIXError: Error, Sendable, CustomStringConvertible {
@@ -42,18 +43,10 @@ public enum CPIXReader {
 
     private static func contents(_ path: String, limit: Int) throws(CPIXError) -> [UInt8] {
         func failure(_ reason: String) -> CPIXError { CPIXError(path: path, line: 0, reason: reason) }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure("cannot be read: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw failure("cannot be read: \(String(cString: strerror(errno)))") }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            guard bytes.count <= limit else { throw failure("larger than the \(limit)-byte limit for a CPIX document") }
+        switch SystemCall.readAll(path, limit: limit) {
+        case .success(let bytes): return bytes
+        case .failure(.system(let code)): throw failure("cannot be read: \(String(cString: strerror(code)))")
+        case .failure(.tooLarge): throw failure("larger than the \(limit)-byte limit for a CPIX document")
         }
     }
 }

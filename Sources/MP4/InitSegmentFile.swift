@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Reading an init segment from a file: the whole file, or the byte range an `EXT-X-MAP` `BYTERANGE` names,
 /// never more than a limit (an init segment is a few kilobytes; a 4 GB media file named by mistake must not
@@ -62,8 +63,9 @@ public enum InitSegmentFile {
         var bytes = [UInt8](repeating: 0, count: length)
         var done = 0
         while done < length {
-            let count = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(start + done)) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCall.retrying {
+                bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(start + done)) }
+            }
             guard count > 0 else {
                 throw Failure(path: path, problem: .unreadable(count == 0 ? "the file ended early" : String(cString: strerror(errno))))
             }

@@ -1,4 +1,5 @@
 /// A Common Encryption key identifier (ISO/IEC 23001-7, `default_KID`; a CPIX `ContentKey@kid`): 16 bytes,
+import SKDBytes
 /// shown as 32 lowercase hex digits or as a UUID.
 public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The 16 bytes, in order.
@@ -29,7 +30,7 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            guard let value = hexValue(byte) else { return nil }
+            guard let value = Bytes.hexValue(byte) else { return nil }
             bytes[digit >> 1] |= digit & 1 == 0 ? value << 4 : value
             digit += 1
         }
@@ -72,12 +73,4 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
         return String(decoding: text, as: UTF8.self)
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
-    }
 }

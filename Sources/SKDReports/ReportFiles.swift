@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDPack
+import SKDBytes
 
 /// The reports of a run, as a ``ReportSink``: files (`apply --report`, each appearing whole or not at all,
 /// a temporary file renamed into place) or a stream the caller owns (`validate --format json` to standard
@@ -94,12 +95,8 @@ public final class ReportFiles: ReportSink {
     }
 
     private static func write(_ bytes: [UInt8], to output: Output) throws {
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { Glibc.write(output.fd, $0.baseAddress! + written, bytes.count - written) }
-            if result < 0, errno == EINTR { continue }
-            guard result > 0 else { throw IOError(path: output.name, operation: "write the report", errno: errno) }
-            written += result
+        if let code = bytes.withUnsafeBytes({ SystemCall.writeAll(output.fd, $0) }) {
+            throw IOError(path: output.name, operation: "write the report", errno: code)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// A regular-expression matcher for the patterns of `--match` and `--path-pattern` and the `pattern` of a
 /// template variable, run on ASCII text.
@@ -420,8 +421,8 @@ package struct ByteRegex: Sendable {
             case UInt8(ascii: "r"): return .byte(0x0D)
             case UInt8(ascii: "x"):
                 // \xHH, two hex digits, an ASCII byte (a template's "[^\x00-\x1F\x7F]"); \x{…} is Swift's.
-                guard position + 2 <= pattern.count, let high = Self.hexDigit(pattern[position]),
-                    let low = Self.hexDigit(pattern[position + 1]), high < 8
+                guard position + 2 <= pattern.count, let high = Bytes.hexValue(pattern[position]),
+                    let low = Bytes.hexValue(pattern[position + 1]), high < 8
                 else { return nil }
                 position += 2
                 return .byte(high << 4 | low)
@@ -433,14 +434,6 @@ package struct ByteRegex: Sendable {
             }
         }
 
-        static func hexDigit(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
 
         enum Either {
             case byte(UInt8)

@@ -1,4 +1,5 @@
 import Synchronization
+import SKDBytes
 
 /// A value for a template variable, with where it came from (named in every message about it).
 public struct TemplateValue: Hashable, Sendable {
@@ -79,7 +80,7 @@ public final class ValuePattern: Sendable {
 
     /// Whether the UTF-8 text `value` matches the pattern as a whole.
     public func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let bytes, value.allSatisfy({ $0 < 0x80 }), let found = bytes.firstMatch(in: value) { return found != nil }
+        if let bytes, Bytes.isASCII(value), let found = bytes.firstMatch(in: value) { return found != nil }
         return swiftMatches(String(decoding: value, as: UTF8.self))
     }
 

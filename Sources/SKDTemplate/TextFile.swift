@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Reads small text files (templates, catalogues) whole, with the operating system's reason on failure.
 public enum TextFile {
@@ -29,18 +30,10 @@ public enum TextFile {
 
     /// The bytes of the file at `path`.
     public static func bytes(_ path: String) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
-            if count == 0 { break }
-            bytes += chunk[..<count]
+        switch SystemCall.readAll(path) {
+        case .success(let bytes): return bytes
+        case .failure(.system(let code)): throw ReadError(path: path, reason: String(cString: strerror(code)))
+        case .failure(.tooLarge): throw ReadError(path: path, reason: "too large")
         }
-        return bytes
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Something a playlist's bytes can be read from in chunks: a file, a pipe, standard input, or memory.
 public protocol ByteSource {
@@ -91,12 +92,9 @@ public final class FileDescriptorSource: ByteSource {
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
-        while true {
-            let count = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            if Glibc.errno == EINTR { continue }
-            throw IOError(path: path, operation: "read", errno: Glibc.errno)
-        }
+        let count = SystemCall.retrying { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+        guard count >= 0 else { throw IOError(path: path, operation: "read", errno: Glibc.errno) }
+        return count
     }
 }
 

@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// A thread that writes full buffers to a file descriptor while the caller fills the next one, so that
 /// the kernel's copy of the output overlaps the parsing instead of following it.
@@ -77,15 +78,8 @@ final class BackgroundWriter: @unchecked Sendable {
     }
 
     private func writeFully(_ base: UnsafeRawPointer, _ count: Int) -> IOError? {
-        var offset = 0
-        while offset < count {
-            let written = Glibc.write(fd, base + offset, count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return IOError(path: path, operation: "write", errno: errno)
-            }
-            offset += written
+        SystemCall.writeAll(fd, UnsafeRawBufferPointer(start: base, count: count)).map {
+            IOError(path: path, operation: "write", errno: $0)
         }
-        return nil
     }
 }

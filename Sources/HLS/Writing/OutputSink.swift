@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Collects output in one large buffer and writes it to a file descriptor in large writes.
 ///
@@ -113,14 +114,6 @@ public struct OutputSink: ~Copyable {
     }
 
     private func writeFully(_ bytes: UnsafeRawBufferPointer) throws(IOError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw IOError(path: path, operation: "write", errno: errno)
-            }
-            offset += written
-        }
+        if let code = SystemCall.writeAll(fd, bytes) { throw IOError(path: path, operation: "write", errno: code) }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDBytes
 
 /// A file being written beside its final place, so that a failure or a kill at any moment leaves either
 /// the old file or the whole new one: the bytes go to a temporary file in the same directory, and the
@@ -76,9 +77,8 @@ public final class AtomicFile {
         var offset = off_t(0)
         // sendfile copies in the kernel; where it cannot (some outputs), read and write.
         while offset < size.st_size {
-            let sent = sendfile(destination, fd, &offset, Int(size.st_size - offset))
+            let sent = SystemCall.retrying { sendfile(destination, fd, &offset, Int(size.st_size - offset)) }
             if sent > 0 { continue }
-            if sent < 0, errno == EINTR { continue }
             if sent < 0, errno == EINVAL || errno == ENOSYS {
                 try copyByReading(from: offset, to: destination, path: path)
                 break
@@ -93,8 +93,7 @@ public final class AtomicFile {
         var buffer = [UInt8](repeating: 0, count: 1 << 18)
         var sink = OutputSink(fd: destination, path: path)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCall.retrying { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             guard count >= 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
             if count == 0 { break }
             try sink.write(Array(buffer[..<count]))

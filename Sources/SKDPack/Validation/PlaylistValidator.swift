@@ -2,6 +2,7 @@ import CPIX
 import Glibc
 import HLS
 import SKDTemplate
+import SKDBytes
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag
 /// values) and those of every enabled rule of ``RuleRegistry``, in line order.
@@ -58,7 +59,7 @@ public enum PlaylistValidator {
             }
             let held = continued
             continued = nil
-            if line.raw.part == .whole, Self.hasNonASCII(line.content) {
+            if line.raw.part == .whole, !Bytes.isASCII(line.content) {
                 for index in rules.indices { rules[index].text(line, in: context) }
             }
             switch line.kind {
@@ -149,19 +150,6 @@ public enum PlaylistValidator {
         ParseDiagnostics.invalidUTF8.id, ParseDiagnostics.lineTooLong.id,
     ]
 
-    /// Whether `bytes` hold anything but ASCII, eight bytes at a time.
-    private static func hasNonASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var index = 0
-        while index + 8 <= bytes.count {
-            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return true }
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] >= 0x80 { return true }
-            index += 1
-        }
-        return false
-    }
 
     /// Whether a rule that needs `source` runs with `options`.
     private static func runs(_ source: KeyTruthSource, _ options: ValidationOptions) -> Bool {

@@ -1,6 +1,7 @@
 import Glibc
 import SKDTemplate
 import Synchronization
+import SKDBytes
 
 /// Where template variables come from, and which wins when several give the same name.
 ///
@@ -189,28 +190,8 @@ public final class NamedPattern: Sendable {
 
     /// The same with the caller's working memory (``ByteRegex/Scratch``), kept from one match to the next.
     func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> [Range<Int>?]?? {
-        guard let fast, Self.isASCII(bytes) else { return nil }
+        guard let fast, Bytes.isASCII(bytes) else { return nil }
         return fast.firstMatch(in: bytes, scratch: &scratch)
-    }
-
-    /// Whether no byte of `bytes` has its high bit set: asked of every key URI a migration matches, so a
-    /// word at a time.
-    private static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var index = 0
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            var highs: UInt64 = 0
-            while index + 8 <= bytes.count {
-                highs |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                index += 8
-            }
-            guard highs & 0x8080_8080_8080_8080 == 0 else { return false }
-        }
-        while index < bytes.count {
-            guard bytes[index] < 0x80 else { return false }
-            index += 1
-        }
-        return true
     }
 
     /// The same, always with Swift's `Regex` (the reference the byte matcher is tested against).

@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Standard input, for commands that read a playlist from `-`.
 enum StandardInput {
@@ -35,15 +36,11 @@ enum StandardInput {
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = SystemCall.retrying { buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) } }
             guard count >= 0 else { throw UsageFailure("cannot read standard input: \(String(cString: strerror(errno)))") }
             if count == 0 { break }
-            var written = 0
-            while written < count {
-                let result = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, count - written) }
-                guard result > 0 else { throw UsageFailure("cannot spool standard input: \(String(cString: strerror(errno)))") }
-                written += result
+            if let code = buffer.withUnsafeBytes({ SystemCall.writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<count])) }) {
+                throw UsageFailure("cannot spool standard input: \(String(cString: strerror(code)))")
             }
         }
         return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
