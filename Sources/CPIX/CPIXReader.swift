@@ -1,7 +1,7 @@
 import Glibc
 import MP4
-import SKDXML
 import SKDBytes
+import SKDXML
 
 /// A CPIX document skdpack cannot use, with the file, the line and the reason.
 public struct CPIXError: Error, Sendable, CustomStringConvertible {

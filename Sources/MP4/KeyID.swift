@@ -1,5 +1,6 @@
 /// A Common Encryption key identifier (ISO/IEC 23001-7, `default_KID`; a CPIX `ContentKey@kid`): 16 bytes,
 import SKDBytes
+
 /// shown as 32 lowercase hex digits or as a UUID.
 public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The 16 bytes, in order.

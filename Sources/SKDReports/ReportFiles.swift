@@ -1,7 +1,7 @@
 import Glibc
 import HLS
-import SKDPack
 import SKDBytes
+import SKDPack
 
 /// The reports of a run, as a ``ReportSink``: files (`apply --report`, each appearing whole or not at all,
 /// a temporary file renamed into place) or a stream the caller owns (`validate --format json` to standard

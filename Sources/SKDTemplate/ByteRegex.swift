@@ -434,7 +434,6 @@ package struct ByteRegex: Sendable {
             }
         }
 
-
         enum Either {
             case byte(UInt8)
             case set([Bool])

@@ -1,5 +1,5 @@
-import Synchronization
 import SKDBytes
+import Synchronization
 
 /// A value for a template variable, with where it came from (named in every message about it).
 public struct TemplateValue: Hashable, Sendable {

@@ -141,6 +141,11 @@ public struct PlaylistOutcome: Sendable {
         }
     }
 
+    /// The changes in line order, an insertion after what its line says.
+    public mutating func sortChanges() {
+        changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
+    }
+
     /// Counts `change`, and keeps it if `keeping` (the change is made only then).
     public mutating func record(_ change: @autoclosure () -> ApplyChange, keeping: Bool) {
         let change = change()

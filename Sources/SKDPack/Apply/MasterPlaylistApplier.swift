@@ -140,23 +140,14 @@ public struct MasterPlaylistApplier: Sendable {
         }
         let writesKeyFormat = !survey.rewrites.isEmpty || !survey.additions.isEmpty || existing.count > survey.removals.count
         if writesKeyFormat {
-            let current = versionText.flatMap { UInt64($0.dropFirst("#EXT-X-VERSION:".count)) }
-            if let line = survey.versionLine {
-                if let current, current < KeyFormatVersion.number {
-                    survey.raiseVersion = true
-                    survey.outcome.record(
-                        ApplyChange(
-                            line: line, tag: "EXT-X-VERSION", action: .rewritten, before: versionText, after: KeyFormatVersion.text),
-                        keeping: options.keepsChangeDetails)
-                }
-            } else {
-                survey.insertVersion = true
-                survey.outcome.record(
-                    ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: KeyFormatVersion.text),
-                    keeping: options.keepsChangeDetails)
+            let current = survey.versionLine.map { (line: $0, text: versionText ?? "") }
+            switch KeyFormatVersion.change(of: current, in: &survey.outcome, keeping: options.keepsChangeDetails) {
+            case .none: break
+            case .raise: survey.raiseVersion = true
+            case .insert: survey.insertVersion = true
             }
         }
-        survey.outcome.changes.sort { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
+        survey.outcome.sortChanges()
         survey.outcome.diagnostics = diagnostics
         survey.outcome.fairPlayKeys = wanted
         return survey

@@ -706,32 +706,20 @@ private struct MediaWalk {
             }
         }
         if writesFairPlay {
-            if let version {
-                let value = UInt64(version.text.dropFirst("#EXT-X-VERSION:".count))
-                if let value, value < KeyFormatVersion.number {
-                    record(
-                        line: version.line, tag: "EXT-X-VERSION", .rewritten, before: Array(version.text.utf8), after: KeyFormatVersion.line
-                    )
-                    if !plan.raiseVersion {
-                        if let digit = version.digitOffset {
-                            versionDigitOffset = digit
-                            followUp.raiseVersion = true
-                        } else {
-                            followUp.raiseVersion = true
-                            needsFollowUp = true
-                        }
-                    }
-                }
-            } else {
-                record(line: 1, tag: "EXT-X-VERSION", .inserted, before: nil, after: KeyFormatVersion.line)
-                if !plan.insertVersion {
-                    followUp.insertVersion = true
-                    needsFollowUp = true
-                }
+            let current = version.map { (line: $0.line, text: $0.text) }
+            switch KeyFormatVersion.change(of: current, in: &outcome, keeping: applier.options.keepsChangeDetails) {
+            case .none: break
+            case .raise where !plan.raiseVersion:
+                followUp.raiseVersion = true
+                if let digit = version?.digitOffset { versionDigitOffset = digit } else { needsFollowUp = true }
+            case .insert where !plan.insertVersion:
+                followUp.insertVersion = true
+                needsFollowUp = true
+            case .raise, .insert: break
             }
         }
         outcome.kind = reader.kind
-        outcome.changes = outcome.changes.sorted { ($0.line, $0.action == .inserted ? 1 : 0) < ($1.line, $1.action == .inserted ? 1 : 0) }
+        outcome.sortChanges()
         outcome.diagnostics = box.diagnostics.sorted { $0.location.line < $1.location.line }
         // Messages and changes hid the command line's secrets as they were made; the playlist's own (a
         // catalogue row, a --match group) are known now.

@@ -1,8 +1,8 @@
 import CPIX
 import Glibc
 import HLS
-import SKDTemplate
 import SKDBytes
+import SKDTemplate
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag
 /// values) and those of every enabled rule of ``RuleRegistry``, in line order.
@@ -149,7 +149,6 @@ public enum PlaylistValidator {
         ParseDiagnostics.attributeSyntax.id, ParseDiagnostics.unterminatedQuote.id, ParseDiagnostics.attributeWhitespace.id,
         ParseDiagnostics.invalidUTF8.id, ParseDiagnostics.lineTooLong.id,
     ]
-
 
     /// Whether a rule that needs `source` runs with `options`.
     private static func runs(_ source: KeyTruthSource, _ options: ValidationOptions) -> Bool {

@@ -1,5 +1,5 @@
-import SKDTemplate
 import SKDBytes
+import SKDTemplate
 
 /// Whether a key URI is one a template makes: the check behind `validate --template`.
 ///

@@ -1,7 +1,7 @@
 import Glibc
+import SKDBytes
 import SKDTemplate
 import Synchronization
-import SKDBytes
 
 /// Where template variables come from, and which wins when several give the same name.
 ///
