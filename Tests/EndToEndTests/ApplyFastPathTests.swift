@@ -3,9 +3,10 @@ import Testing
 
 @testable import skdpack
 
-/// `apply`'s own argument parser against swift-argument-parser: the same command for every option it takes,
-/// and nothing taken that it is not sure of.
-@Suite("apply's fast argument parser")
+/// `apply`'s option table against swift-argument-parser's declarations: the same names, kinds and settings
+/// for every option, read fast from a plain command line and read again from one ArgumentParser checked;
+/// and nothing taken fast that the fast parser is not sure of.
+@Suite("apply's option table and its fast parser")
 struct ApplyFastPathTests {
     /// Every option and flag of `apply`, with and without values, in several orders.
     static let understood: [[String]] = [
@@ -31,7 +32,53 @@ struct ApplyFastPathTests {
     @Test("the same settings as ArgumentParser's parse", arguments: understood)
     func sameSettings(_ line: [String]) throws {
         let fast = try #require(ApplyFastPath.settings(["apply"] + line))
-        #expect(fast == ApplySettings(try ApplyCommand.parse(line)))
+        #expect(fast == Self.settings(try ApplyCommand.parse(line)))
+        #expect(ApplyFastPath.settings(checked: line[...]) == fast)
+    }
+
+    /// Lines ArgumentParser takes that the fast parser leaves to it, read from the table once it has.
+    static let checkedOnly: [[String]] = [
+        ["--template=t", "x"], ["--template", "t", "--", "-x", "y"], ["--template", "a", "--template", "b", "x"],
+        ["--template", "t", "--jobs=3", "--var=a=b", "--check", "x"], ["--template", "t", "--output", "o", "--output", "p", "x"],
+    ]
+
+    @Test("what ArgumentParser takes besides, read from the table the same", arguments: checkedOnly)
+    func checkedSettings(_ line: [String]) throws {
+        let checked = try #require(ApplyFastPath.settings(checked: line[...]))
+        #expect(checked == Self.settings(try ApplyCommand.parse(line)))
+    }
+
+    @Test("every option of the table has ArgumentParser's kind: a flag takes no value, the others one")
+    func sameKinds() throws {
+        for option in ApplyOptionTable.options {
+            let base = option.name == "--template" ? [] : ["--template", "t"]
+            switch option.kind {
+            case .flag:
+                #expect(throws: Never.self, "\(option.name)") { try ApplyCommand.parse(base + [option.name, "x"]) }
+                #expect(throws: (any Error).self, "\(option.name)") { try ApplyCommand.parse(base + ["\(option.name)=1", "x"]) }
+            case .value, .repeated:
+                #expect(throws: (any Error).self, "\(option.name)") { try ApplyCommand.parse(base + [option.name]) }
+            }
+            if option.kind == .repeated {
+                #expect(throws: Never.self, "\(option.name)") { try ApplyCommand.parse(base + [option.name, "7", option.name, "8", "x"]) }
+            }
+        }
+    }
+
+    /// What ArgumentParser parsed, as the settings the table should read from the same words: the test's
+    /// own reading of the declarations, against which the table is held.
+    static func settings(_ command: ApplyCommand) -> ApplySettings {
+        ApplySettings(
+            template: command.templateOptions.template, variables: command.templateOptions.variables,
+            catalog: command.templateOptions.catalog, pathPattern: command.templateOptions.pathPattern,
+            match: command.templateOptions.match, paths: command.paths, inPlace: command.inPlace,
+            output: command.output, check: command.check, diff: command.diff,
+            assumeEncrypted: command.assumeEncrypted, sessionKeys: command.sessionKeys,
+            allowSharedContentID: command.allowSharedContentID, followSymlinks: command.followSymlinks, jobs: command.library.jobs,
+            shard: command.library.shard, noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
+            maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
+            reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
+            disabledRules: command.disabledRules, lockWait: command.lockWait, validate: command.validate)
     }
 
     /// Lines the fast path leaves to ArgumentParser: help, what it does not know, what ArgumentParser
@@ -63,6 +110,8 @@ struct ApplyFastPathTests {
             let withValue = ApplyFastPath.settings(["apply", "--template", "t", name, "7", "x"])
             let alone = ApplyFastPath.settings(["apply", "--template", "t", name, "x"])
             #expect(name == "--template" || withValue != nil || alone != nil, "\(name) is not known to ApplyFastPath")
+            #expect(ApplyOptionTable.option(name) != nil, "\(name) is not in ApplyOptionTable")
         }
+        #expect(Set(ApplyOptionTable.options.map(\.name)) == names, "the table and apply's help name different options")
     }
 }

@@ -117,7 +117,14 @@ struct ApplyCommand: ParsableCommand {
             valueName: "FILE"))
     var report: [String] = []
 
-    func run() throws { try ApplySettings(self).run() }
+    /// Runs the command line ArgumentParser checked, read by ``ApplyOptionTable`` (whose settings the
+    /// declarations above only describe).
+    func run() throws {
+        guard let settings = ApplyFastPath.settings(checked: CommandLine.arguments.dropFirst(2)) else {
+            throw UsageFailure("the command line could not be read: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+        }
+        try settings.run()
+    }
 }
 
 extension ApplySettings {

@@ -1,112 +1,134 @@
-/// `apply` parsed without swift-argument-parser, for the plain command lines a packaging pipeline runs once
-/// per rendition. ArgumentParser builds its view of every command by reflection, and that costs about
-/// 1.5 ms a run, a quarter of an `apply` of a 20,000-segment playlist. This parser knows `apply`'s options
-/// and nothing else, and makes ``ApplySettings`` without touching ArgumentParser's types: at the first thing
-/// it is not sure of (help, an unknown or repeated option, `--name=value`, a short option, a value that
-/// looks like an option, a value of the wrong type, a missing `--template`) it gives up, and ArgumentParser
-/// parses the whole command line, or explains what is wrong with it. A test holds its settings equal to
-/// those of ArgumentParser's parse for every option.
+/// `apply`'s options, once: each long name, whether it takes a value (and may be repeated), and what it
+/// sets in ``ApplySettings``. Both ways into `apply` read it: the fast parser of a plain command line, and
+/// the command line ArgumentParser has parsed and checked (its declarations in ``ApplyCommand`` are for
+/// help, completion and the checks; the settings are read from the same words here). A test holds the
+/// table and ArgumentParser's declarations to the same names, kinds and values.
+enum ApplyOptionTable {
+    struct Option: Sendable {
+        enum Kind: Sendable {
+            case flag
+            /// Takes a value; given once.
+            case value
+            /// Takes a value; may be given again, each adding one.
+            case repeated
+        }
+
+        let name: String
+        let kind: Kind
+        /// Sets what the option says; `false` when the value is not one the option takes.
+        let set: @Sendable (inout ApplySettings, String) -> Bool
+    }
+
+    static let options: [Option] = [
+        flag("--in-place", \.inPlace), flag("--check", \.check), flag("--diff", \.diff),
+        flag("--assume-encrypted", \.assumeEncrypted), flag("--session-keys", \.sessionKeys),
+        flag("--allow-shared-content-id", \.allowSharedContentID), flag("--follow-symlinks", \.followSymlinks),
+        flag("--validate", \.validate), flag("--no-progress", \.noProgress),
+        value("--template") { $0.template = $1 }, value("--catalog") { $0.catalog = $1 },
+        value("--path-pattern") { $0.pathPattern = $1 }, value("--match") { $0.match = $1 },
+        value("--output") { $0.output = $1 }, value("--shard") { $0.shard = $1 }, value("--kid-from") { $0.kidFrom = $1 },
+        repeated("--var") { $0.variables.append($1) }, repeated("--report") { $0.reports.append($1) },
+        repeated("--cpix") { $0.cpix.append($1) }, repeated("--disable") { $0.disabledRules.append($1) },
+        number("--jobs", Int.init) { $0.jobs = $1 }, number("--lock-wait", Double.init) { $0.lockWait = $1 },
+        number("--max-segments", Int.init) { $0.maxSegments = $1 },
+        number("--max-init-size", { ByteCount(argument: $0)?.bytes }) { $0.maxInitSize = $1 },
+        number("--max-line-length", { ByteCount(argument: $0)?.bytes }) { $0.maxLineLength = $1 },
+        number("--max-playlist-size", { ByteCount(argument: $0)?.bytes }) { $0.maxPlaylistSize = $1 },
+    ]
+
+    private static func flag(_ name: String, _ field: WritableKeyPath<ApplySettings, Bool> & Sendable) -> Option {
+        Option(name: name, kind: .flag) { settings, _ in
+            settings[keyPath: field] = true
+            return true
+        }
+    }
+
+    private static func value(_ name: String, _ set: @escaping @Sendable (inout ApplySettings, String) -> Void) -> Option {
+        Option(name: name, kind: .value) { settings, value in
+            set(&settings, value)
+            return true
+        }
+    }
+
+    private static func repeated(_ name: String, _ add: @escaping @Sendable (inout ApplySettings, String) -> Void) -> Option {
+        Option(name: name, kind: .repeated) { settings, value in
+            add(&settings, value)
+            return true
+        }
+    }
+
+    private static func number<Value>(
+        _ name: String, _ read: @escaping @Sendable (String) -> Value?, _ set: @escaping @Sendable (inout ApplySettings, Value) -> Void
+    ) -> Option {
+        Option(name: name, kind: .value) { settings, text in
+            guard let value = read(text) else { return false }
+            set(&settings, value)
+            return true
+        }
+    }
+
+    /// The option called `name`.
+    static func option(_ name: String) -> Option? { options.first { $0.name == name } }
+}
+
+/// `apply` parsed without swift-argument-parser, from ``ApplyOptionTable``, for the plain command lines a
+/// packaging pipeline runs once per rendition. ArgumentParser builds its view of every command by
+/// reflection, and that costs about 1.5 ms a run, a quarter of an `apply` of a 20,000-segment playlist.
 enum ApplyFastPath {
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let
-    /// ArgumentParser parse them.
+    /// ArgumentParser parse them: at the first thing this parser is not sure of (help, an unknown or
+    /// repeated option, `--name=value`, a short option, a value that looks like an option, a value of the
+    /// wrong type, a missing `--template`) it gives up, and ArgumentParser parses the whole command line,
+    /// or explains what is wrong with it.
     static func settings(_ arguments: [String]) -> ApplySettings? {
         guard arguments.first == "apply" else { return nil }
-        var words = Words(arguments.dropFirst())
+        return read(arguments.dropFirst(), checked: false)
+    }
+
+    /// The settings of a command line ArgumentParser has parsed and found good: the same table, reading
+    /// what ArgumentParser takes besides (`--name=value`, `--` before paths, an option given again: the
+    /// last wins).
+    static func settings(checked arguments: ArraySlice<String>) -> ApplySettings? {
+        read(arguments, checked: true)
+    }
+
+    private static func read(_ arguments: ArraySlice<String>, checked: Bool) -> ApplySettings? {
+        var words = arguments
         var settings = ApplySettings(template: "")
         // An array, not a set: a handful of words, and the first Set<String> of a run costs a type lookup
         // (about 0.1 ms) that this parser is here to avoid.
         var given: [String] = []
-        while let word = words.next() {
-            guard word.hasPrefix("-"), word != "-" else {
+        while var word = words.popFirst() {
+            if checked, word == "--" {
+                settings.paths += words
+                break
+            }
+            guard word.hasPrefix("--") else {
+                guard checked || !word.hasPrefix("-") || word == "-" else { return nil }
                 settings.paths.append(word)
                 continue
             }
+            var inline: String?
+            if let equals = word.firstIndex(of: "=") {
+                guard checked else { return nil }
+                inline = String(word[word.index(after: equals)...])
+                word = String(word[..<equals])
+            }
+            guard let option = ApplyOptionTable.option(word) else { return nil }
             // A single-valued option given twice, or a flag given twice: ArgumentParser decides.
-            if word != "--var", word != "--report", word != "--cpix", word != "--disable" {
-                guard !given.contains(word) else { return nil }
+            if option.kind != .repeated {
+                guard checked || !given.contains(word) else { return nil }
                 given.append(word)
             }
-            switch word {
-            case "--in-place": settings.inPlace = true
-            case "--check": settings.check = true
-            case "--diff": settings.diff = true
-            case "--assume-encrypted": settings.assumeEncrypted = true
-            case "--session-keys": settings.sessionKeys = true
-            case "--allow-shared-content-id": settings.allowSharedContentID = true
-            case "--follow-symlinks": settings.followSymlinks = true
-            case "--validate": settings.validate = true
-            case "--no-progress": settings.noProgress = true
-            case "--template":
-                guard let value = words.value() else { return nil }
-                settings.template = value
-            case "--var":
-                guard let value = words.value() else { return nil }
-                settings.variables.append(value)
-            case "--catalog":
-                guard let value = words.value() else { return nil }
-                settings.catalog = value
-            case "--path-pattern":
-                guard let value = words.value() else { return nil }
-                settings.pathPattern = value
-            case "--match":
-                guard let value = words.value() else { return nil }
-                settings.match = value
-            case "--output":
-                guard let value = words.value() else { return nil }
-                settings.output = value
-            case "--shard":
-                guard let value = words.value() else { return nil }
-                settings.shard = value
-            case "--report":
-                guard let value = words.value() else { return nil }
-                settings.reports.append(value)
-            case "--cpix":
-                guard let value = words.value() else { return nil }
-                settings.cpix.append(value)
-            case "--disable":
-                guard let value = words.value() else { return nil }
-                settings.disabledRules.append(value)
-            case "--kid-from":
-                guard let value = words.value() else { return nil }
-                settings.kidFrom = value
-            case "--max-init-size":
-                guard let value = words.value().flatMap(ByteCount.init(argument:)) else { return nil }
-                settings.maxInitSize = value.bytes
-            case "--jobs":
-                guard let value = words.value().flatMap(Int.init) else { return nil }
-                settings.jobs = value
-            case "--lock-wait":
-                guard let value = words.value().flatMap(Double.init) else { return nil }
-                settings.lockWait = value
-            case "--max-line-length":
-                guard let value = words.value().flatMap(ByteCount.init(argument:)) else { return nil }
-                settings.maxLineLength = value.bytes
-            case "--max-playlist-size":
-                guard let value = words.value().flatMap(ByteCount.init(argument:)) else { return nil }
-                settings.maxPlaylistSize = value.bytes
-            case "--max-segments":
-                guard let value = words.value().flatMap(Int.init) else { return nil }
-                settings.maxSegments = value
-            default:
-                return nil
+            var value = ""
+            if option.kind != .flag {
+                // The value after an option: one that looks like an option itself is ArgumentParser's to read.
+                guard let next = inline ?? words.first, checked || !next.hasPrefix("-") else { return nil }
+                if inline == nil { words.removeFirst() }
+                value = next
             }
+            guard option.set(&settings, value) else { return nil }
         }
         return given.contains("--template") ? settings : nil
-    }
-
-    /// The words of a command line, one at a time.
-    private struct Words {
-        private var rest: ArraySlice<String>
-
-        init(_ words: ArraySlice<String>) { rest = words }
-
-        mutating func next() -> String? { rest.popFirst() }
-
-        /// The value after an option: `nil` if there is none, or if it looks like an option itself (then
-        /// ArgumentParser says what it makes of it).
-        mutating func value() -> String? {
-            guard let word = rest.first, !word.hasPrefix("-") else { return nil }
-            return rest.popFirst()
-        }
     }
 }

@@ -1,8 +1,8 @@
 import HLS
 import MP4
 
-/// What an `apply` run is asked to do, as plain values: made from ArgumentParser's `ApplyCommand`, or
-/// directly by ``ApplyFastPath``, and run the same way either way.
+/// What an `apply` run is asked to do, as plain values: read from the command line's words by
+/// ``ApplyOptionTable`` (whether ArgumentParser has checked them first or not), and run the same way.
 struct ApplySettings: Equatable {
     var template: String
     var variables: [String] = []
@@ -31,22 +31,4 @@ struct ApplySettings: Equatable {
     var disabledRules: [String] = []
     var lockWait: Double = 30
     var validate = false
-}
-
-extension ApplySettings {
-    /// The settings ArgumentParser parsed.
-    init(_ command: ApplyCommand) {
-        self.init(
-            template: command.templateOptions.template, variables: command.templateOptions.variables,
-            catalog: command.templateOptions.catalog, pathPattern: command.templateOptions.pathPattern,
-            match: command.templateOptions.match, paths: command.paths, inPlace: command.inPlace,
-            output: command.output, check: command.check, diff: command.diff,
-            assumeEncrypted: command.assumeEncrypted, sessionKeys: command.sessionKeys,
-            allowSharedContentID: command.allowSharedContentID, followSymlinks: command.followSymlinks, jobs: command.library.jobs,
-            shard: command.library.shard,
-            noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
-            maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
-            reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
-            disabledRules: command.disabledRules, lockWait: command.lockWait, validate: command.validate)
-    }
 }
