@@ -29,11 +29,9 @@ enum ApplyOptionTable {
         value("--output") { $0.output = $1 }, value("--shard") { $0.shard = $1 }, value("--kid-from") { $0.kidFrom = $1 },
         repeated("--var") { $0.variables.append($1) }, repeated("--report") { $0.reports.append($1) },
         repeated("--cpix") { $0.cpix.append($1) }, repeated("--disable") { $0.disabledRules.append($1) },
-        number("--jobs", Int.init) { $0.jobs = $1 }, number("--lock-wait", Double.init) { $0.lockWait = $1 },
-        number("--max-segments", Int.init) { $0.maxSegments = $1 },
-        number("--max-init-size", { ByteCount(argument: $0)?.bytes }) { $0.maxInitSize = $1 },
-        number("--max-line-length", { ByteCount(argument: $0)?.bytes }) { $0.maxLineLength = $1 },
-        number("--max-playlist-size", { ByteCount(argument: $0)?.bytes }) { $0.maxPlaylistSize = $1 },
+        number("--jobs", \.jobs, { Int($0) }), number("--lock-wait", \.lockWait, Double.init),
+        number("--max-segments", \.maxSegments, Int.init), number("--max-init-size", \.maxInitSize, size),
+        number("--max-line-length", \.maxLineLength, size), number("--max-playlist-size", \.maxPlaylistSize, size),
     ]
 
     private static func flag(_ name: String, _ field: WritableKeyPath<ApplySettings, Bool> & Sendable) -> Option {
@@ -58,14 +56,28 @@ enum ApplyOptionTable {
     }
 
     private static func number<Value>(
-        _ name: String, _ read: @escaping @Sendable (String) -> Value?, _ set: @escaping @Sendable (inout ApplySettings, Value) -> Void
+        _ name: String, _ field: WritableKeyPath<ApplySettings, Value> & Sendable, _ read: @escaping @Sendable (String) -> Value?
     ) -> Option {
         Option(name: name, kind: .value) { settings, text in
             guard let value = read(text) else { return false }
-            set(&settings, value)
+            settings[keyPath: field] = value
             return true
         }
     }
+
+    /// The same for a field that is `nil` until given (`--jobs`).
+    private static func number<Value>(
+        _ name: String, _ field: WritableKeyPath<ApplySettings, Value?> & Sendable, _ read: @escaping @Sendable (String) -> Value?
+    ) -> Option {
+        Option(name: name, kind: .value) { settings, text in
+            guard let value = read(text) else { return false }
+            settings[keyPath: field] = value
+            return true
+        }
+    }
+
+    /// A size with an optional K, M or G.
+    private static func size(_ text: String) -> Int? { ByteCount(argument: text)?.bytes }
 
     /// The option called `name`.
     static func option(_ name: String) -> Option? { options.first { $0.name == name } }
