@@ -186,35 +186,14 @@ private struct MediaWalk {
     let collectsSessionKeys: Bool
     /// Made once: the secrets to keep out of messages and changes.
     let redaction: Redaction
-    /// The CPIX key of each key period, when a document is given; or why the title has none.
-    var chooser: TrackKeyChooser?
-    var truthProblem: KeyTruthProblem?
-    /// The `EXT-X-MAP` in force, for `--kid-from media`.
-    var currentMap: MapTag?
+    /// What key truth gives each key period (`--cpix`, `--kid-from media`).
+    var truth: PeriodKeyTruth?
     /// The key-truth problems already reported: one that is not about a period is said once, not per key.
     var reportedTruthProblems: Set<String> = []
-    /// What key truth gives the period being written, and that period's index: looked for when the
-    /// period's first key is rendered (``loadTruth(line:)``).
-    var truth: PeriodTruth?
-    var truthPeriod: Int?
     /// Whether a key line that does not start `METHOD=SAMPLE-AES` or `METHOD=NONE` has been read: only then
     /// can a FairPlay key stand beside another METHOD (``flushPeriod``).
     var sawOtherMethod = false
-    /// The last FairPlay key URI written, what told its period's key (the old URI, or another system's
-    /// KEYID), and its line: a rotation the template folds into one URI shows as the same URI for a
-    /// different key in the next period. The buffers are reused from key to key.
-    var lastURIWritten: [UInt8] = []
-    var lastKeyBehind: [UInt8] = []
-    var lastKeyLine: Int?
-
-    /// What key truth gives a key period: its key (for the template's values and the change), and the key
-    /// server's FairPlay key line when the template writes the document's key.
-    struct PeriodTruth {
-        var keyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)
-        var values: [String: String]
-        var source: String
-        var signaled: KeyAttributes?
-    }
+    var rotation = RotationCheck()
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
@@ -225,16 +204,12 @@ private struct MediaWalk {
         self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
-        let truth = applier.options.keyTruth
-        if !truth.documents.isEmpty {
-            let contentID =
-                applier.options.variables.commandLine.last(where: { $0.name == "content_id" })?.value
-                ?? applier.options.variables.playlistValues(for: identity)["content_id"]?.value
-            switch truth.document(for: contentID) {
-            case .success(let document): chooser = TrackKeyChooser(document: document, tracks: applier.tracks)
-            case .failure(let problem): truthProblem = problem
-            }
-        }
+        let variables = applier.options.variables
+        self.truth = PeriodKeyTruth(
+            applier.options.keyTruth, identity: identity,
+            contentID: variables.commandLine.last(where: { $0.name == "content_id" })?.value
+                ?? variables.playlistValues(for: identity)["content_id"]?.value,
+            tracks: applier.tracks, writesDocumentKey: applier.writesDocumentKey)
     }
 
     func collect(_ diagnostic: Diagnostic) {
@@ -300,7 +275,7 @@ private struct MediaWalk {
         case .tag(.map) where applier.options.keyTruth.kidFromMedia:
             if let tag = line.parseTag(), var map = MapTag(tag) {
                 map.uri = reader.variables.substitute(map.uri).text
-                currentMap = map
+                truth?.note(map: map)
             }
             try keep(line, into: &emitter)
         case .tag(let name?) where name.scope == .mediaSegment && name != .map && reader.segmentCount == 0:
@@ -474,7 +449,7 @@ private struct MediaWalk {
             rendered = key().resolvedURI.map { Array($0.utf8) }.withOptionalBuffer { renderURI(oldURI: $0, line: line) }
         }
         guard let uri = rendered else { return false }
-        let signaled = truth?.signaled
+        let signaled = truth?.current?.signaled
         do {
             changed = try uri.withUnsafeBufferPointer { uri throws(UnwritableAttributeValue) in
                 try applier.rewrite(content, spans: spans, uri: uri, signaled: signaled, parsed: key, into: &rewrittenLine)
@@ -501,7 +476,7 @@ private struct MediaWalk {
     /// after reporting why there is none.
     private mutating func insertedKey(index: Int, line: Int) -> [UInt8]? {
         guard let uri = renderURI(oldURI: nil, line: line).map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
-        let key = applier.insertedKey(uri: uri, signaled: truth?.signaled)
+        let key = applier.insertedKey(uri: uri, signaled: truth?.current?.signaled)
         let content: [UInt8]
         do {
             content = try key.line(.key)
@@ -517,13 +492,14 @@ private struct MediaWalk {
     /// The URI of a FairPlay key of the period being written whose URI is now `oldURI` (`nil`: a key being
     /// inserted), as the run's key URIs render it; `nil` after reporting why it has none.
     private mutating func renderURI(oldURI: UnsafeBufferPointer<UInt8>?, line: Int) -> [UInt8]? {
-        if let truthProblem {
-            reportOnce(truthProblem, line: line)
-            return nil
-        }
-        if chooser != nil || applier.options.keyTruth.kidFromMedia {
-            if truthPeriod != periods.index { loadTruth(line: line) }
-            guard truth != nil else { return nil }
+        var periodKey: PeriodKeyTruth.Key?
+        if truth != nil {
+            switch truth!.key(forPeriod: periods.index) {
+            case .success(let key): periodKey = key
+            case .failure(let problem):
+                reportOnce(problem, line: line)
+                return nil
+            }
         }
         if let oldURI {
             let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
@@ -531,7 +507,7 @@ private struct MediaWalk {
         }
         let key = KeyURIs.Key(
             oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: periods.kid,
-            truth: truth.map { ($0.values, $0.source, $0.keyID.kid) })
+            truth: periodKey.map { ($0.values, $0.source, $0.keyID.kid) })
         do throws(KeyURIs.Unrendered) {
             _ = try uris.render(key, noting: &outcome)
         } catch {
@@ -547,8 +523,8 @@ private struct MediaWalk {
         // another system's KEYID.
         let uri = uris.uri
         uri.withUnsafeBytes { uri in
-            if var behind = truth?.keyID.kid.hex {
-                behind.withUTF8 { noteKey(uri: uri, behind: UnsafeRawBufferPointer($0), line: line) }
+            if let behind = periodKey?.hex {
+                behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
             } else if let oldURI {
                 noteKey(uri: uri, behind: UnsafeRawBufferPointer(oldURI), line: line)
             } else if var behind = periods.kid {
@@ -558,50 +534,16 @@ private struct MediaWalk {
         return uri
     }
 
-    /// What key truth gives the period being written: the CPIX key of its track and period, or the init
-    /// segment's KID; `nil` (a problem reported at `line`) when it gives none.
-    private mutating func loadTruth(line: Int) {
-        truth = nil
-        truthPeriod = periods.index
-        let index = max(periods.index, 0)
-        if chooser != nil {
-            switch chooser!.key(forKeyPeriod: index) {
-            case .success(let key):
-                let values = chooser!.values(of: key)
-                let signaled = applier.writesDocumentKey ? chooser!.signaling(of: key.kid)?.media : nil
-                truth = PeriodTruth(
-                    keyID: (key.kid, .cpix, chooser!.document.path), values: values,
-                    source: "the CPIX document \(chooser!.document.path)", signaled: signaled)
-            case .failure(let problem):
-                reportOnce(problem, line: line)
-            }
-        } else if applier.options.keyTruth.kidFromMedia {
-            switch mediaKeyID() {
-            case .success(let (keyID, file)):
-                truth = PeriodTruth(
-                    keyID: (keyID, .media, file), values: ["kid": keyID.hex, "kid_uuid": keyID.uuid],
-                    source: "the init segment \(file)", signaled: nil)
-            case .failure(let problem):
-                reportOnce(problem, line: line)
-            }
-        }
-    }
-
     /// Notes the URI written for a key period whose key `behind` tells (its old URI, another system's
-    /// KEYID): the same URI as the period before for another key is an error, said once. A player keeps the
-    /// key of a URI it has, so every period after the first would be played with the first one's key.
+    /// KEYID): the same URI as the period before for another key is an error, said once (``RotationCheck``).
     private mutating func noteKey(uri: UnsafeRawBufferPointer, behind: UnsafeRawBufferPointer, line: Int) {
-        if let lastLine = lastKeyLine, Self.same(uri, lastURIWritten), !Self.same(behind, lastKeyBehind) {
-            report(
-                ApplyDiagnostics.rotationFolded,
-                "this key period has another key than the one of line \(lastLine), yet the template gives both "
-                    + "\(String(decoding: uri, as: UTF8.self)): a player would play both with the first key; put {key_index} or "
-                    + "{kid} in the template (or take the URI from a --match group that differs); the playlist is left as it was",
-                line: line)
-        }
-        Self.keep(uri, in: &lastURIWritten)
-        Self.keep(behind, in: &lastKeyBehind)
-        lastKeyLine = line
+        guard let before = rotation.note(uri: uri, behind: behind, line: line) else { return }
+        report(
+            ApplyDiagnostics.rotationFolded,
+            "this key period has another key than the one of line \(before), yet the template gives both "
+                + "\(String(decoding: uri, as: UTF8.self)): a player would play both with the first key; put {key_index} or "
+                + "{kid} in the template (or take the URI from a --match group that differs); the playlist is left as it was",
+            line: line)
     }
 
     /// Whether a key line starts with METHOD=SAMPLE-AES or METHOD=NONE: a few bytes compared, from static
@@ -616,55 +558,11 @@ private struct MediaWalk {
         }
     }
 
-    /// Copies `bytes` into `buffer`, reallocating only when the length changes (the URIs of one playlist
-    /// mostly have one length).
-    private static func keep(_ bytes: UnsafeRawBufferPointer, in buffer: inout [UInt8]) {
-        if buffer.count != bytes.count { buffer = [UInt8](repeating: 0, count: bytes.count) }
-        guard let base = bytes.baseAddress else { return }
-        buffer.withUnsafeMutableBytes { _ = memcpy($0.baseAddress!, base, bytes.count) }
-    }
-
-    private static func same(_ bytes: UnsafeRawBufferPointer, _ other: [UInt8]) -> Bool {
-        guard bytes.count == other.count else { return false }
-        guard let base = bytes.baseAddress else { return true }
-        return other.withUnsafeBytes { memcmp(base, $0.baseAddress!, bytes.count) == 0 }
-    }
-
     /// Reports `problem` at `line` unless the same was reported already (a problem of the playlist, not of
     /// its period, would otherwise be said at every key).
     private mutating func reportOnce(_ problem: KeyTruthProblem, line: Int) {
         guard reportedTruthProblems.insert(problem.message).inserted else { return }
         report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
-    }
-
-    /// The default KID of the init segment in force, and its file.
-    private func mediaKeyID() -> Result<(KeyID, String), KeyTruthProblem> {
-        guard let map = currentMap else {
-            return .failure(KeyTruthProblem("no EXT-X-MAP is in force here: a KID from the media needs fMP4 init segments"))
-        }
-        switch applier.options.keyTruth.initSegments.segment(ofMap: map.uri, byteRange: map.byteRange, inPlaylistAt: identity.path) {
-        case .remote(let uri):
-            return .failure(KeyTruthProblem("the init segment \(uri) is not a local file, so its KID cannot be read here"))
-        case .failed(let failure, _):
-            return .failure(KeyTruthProblem(failure.description))
-        case .read(let segment, let file):
-            let kids = segment.tracks.filter(\.isEncrypted).compactMap(\.defaultKID).reduce(into: [KeyID]()) { list, kid in
-                if !list.contains(kid) { list.append(kid) }
-            }
-            guard let kid = kids.first else {
-                return .failure(
-                    KeyTruthProblem("the init segment \(file) is clear: no sample entry of it is protected, so it names no KID"))
-            }
-            guard kids.count == 1 else {
-                return .failure(
-                    KeyTruthProblem("the init segment \(file) has tracks with different KIDs (\(kids.map(\.uuid).joined(separator: ", ")))")
-                )
-            }
-            guard !kid.isZero else {
-                return .failure(KeyTruthProblem("the init segment \(file) has an all-zero default KID, which names no key"))
-            }
-            return .success((kid, file))
-        }
     }
 
     /// Notes that a FairPlay key is written, and keeps its value (when `key` is given) for the master.
@@ -677,7 +575,7 @@ private struct MediaWalk {
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
         // The secrets of this playlist's own values and old URIs too, as they are found.
         let redaction = outcome.secretValues.isEmpty ? redaction : redaction.adding(outcome.secretValues)
-        let keyID = tag == "EXT-X-KEY" ? truth?.keyID : nil
+        let keyID = tag == "EXT-X-KEY" ? truth?.current?.keyID : nil
         outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
             ApplyChange(
                 line: line, tag: tag, action: action,
