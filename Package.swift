@@ -73,7 +73,8 @@ let package = Package(
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate", "SKDTestSupport"], exclude: ["Oracle"]),
         .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
-            name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTestSupport"], exclude: ["Golden"]
+            name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTemplate", "SKDTestSupport"],
+            exclude: ["Golden"]
         ),
         // Holds the function types SKDReports declares for dlsym to libxml2's headers: a mismatch fails the build.
         .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "SKDXML", "CLibXML2"]),

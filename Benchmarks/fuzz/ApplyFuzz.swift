@@ -1,6 +1,7 @@
 // libFuzzer target: apply end to end (a migration that rewrites and inserts FairPlay keys) and validate, on
-// any playlist, with any template file. The input is a template file, a NUL, a content id, a line feed, and
-// the playlist; without a NUL, a fixed template. Built by run.sh into one module with HLS, SKDTemplate and
+// any playlist, with any template file. The input is a template file, a NUL, a content id (empty: taken
+// from each key's old URI by a --match pattern), a line feed, and the playlist; without a NUL, a fixed
+// template. Built by run.sh into one module with HLS, SKDTemplate and
 // SKDPack.
 //
 // Asserted: whatever the template file and the value hold, a template that loads makes an output whose
@@ -61,9 +62,12 @@ public func fuzzApply(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let definition = try? TemplateFile.parse(templateText, path: "fuzz.yaml", fields: KeyTemplate.fields),
         let template = try? KeyTemplate(reading: definition)
     else { return 0 }
-    var options = ApplyOptions(
-        template: template, variables: VariableSources(commandLine: [("content_id", contentID)]), assumeEncrypted: true,
-        sessionKeys: true)
+    // An empty content id takes it from each key's old URI (a --match migration), else it is given for the run.
+    let variables =
+        contentID.isEmpty
+        ? VariableSources(match: try? NamedPattern("(?:cid=|//)(?<content_id>[^&?/]+)"))
+        : VariableSources(commandLine: [("content_id", contentID)])
+    var options = ApplyOptions(template: template, variables: variables, assumeEncrypted: true, sessionKeys: true)
     options.readerOptions.maximumLineLength = 4096
     let applier = MediaPlaylistApplier(options: options)
     let identity = PlaylistIdentity(path: "t/v.m3u8")

@@ -2,7 +2,9 @@
 // a template, a NUL, a value, a NUL, a template file. Built by run.sh into one module with SKDTemplate.
 //
 // Asserted: whatever a template, a template file or a value holds, a URI that renders holds no quote, no
-// control character and no space: nothing that could end its quoted-string or its line in a playlist.
+// control character and no space: nothing that could end its quoted-string or its line in a playlist; and
+// the template compiled (the value folded in, or given to each render) renders the same URI, or refuses
+// with the same message.
 
 func assertWritable(_ uri: String, _ what: String) {
     precondition(
@@ -26,6 +28,29 @@ public func fuzzTemplates(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let definition = try? TemplateFile.parse(source, path: "fuzz.yaml", fields: fields) else { continue }
         if let uri = try? definition.renderer.render({ _ in value }) { assertWritable(uri, "a template file") }
         if let uri = try? definition.renderer.render({ _ in nil }) { assertWritable(uri, "a template file's defaults") }
+        assertCompiledSame(definition.renderer, value)
     }
+    if let template = try? Template(text(0)) { assertCompiledSame(TemplateRenderer(template: template), value) }
     return 0
+}
+
+/// The renderer's answer for `value` in every variable against the compiled template's, the value folded
+/// in at compile time and given to each render.
+func assertCompiledSame(_ renderer: TemplateRenderer, _ value: TemplateValue) {
+    func answer(_ body: () throws(RenderError) -> String) -> String {
+        do { return try body() } catch { return "refused: " + error.message }
+    }
+    let expected = answer { () throws(RenderError) in try renderer.render { _ in value } }
+    let folded = CompiledTemplate(renderer) { _ in .fixed(value) }
+    let slotted = CompiledTemplate(renderer) { _ in .slot(0) }
+    var values = CompiledTemplate.Values()
+    values.set(0, value.value)
+    for compiled in [folded, slotted] {
+        var uri: [UInt8] = []
+        let got = answer { () throws(RenderError) in
+            try compiled.render(&values, into: &uri) { _ in value.source }
+            return String(decoding: uri, as: UTF8.self)
+        }
+        precondition(got == expected, "compiled \(got.debugDescription) but the renderer \(expected.debugDescription)")
+    }
 }

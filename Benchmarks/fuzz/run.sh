@@ -24,7 +24,7 @@ sources() {
     rm -rf "$dir" && mkdir -p "$dir"
     for module in "${@:2}"; do
         find "Sources/$module" -name '*.swift' | while read -r file; do
-            sed -E -e '/^import (HLS|SKDTemplate|MP4|CPIX|SKDXML)$/d' "$file" > "$dir/${module}_$(basename "$file")"
+            sed -E -e '/^import (HLS|SKDTemplate|MP4|CPIX|SKDXML|SKDBytes)$/d' "$file" > "$dir/${module}_$(basename "$file")"
         done
     done
     echo "$dir"
@@ -43,12 +43,12 @@ build() {
 
 for target in "${targets[@]}"; do
     case $target in
-        reader) build reader ReaderFuzz.swift HLS ;;
-        tags) build tags TagFuzz.swift HLS ;;
-        template) build template TemplateFuzz.swift SKDTemplate ;;
-        apply) build apply ApplyFuzz.swift HLS SKDTemplate MP4 SKDXML CPIX SKDPack ;;
-        mp4) build mp4 MP4Fuzz.swift MP4 ;;
-        cpix) build cpix CPIXFuzz.swift SKDXML MP4 CPIX ;;
+        reader) build reader ReaderFuzz.swift SKDBytes HLS ;;
+        tags) build tags TagFuzz.swift SKDBytes HLS ;;
+        template) build template TemplateFuzz.swift SKDBytes SKDTemplate ;;
+        apply) build apply ApplyFuzz.swift SKDBytes HLS SKDTemplate MP4 SKDXML CPIX SKDPack ;;
+        mp4) build mp4 MP4Fuzz.swift SKDBytes MP4 ;;
+        cpix) build cpix CPIXFuzz.swift SKDBytes SKDXML MP4 CPIX ;;
         *) echo "unknown target $target" >&2; exit 2 ;;
     esac
     work=$out/corpus-$target

@@ -1,0 +1,81 @@
+import Foundation
+import HLS
+import SKDPack
+import SKDReports
+import SKDTemplate
+import SKDTestSupport
+import Testing
+
+/// The README's "From Swift" example, run: a Swift tool gets apply's whole job through `ApplyRun`, the
+/// entry point the command line uses, and a report through `ReportFiles`.
+@Suite("the library used from Swift, as the README shows")
+struct LibraryUseTests {
+    /// The example's `log`: an observer that keeps what it is told.
+    final class MyLog: ApplyObserver {
+        var notes: [String] = []
+        var outcomes: [PlaylistOutcome] = []
+        func note(_ message: String) { notes.append(message) }
+        func applied(_ outcome: PlaylistOutcome) { outcomes.append(outcome) }
+        func progress(done playlists: Int, of total: Int) {}
+    }
+
+    @Test("the README's example migrates a library in place and writes its report")
+    func readmeExample() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-from-swift-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("library/title-1"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let playlist = """
+            #EXTM3U
+            #EXT-X-VERSION:5
+            #EXT-X-TARGETDURATION:6
+            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old.example.com/fps?cid=title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
+            #EXTINF:6,
+            s1.ts
+            #EXT-X-ENDLIST
+
+            """
+        try Data(playlist.utf8).write(to: root.appendingPathComponent("library/title-1/v.m3u8"))
+        let library = root.appendingPathComponent("library").path + "/"
+        let reportPath = root.appendingPathComponent("run.json").path
+        let log = MyLog()
+
+        // The README's example, as it stands there.
+        let template = try KeyTemplate.resolve("entitlement", in: TemplateLibrary())
+        let options = ApplyOptions(
+            template: template,
+            variables: VariableSources(
+                commandLine: [("entitlement_url", "https://lic.example.com/fps")],
+                match: try NamedPattern(#"[?&]cid=(?<content_id>[^&]+)"#)))
+        let run = ApplyRun(options: options, inputs: [library], destination: .inPlace)
+        let report = try ReportFiles([(.file(reportPath), .json)], tool: Report.Tool(version: "my-tool 1.0"))
+        let result = run.run(observer: log, report: report) { notDone in
+            Report.Run(
+                command: "apply", arguments: [], template: "entitlement", startedAt: "2026-11-24T00:00:00Z",
+                durationMilliseconds: 0, notDone: notDone)
+        }
+        // The example's end.
+
+        #expect(result.status == .succeeded, "\(log.notes) \(log.outcomes.flatMap(\.diagnostics))")
+        #expect(log.outcomes.count == 1 && log.outcomes[0].changed)
+        let written = try String(decoding: Data(contentsOf: root.appendingPathComponent("library/title-1/v.m3u8")), as: UTF8.self)
+        #expect(written.contains(#"URI="skd://lic.example.com/fps?cid=title-1""#))
+        let json = try String(decoding: Data(contentsOf: root.appendingPathComponent("run.json")), as: UTF8.self)
+        #expect(json.contains(#""command" : "apply""#) && json.contains("title-1/v.m3u8"))
+    }
+
+    @Test("the README's example is the code this test runs, line for line")
+    func readmeMatchesTest() throws {
+        let readme = try String(decoding: Data(contentsOf: PackageLocation.root.appendingPathComponent("README.md")), as: UTF8.self)
+        let section = try #require(readme.components(separatedBy: "## From Swift").dropFirst().first)
+        let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        let test = try String(decoding: Data(contentsOf: URL(fileURLWithPath: #filePath)), as: UTF8.self)
+        let code = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("//") && !$0.hasPrefix("import ") }
+        let tested = Set(test.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+        #expect(code.count >= 10)
+        for line in code {
+            let present = tested.contains(line)
+            #expect(present, "the README's line is not in the test: \(line)")
+        }
+    }
+}
