@@ -57,7 +57,7 @@ public struct ValidateRun: Sendable {
                 try add(.unreadable(problem), package: problem.path)
             }
             // Package by package, each package's playlists by path: the order of reports.
-            result.done = try job.run(jobs: jobs, stop: stop, work: runner.run) { package in
+            result.done = try job.run(jobs: jobs, stop: stop, work: { runner.run($0) }) { package in
                 var playlists = package.playlists
                 for problem in package.unreadable {
                     observer.note(problem.description)
