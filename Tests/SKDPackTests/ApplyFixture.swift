@@ -42,7 +42,9 @@ struct ApplyFixture {
         }
         // The entry point the command line uses, the whole use case: the plan, then every package.
         let observer = Collected()
-        _ = ApplyRun(options: options, inputs: [input.path], destination: .directory(output.path)).run(observer: observer, report: nil) {
+        _ = ApplyRun(options: options, library: LibraryInput(paths: [input.path]), destination: .directory(output.path)).run(
+            observer: observer, report: nil
+        ) {
             _ in
             Report.Run(command: "apply", arguments: [], template: template, startedAt: "", durationMilliseconds: 0)
         }

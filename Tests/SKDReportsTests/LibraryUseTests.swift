@@ -46,7 +46,7 @@ struct LibraryUseTests {
             variables: VariableSources(
                 commandLine: [("entitlement_url", "https://lic.example.com/fps")],
                 match: try NamedPattern(#"[?&]cid=(?<content_id>[^&]+)"#)))
-        let run = ApplyRun(options: options, inputs: [library], destination: .inPlace)
+        let run = ApplyRun(options: options, library: LibraryInput(paths: [library]), destination: .inPlace)
         let report = try ReportFiles([(.file(reportPath), .json)], tool: Report.Tool(version: "my-tool 1.0"))
         let result = run.run(observer: log, report: report) { notDone in
             Report.Run(
@@ -55,7 +55,7 @@ struct LibraryUseTests {
         }
         // The example's end.
 
-        #expect(result.status == .succeeded, "\(log.notes) \(log.outcomes.flatMap(\.diagnostics))")
+        #expect(result.run.status == .succeeded, "\(log.notes) \(log.outcomes.flatMap(\.diagnostics))")
         #expect(log.outcomes.count == 1 && log.outcomes[0].changed)
         let written = try String(decoding: Data(contentsOf: root.appendingPathComponent("library/title-1/v.m3u8")), as: UTF8.self)
         #expect(written.contains(#"URI="skd://lic.example.com/fps?cid=title-1""#))

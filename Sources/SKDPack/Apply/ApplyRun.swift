@@ -8,72 +8,55 @@ import HLS
 /// flags into one and the result into an exit status.
 public struct ApplyRun: Sendable {
     public var options: ApplyOptions
-    /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
-    public var inputs: [String]
+    public var library: LibraryInput
     public var destination: ApplyDestination
-    /// Where a playlist for standard output, and diffs, go.
+    /// Where a playlist for standard output, and diffs, go (diffs and standard output are one stream,
+    /// written by one job: ``LibraryInput/jobs`` is not used then).
     public var stream: StreamOutput?
-    public var followSymlinks = false
-    public var shard: Shard?
-    /// Packages worked on at once (diffs and standard output are one stream, written by one).
-    public var jobs = 1
     /// Let several titles get one content id from a pattern (otherwise the plan refuses it).
     public var allowsSharedContentIDs = false
-    /// The file standard input was spooled to, shown as `-`.
-    public var spooled: String?
-    /// How messages name settings.
-    public var names = SettingNames()
 
-    public init(options: ApplyOptions, inputs: [String], destination: ApplyDestination, stream: StreamOutput? = nil) {
+    public init(options: ApplyOptions, library: LibraryInput, destination: ApplyDestination, stream: StreamOutput? = nil) {
         self.options = options
-        self.inputs = inputs
+        self.library = library
         self.destination = destination
         self.stream = stream
     }
 
-    /// How a run ended.
+    /// How a run ended, and what it did.
     public struct Result: Sendable {
-        public var status: RunStatus
-        public var summary: ApplySummary
-        /// Playlists done, of those the run set out to do (fewer when it was stopped).
-        public var done: Int
-        public var total: Int
-        /// Whether the run got through its packages (or was stopped in them), its reports finished: a
-        /// run the inputs, the plan or a report stopped before did not.
-        public var finished = false
+        public var run: RunResult
+        public var summary = ApplySummary()
     }
 
     /// Runs it. `report` gets every playlist and is finished with `describe`'s account of the run (told
-    /// whether it stopped early, and how many playlists it did not get to); `stop` is asked before each
-    /// package is started.
+    /// how many playlists it did not get to, when it stopped early); `stop` is asked before each package.
     public func run(
         observer: some ApplyObserver, report: (any ReportSink)?, stop: @escaping @Sendable () -> Bool = { false },
         describe: (_ notDone: Int?) -> Report.Run
     ) -> Result {
-        let job = LibraryJob(
-            inputs: inputs,
-            discovery: PlaylistDiscovery(followSymlinks: followSymlinks, findsLeftoversBesideFiles: destination == .inPlace, names: names),
-            shard: shard, spooled: spooled)
-        var result = Result(status: .succeeded, summary: ApplySummary(), done: 0, total: job.total)
+        let job = library.job(PlaylistDiscovery(findsLeftoversBesideFiles: destination == .inPlace))
+        let names = library.names
+        var result = Result(run: RunResult(status: .succeeded, done: 0, total: job.total))
         for problem in job.discovery.problems { observer.note(problem.description) }
         // A run whose inputs are not all there (a misspelt path) writes nothing: run again when they are.
         if !job.discovery.problems.isEmpty {
             let count = job.discovery.problems.count
             observer.note("nothing written: \(count) input\(count == 1 ? "" : "s") could not be read")
-            result.status = .failed
+            result.run.status = .failed
             return result
         }
         // The whole plan before the first write: a mistake in it is said once, and nothing is touched.
         let problems = ApplyPlan(options: options).problems(for: job.packages, allowingSharedContentIDs: allowsSharedContentIDs)
         guard problems.isEmpty else {
             for problem in problems { observer.note(problem) }
-            result.status = .failed
+            result.run.status = .failed
             return result
         }
         if destination == .standardOutput, job.total > 1 {
             observer.note(
                 "\(job.total) playlists to write: give \(names.destinations) (standard output takes one)")
-            result.status = .failed
+            result.run.status = .failed
             return result
         }
         removeLeftovers(found: job.discovery.leftovers, observer: observer)
@@ -81,7 +64,8 @@ public struct ApplyRun: Sendable {
         let redaction = options.redaction
         var contentIDs = SharedContentIDs()
         do {
-            result.done = try job.run(jobs: jobs, stop: stop) { package in
+            let streams = destination == .diff || destination == .standardOutput
+            result.run.done = try job.run(jobs: streams ? 1 : library.jobs, stop: stop) { package in
                 // A package's playlists in path order: the order of the report, written as it goes.
                 (package.key, runner.run(package).sorted { $0.path < $1.path })
             } consume: { package, outcomes in
@@ -108,18 +92,18 @@ public struct ApplyRun: Sendable {
                     )
                 }
             }
-            try report?.finish(run: describe(result.done < job.total ? job.total - result.done : nil))
-            result.finished = true
+            try report?.finish(run: describe(result.run.notDone))
+            result.run.finished = true
         } catch {
             report?.discard()
             observer.note("\(error)")
-            result.status = .failed
+            result.run.status = .failed
             return result
         }
         if result.summary.ioFailures > 0 {
-            result.status = .failed
+            result.run.status = .failed
         } else if result.summary.failed > 0 || (destination == .check && result.summary.changed > 0) {
-            result.status = .findings
+            result.run.status = .findings
         }
         return result
     }

@@ -49,6 +49,50 @@ public struct LibraryJob: Sendable {
     }
 }
 
+/// What a library run reads: its inputs, and how it goes over them.
+public struct LibraryInput: Sendable {
+    /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
+    public var paths: [String]
+    public var followSymlinks = false
+    public var shard: Shard?
+    /// Packages worked on at once.
+    public var jobs = 1
+    /// The file standard input was spooled to, shown as `-`.
+    public var spooled: String?
+    /// How messages name settings.
+    public var names = SettingNames()
+
+    public init(paths: [String]) { self.paths = paths }
+
+    /// The job over these inputs, discovered as `discovery` says (its names and links set from here).
+    func job(_ discovery: PlaylistDiscovery = PlaylistDiscovery()) -> LibraryJob {
+        var discovery = discovery
+        discovery.followSymlinks = followSymlinks
+        discovery.names = names
+        return LibraryJob(inputs: paths, discovery: discovery, shard: shard, spooled: spooled)
+    }
+}
+
+/// How far a library run got, and how it ended.
+public struct RunResult: Sendable {
+    public var status: RunStatus
+    /// Playlists done, of those the run set out to do (fewer when it was stopped).
+    public var done: Int
+    public var total: Int
+    /// Whether the run got through its packages (or was stopped in them), its report finished: a run that
+    /// its inputs, its plan or its report stopped before did not.
+    public var finished = false
+
+    public init(status: RunStatus, done: Int, total: Int) {
+        self.status = status
+        self.done = done
+        self.total = total
+    }
+
+    /// The playlists not reached, when the run stopped before its end.
+    var notDone: Int? { done < total ? total - done : nil }
+}
+
 /// Where a run's report goes, playlist by playlist (``SKDReports``'s report files are one).
 public protocol ReportSink: AnyObject {
     /// One playlist, in report order.

@@ -6,29 +6,11 @@ import HLS
 /// the run concludes is its ``Result``.
 public struct ValidateRun: Sendable {
     public var options: ValidationOptions
-    /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
-    public var inputs: [String]
-    public var followSymlinks = false
-    public var shard: Shard?
-    public var jobs = 1
-    /// The file standard input was spooled to, shown as `-`.
-    public var spooled: String?
-    /// How messages name settings.
-    public var names = SettingNames()
+    public var library: LibraryInput
 
-    public init(options: ValidationOptions, inputs: [String]) {
+    public init(options: ValidationOptions, library: LibraryInput) {
         self.options = options
-        self.inputs = inputs
-    }
-
-    /// How a run ended.
-    public struct Result: Sendable {
-        public var status: RunStatus
-        /// Playlists done, of those the run set out to do (fewer when it was stopped).
-        public var done: Int
-        public var total: Int
-        /// Whether the run got through its packages (or was stopped in them), its report finished.
-        public var finished = false
+        self.library = library
     }
 
     /// Runs it. `report` gets every playlist and is finished with `describe`'s account of the run (told
@@ -36,10 +18,9 @@ public struct ValidateRun: Sendable {
     public func run(
         observer: some ValidateObserver, report: (any ReportSink)?, stop: @escaping @Sendable () -> Bool = { false },
         describe: (_ notDone: Int?) -> Report.Run
-    ) -> Result {
-        let job = LibraryJob(
-            inputs: inputs, discovery: PlaylistDiscovery(followSymlinks: followSymlinks, names: names), shard: shard, spooled: spooled)
-        var result = Result(status: .succeeded, done: 0, total: job.total)
+    ) -> RunResult {
+        let job = library.job()
+        var result = RunResult(status: .succeeded, done: 0, total: job.total)
         var unreadable = job.discovery.problems.count
         var errors = false
         let runner = ValidationRunner(options: options)
@@ -57,7 +38,7 @@ public struct ValidateRun: Sendable {
                 try add(.unreadable(problem), package: problem.path)
             }
             // Package by package, each package's playlists by path: the order of reports.
-            result.done = try job.run(jobs: jobs, stop: stop, work: { runner.run($0) }) { package in
+            result.done = try job.run(jobs: library.jobs, stop: stop) { runner.run($0) } consume: { package in
                 var playlists = package.playlists
                 for problem in package.unreadable {
                     observer.note(problem.description)
@@ -69,7 +50,7 @@ public struct ValidateRun: Sendable {
                 observer.progress(done: playlists.count, of: job.total)
                 return playlists.count
             }
-            try report?.finish(run: describe(result.done < job.total ? job.total - result.done : nil))
+            try report?.finish(run: describe(result.notDone))
             result.finished = true
         } catch {
             report?.discard()

@@ -183,17 +183,16 @@ extension ApplySettings {
                 }
             }
             defer { input.close() }
-            // Diffs and standard output are one stream: written by one job, in order.
-            let streams = destination == .diff || destination == .standardOutput
+            var library = LibraryInput(paths: input.paths)
+            library.followSymlinks = followSymlinks
+            library.shard = try LibraryOptions.shard(shard)
+            library.jobs = try LibraryOptions.jobCount(jobs)
+            library.spooled = input.spooled
+            library.names = .commandLine
             var run = ApplyRun(
-                options: options, inputs: input.paths, destination: destination,
+                options: options, library: library, destination: destination,
                 stream: StreamOutput(fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))
-            run.followSymlinks = followSymlinks
-            run.shard = try LibraryOptions.shard(shard)
-            run.jobs = streams ? 1 : try LibraryOptions.jobCount(jobs)
             run.allowsSharedContentIDs = allowSharedContentID
-            run.spooled = input.spooled
-            run.names = .commandLine
             let reports: ReportFiles?
             do {
                 reports = reportFormats.isEmpty ? nil : try ReportFiles(reportFormats, tool: Report.Tool(version: SKDPackVersion.current))
@@ -201,6 +200,7 @@ extension ApplySettings {
                 printer.print(message: "skdpack: \(error)")
                 throw ExitStatus.failure
             }
+            let streams = destination == .diff || destination == .standardOutput
             let observer = ApplyPrinter(printer: printer, checking: destination == .check, progress: !noProgress && !streams)
             StopSignal.install()
             let result = run.run(observer: observer, report: reports, stop: { StopSignal.requested != nil }) { notDone in
@@ -213,10 +213,10 @@ extension ApplySettings {
                 return described
             }
             observer.finish()
-            if result.finished { printer.print(message: result.summary.line(checking: destination == .check || destination == .diff)) }
+            if result.run.finished { printer.print(message: result.summary.line(checking: destination == .check || destination == .diff)) }
             printer.flush()
-            StopSignal.exitIfRequested(done: result.done, of: result.total, printer: printer)
-            switch result.status {
+            StopSignal.exitIfRequested(done: result.run.done, of: result.run.total, printer: printer)
+            switch result.run.status {
             case .succeeded: break
             case .findings: throw ExitStatus.findings
             case .failed: throw ExitStatus.failure

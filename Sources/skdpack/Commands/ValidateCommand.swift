@@ -93,12 +93,13 @@ struct ValidateCommand: ParsableCommand {
             let printer = DiagnosticPrinter()
             let input = try StandardInput.inputs(paths)
             defer { input.close() }
-            var run = ValidateRun(options: options, inputs: input.paths)
-            run.followSymlinks = followSymlinks
-            run.shard = try LibraryOptions.shard(library.shard)
-            run.jobs = try library.jobCount()
-            run.spooled = input.spooled
-            run.names = .commandLine
+            var inputs = LibraryInput(paths: input.paths)
+            inputs.followSymlinks = followSymlinks
+            inputs.shard = try LibraryOptions.shard(library.shard)
+            inputs.jobs = try library.jobCount()
+            inputs.spooled = input.spooled
+            inputs.names = .commandLine
+            let run = ValidateRun(options: options, library: inputs)
             let report: ReportFiles?
             do {
                 report =
