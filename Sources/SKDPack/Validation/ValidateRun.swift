@@ -38,7 +38,9 @@ public struct ValidateRun: Sendable {
                 try add(.unreadable(problem), package: problem.path)
             }
             // Package by package, each package's playlists by path: the order of reports.
-            result.done = try job.run(jobs: library.jobs, stop: stop) { runner.run($0) } consume: { package in
+            result.done = try job.run(jobs: library.jobs, stop: stop) {
+                runner.run($0)
+            } consume: { package in
                 var playlists = package.playlists
                 for problem in package.unreadable {
                     observer.note(problem.description)
