@@ -14,7 +14,8 @@ import Synchronization
 /// from the bytes of its old URI, its period and its key truth; the URI rendered last is reused while what
 /// it depends on repeats (a key-rotated playlist's periods often give the same).
 final class KeyURIs: Sendable {
-    /// Where a slot's value may come from, strongest first.
+    /// Where a slot's value may come from, strongest first (``VariableSources/sources(of:keyTruth:)``, with
+    /// the byte matcher's capture of a `--match` group).
     enum Source: Sendable, Equatable {
         case truth
         /// A `--match` group of the key's old URI: its capture index in the byte matcher, if it runs it.
@@ -51,19 +52,18 @@ final class KeyURIs: Sendable {
         let given = Dictionary(variables.commandLine.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         var slots: [Slot] = []
         compiled = CompiledTemplate(definition.renderer) { name in
-            if let value = given[name] { return .fixed(TemplateValue(value, source: variables.names.values)) }
-            var sources: [Source] = []
-            if !keyTruth.isEmpty, KeyTruth.variableNames.contains(name) { sources.append(.truth) }
-            if let match = variables.match, match.groupNames.contains(name) {
-                sources.append(.match(capture: match.byteCaptureIndex(of: name)))
+            let order = variables.sources(of: name, keyTruth: !keyTruth.isEmpty)
+            if order == [.given], let value = given[name] { return .fixed(TemplateValue(value, source: variables.names.values)) }
+            let sources: [Source] = order.map { source in
+                switch source {
+                case .given, .playlist: .playlist
+                case .truth: .truth
+                case .match: .match(capture: variables.match?.byteCaptureIndex(of: name))
+                case .keyIndex: .keyIndex
+                case .kid: .kid
+                case .oldURI: .oldURI
+                }
             }
-            switch name {
-            case "key_index": sources.append(.keyIndex)
-            case "kid": sources.append(.kid)
-            case "old_uri": sources.append(.oldURI)
-            default: break
-            }
-            sources.append(.playlist)
             if let index = slots.firstIndex(where: { $0.name == name }) { return .slot(index) }
             slots.append(Slot(name: name, sources: sources))
             return .slot(slots.count - 1)
@@ -291,9 +291,9 @@ final class KeyURIs: Sendable {
                 switch source {
                 case .truth where key.truth?.values[slot.name] != nil: return key.truth!.source
                 case .match where group(slot.name, key) != nil: return names.match
-                case .keyIndex: return "built-in key_index"
-                case .kid where key.kid != nil: return "built-in kid (KEYID of the key period)"
-                case .oldURI where key.oldURI != nil: return "built-in old_uri"
+                case .keyIndex: return VariableSources.keyIndexSource
+                case .kid where key.kid != nil: return VariableSources.kidSource
+                case .oldURI where key.oldURI != nil: return VariableSources.oldURISource
                 case .playlist where playlistValues[index] != nil: return playlistValues[index]!.source
                 default: continue
                 }

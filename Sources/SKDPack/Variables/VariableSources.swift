@@ -36,6 +36,38 @@ public struct VariableSources: Sendable {
         self.names = names
     }
 
+    /// Where a variable's value may come from, strongest first.
+    public enum Source: Sendable, Equatable {
+        /// `--var`.
+        case given
+        /// Key truth (`--cpix`, `--kid-from media`), for the names it gives (``KeyTruth/variableNames``).
+        case truth
+        /// A `--match` group of the key's old URI.
+        case match
+        case keyIndex
+        case kid
+        case oldURI
+        /// The playlist's values: its `--path-pattern` groups, its catalogue row, its built-ins.
+        case playlist
+    }
+
+    /// The sources variable `name` may take its value from, strongest first, the order above: the one
+    /// statement of it, which every renderer of key URIs follows. `keyTruth`: key truth is given.
+    public func sources(of name: String, keyTruth: Bool) -> [Source] {
+        if commandLine.contains(where: { $0.name == name }) { return [.given] }
+        var sources: [Source] = []
+        if keyTruth, KeyTruth.variableNames.contains(name) { sources.append(.truth) }
+        if match?.groupNames.contains(name) == true { sources.append(.match) }
+        switch name {
+        case "key_index": sources.append(.keyIndex)
+        case "kid": sources.append(.kid)
+        case "old_uri": sources.append(.oldURI)
+        default: break
+        }
+        sources.append(.playlist)
+        return sources
+    }
+
     /// The values for one playlist, before any key-specific source (`--match`, `key_index`, `kid`, `old_uri`).
     public func playlistValues(for playlist: PlaylistIdentity) -> [String: TemplateValue] {
         var values: [String: TemplateValue] = [:]
@@ -52,6 +84,11 @@ public struct VariableSources: Sendable {
         }
         return values
     }
+
+    /// How messages name the built-ins a key gives.
+    static let keyIndexSource = "built-in key_index"
+    static let kidSource = "built-in kid (KEYID of the key period)"
+    static let oldURISource = "built-in old_uri"
 
     /// The values for one key: the playlist's, the key's built-ins, `--match` groups of its old URI, and
     /// `--var` over all.
@@ -71,18 +108,21 @@ public struct VariableSources: Sendable {
         playlist: [String: TemplateValue], keyIndex: Int, kid: String?, oldURI: String?, matchGroups: [String: String],
         line: Int
     ) -> (String) -> TemplateValue? {
-        let commandLine = commandLine
-        let names = names
         return { name in
-            if let given = commandLine.last(where: { $0.name == name }) { return TemplateValue(given.value, source: names.values) }
-            // The key's line is where any finding about the value is reported, so the source need not say it.
-            if let value = matchGroups[name] { return TemplateValue(value, source: names.match) }
-            switch name {
-            case "key_index": return TemplateValue(String(keyIndex), source: "built-in key_index")
-            case "kid" where kid != nil: return TemplateValue(kid!, source: "built-in kid (KEYID of the key period)")
-            case "old_uri" where oldURI != nil: return TemplateValue(oldURI!, source: "built-in old_uri")
-            default: return playlist[name]
+            for source in self.sources(of: name, keyTruth: false) {
+                switch source {
+                case .given:
+                    return TemplateValue(self.commandLine.last { $0.name == name }!.value, source: self.names.values)
+                // The key's line is where any finding about the value is reported, so the source need not say it.
+                case .match where matchGroups[name] != nil: return TemplateValue(matchGroups[name]!, source: self.names.match)
+                case .keyIndex: return TemplateValue(String(keyIndex), source: Self.keyIndexSource)
+                case .kid where kid != nil: return TemplateValue(kid!, source: Self.kidSource)
+                case .oldURI where oldURI != nil: return TemplateValue(oldURI!, source: Self.oldURISource)
+                case .playlist where playlist[name] != nil: return playlist[name]
+                default: continue
+                }
             }
+            return nil
         }
     }
 }
