@@ -40,9 +40,10 @@ package struct ByteRegex: Sendable {
         case lineStart
         case lineEnd
         case match
-        /// A greedy `X*` of a one-byte matcher (class `i`): takes every byte it can at once, and leaves one
-        /// frame that gives them back one at a time, as the loop of splits it stands for would.
-        case greedyRun(Int)
+        /// A greedy `X{min,max}` (`X*`, `X+`, `X{32}`) of a one-byte matcher (class `i`): takes every byte it
+        /// can at once, up to `max`, fails under `min`, and leaves one frame that gives them back one at a
+        /// time down to `min`, as the splits it stands for would.
+        case greedyRun(Int, min: Int, max: Int)
     }
 
     /// The longest program compiled: counted repetitions are unrolled, so nested ones multiply
@@ -236,11 +237,15 @@ package struct ByteRegex: Sendable {
                             case .lineEnd:
                                 guard position == text.count else { break thread }
                                 pc += 1
-                            case .greedyRun(let index):
+                            case .greedyRun(let index, let least, let most):
                                 var end = position
-                                while end < text.count, classes[index &* 256 &+ Int(text[end])] { end += 1 }
+                                let limit = most < text.count - position ? position + most : text.count
+                                while end < limit, classes[index &* 256 &+ Int(text[end])] { end += 1 }
                                 steps += end - position
-                                if end > position { stack.append(.retreat(pc: pc + 1, lowest: position, position: end - 1)) }
+                                guard end - position >= least else { break thread }
+                                if end > position + least {
+                                    stack.append(.retreat(pc: pc + 1, lowest: position + least, position: end - 1))
+                                }
                                 position = end
                                 pc += 1
                             case .match:
@@ -606,11 +611,10 @@ package struct ByteRegex: Sendable {
                     }
                 }
                 for jump in jumps { program[jump] = .jump(program.count) }
-            case .repetition(let inner, let min, nil, true) where Self.matchesOneByte(inner):
-                // `[^&]+`, `\d*`, `.+`: a run taken at once instead of a split per byte (three steps a
-                // byte, the most of a key URI's match).
-                for _ in 0..<min { compile(inner) }
-                emit(.greedyRun(singleByteClass(inner)!))
+            case .repetition(let inner, let min, let max, true) where Self.matchesOneByte(inner):
+                // `[^&]+`, `\d*`, `.+`, `[0-9a-f]{32}`: a run taken at once instead of a split per byte
+                // (three steps a byte, the most of a key URI's match, and of a value's pattern).
+                emit(.greedyRun(singleByteClass(inner)!, min: min, max: max ?? Int.max))
             case .repetition(let inner, let min, let max, let greedy):
                 for _ in 0..<min { compile(inner) }
                 if let max {

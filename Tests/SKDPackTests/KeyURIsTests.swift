@@ -1,0 +1,83 @@
+import SKDTemplate
+import Testing
+
+@testable import SKDPack
+
+/// A `--match` migration's keys, rendered by the one key path (`KeyURIs`), get the URI the template's own
+/// renderer gives from the match's groups, key for key; a key the match does not find is refused (or kept,
+/// when the template makes it already); and the content id a key takes from the match is noted. (These
+/// held the byte renderer `KeyURIs` replaced to the same bar.)
+@Suite("--match migrations: the key path gives the template renderer's URI")
+struct KeyURIsTests {
+    static let pattern = #"skd://old\.example\.com/(?<cid>[^?]*)\?kid=(?<kid>[^&]*)(&opt=(?<opt>.*))?"#
+
+    /// Old URIs whose values need no escaping, need escaping (space, `&`, `=`, `/`, `%` with and without
+    /// hex digits, `{`), are empty, are not ASCII (Swift's Regex matches them), or do not match.
+    static let oldURIs = [
+        "skd://old.example.com/title-0001?kid=00000000000000000000000000000007",
+        "skd://old.example.com/Title%20One?kid=ABCdef",
+        "skd://old.example.com/a b/c?kid=x=y&opt=1/2",
+        "skd://old.example.com/%4?kid=%zz&opt=%41%42",
+        "skd://old.example.com/{x}?kid=[a]&opt=",
+        "skd://old.example.com/?kid=",
+        "skd://old.example.com/café?kid=1",
+        "skd://somewhere-else/title?kid=1",
+    ]
+
+    static let templates = [
+        "skd://new.example.com/fps?cid={cid}&kid={kid}",
+        "skd://new.example.com/{cid|lower}/{kid|upper}",
+        "skd://new.example.com/fps?cid={cid|url}&kid={kid|upper|lower}",
+        "skd://{cid}?o={opt|url}",
+        "skd://new.example.com/<cid>",
+        "skd://new.example.com/{cid|strip_scheme}/{key_index}",
+    ]
+
+    @Test("same URI as the template renderer, for every template and old URI", arguments: templates)
+    func sameURI(template: String) throws {
+        let match = try NamedPattern(Self.pattern)
+        let definition = try TemplateDefinition(inline: template)
+        let uris = KeyURIs(template: KeyTemplate(definition), variables: VariableSources(match: match), keyTruth: KeyTruth())
+        var playlist = uris.forPlaylist(PlaylistIdentity(path: "t/v.m3u8"))
+        var rendered = 0
+        for (index, oldURI) in Self.oldURIs.enumerated() {
+            var outcome = PlaylistOutcome(path: "t/v.m3u8", kind: .media)
+            var text = oldURI
+            let got: String? = text.withUTF8 { bytes in
+                do throws(KeyURIs.Unrendered) {
+                    _ = try playlist.render(KeyURIs.Key(oldURI: bytes, index: index, kid: nil, truth: nil), noting: &outcome)
+                    return String(decoding: playlist.uri, as: UTF8.self)
+                } catch {
+                    return nil
+                }
+            }
+            let groups = match.groups(in: oldURI)
+            let general = groups.flatMap { groups in
+                try? definition.renderer.render { name in
+                    name == "key_index"
+                        ? TemplateValue(String(index), source: "built-in") : groups[name].map { TemplateValue($0, source: "--match") }
+                }
+            }
+            #expect(got == general, "\(template) on \(oldURI)")
+            if got != nil { rendered += 1 }
+        }
+        #expect(rendered >= 3, "rendered only \(rendered) of the old URIs")
+    }
+
+    @Test("the content id a key takes from the match is noted, once per distinct old URI")
+    func contentIDNoted() throws {
+        let uris = KeyURIs(
+            template: KeyTemplate(try TemplateDefinition(inline: "skd://{content_id}")),
+            variables: VariableSources(match: try NamedPattern(#"cid=(?<content_id>[^&]+)"#)), keyTruth: KeyTruth())
+        var playlist = uris.forPlaylist(PlaylistIdentity(path: "t/v.m3u8"))
+        var outcome = PlaylistOutcome(path: "t/v.m3u8", kind: .media)
+        for (index, oldURI) in ["skd://old?cid=title-42&x=1", "skd://old?cid=title-42&x=1", "skd://old?cid=title-43"].enumerated() {
+            var text = oldURI
+            let repeated = try text.withUTF8 { bytes throws(KeyURIs.Unrendered) in
+                try playlist.render(KeyURIs.Key(oldURI: bytes, index: index, kid: nil, truth: nil), noting: &outcome)
+            }
+            #expect(repeated == (index == 1), "\(oldURI)")
+        }
+        #expect(outcome.contentIDsFromPatterns == ["title-42", "title-43"])
+    }
+}
