@@ -156,7 +156,9 @@ public struct CompiledTemplate: Sendable {
 
         fileprivate mutating func accept(_ slot: Int, _ range: Range<Int>) {
             while accepted.count <= slot { accepted.append(nil) }
-            accepted[slot] = Array(bytes[range])
+            if accepted[slot] == nil { accepted[slot] = [] }
+            accepted[slot]!.removeAll(keepingCapacity: true)
+            accepted[slot]!.append(contentsOf: bytes[range])
         }
     }
 
@@ -178,12 +180,13 @@ public struct CompiledTemplate: Sendable {
                     }
                     continue
                 }
-                let accepted = values.isAccepted(slot, range)
+                // A pattern's answer is kept for the value it was asked about (a bare value's check is a scan).
+                let accepted = pattern != nil && values.isAccepted(slot, range)
                 try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
                     let value = UnsafeBufferPointer(rebasing: all[range])
                     try render(placeholder, value: value, checked: accepted, pattern: pattern, into: &uri) { source(slot) }
                 }
-                if !accepted { values.accept(slot, range) }
+                if pattern != nil, !accepted { values.accept(slot, range) }
             }
         }
         // What only the whole URI can tell, as the renderer tells it after every value: that a template

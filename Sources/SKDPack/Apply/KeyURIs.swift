@@ -103,8 +103,8 @@ final class KeyURIs: Sendable {
         var index: Int
         /// The KEYID of another system's key of the period.
         var kid: String?
-        /// What key truth gives the period, and where from.
-        var truth: (values: [String: String], source: String, key: KeyID)?
+        /// What key truth gives the period.
+        var truth: PeriodKeyTruth.Key?
     }
 
     /// Why a key gets no URI.
@@ -170,7 +170,7 @@ final class KeyURIs: Sendable {
         /// noted already), as what it depends on is the same.
         mutating func render(_ key: Key, noting outcome: inout PlaylistOutcome) throws(Unrendered) -> Bool {
             if rendered, !dependsOnOldURI || isLastOldURI(key.oldURI), !dependsOnIndex || key.index == lastIndex,
-                !dependsOnKID || key.kid == lastKID, !dependsOnTruth || key.truth?.key == lastTruth
+                !dependsOnKID || key.kid == lastKID, !dependsOnTruth || key.truth?.keyID.kid == lastTruth
             {
                 return true
             }
@@ -214,7 +214,7 @@ final class KeyURIs: Sendable {
             lastHadOldURI = key.oldURI != nil
             lastOldURI.removeAll(keepingCapacity: true)
             if let oldURI = key.oldURI { lastOldURI.append(contentsOf: oldURI) }
-            (lastIndex, lastKID, lastTruth) = (key.index, key.kid, key.truth?.key)
+            (lastIndex, lastKID, lastTruth) = (key.index, key.kid, key.truth?.keyID.kid)
             return false
         }
 

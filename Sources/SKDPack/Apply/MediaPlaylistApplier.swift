@@ -507,7 +507,7 @@ private struct MediaWalk {
         }
         let key = KeyURIs.Key(
             oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: periods.kid,
-            truth: periodKey.map { ($0.values, $0.source, $0.keyID.kid) })
+            truth: periodKey)
         do throws(KeyURIs.Unrendered) {
             _ = try uris.render(key, noting: &outcome)
         } catch {

@@ -9,12 +9,13 @@ import MP4
 struct PeriodKeyTruth {
     /// A period's key: its id (for the template's values and the change that writes it), the values it
     /// gives the template and where they come from, and the key server's FairPlay key line when the
-    /// template writes the document's key.
-    struct Key {
-        var keyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)
-        var values: [String: String]
-        var source: String
-        var signaled: KeyAttributes?
+    /// template writes the document's key. A class: handed to every key of every period, one reference
+    /// rather than a copy of each field.
+    final class Key {
+        let keyID: (kid: KeyID, source: ApplyChange.KeyIDSource, file: String)
+        let values: [String: String]
+        let source: String
+        let signaled: KeyAttributes?
         /// The key id's hex digits: what the period's URI stands for, to the rotation check.
         let hex: [UInt8]
 
