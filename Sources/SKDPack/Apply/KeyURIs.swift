@@ -29,6 +29,8 @@ final class KeyURIs: Sendable {
     struct Slot: Sendable {
         let name: String
         let sources: [Source]
+        /// Whether only the playlist gives it: folded in once per playlist.
+        var fromPlaylistOnly: Bool { sources.count == 1 && sources[0] == .playlist }
     }
 
     let template: KeyTemplate
@@ -130,6 +132,8 @@ final class KeyURIs: Sendable {
         let dependsOnIndex: Bool
         let dependsOnKID: Bool
         let dependsOnTruth: Bool
+        /// The slots each key fills (the others are the playlist's, folded in).
+        let openSlots: [Int]
 
         private var values = CompiledTemplate.Values()
         private var scratch = ByteRegex.Scratch()
@@ -150,7 +154,7 @@ final class KeyURIs: Sendable {
             var fallback: [TemplateValue?] = []
             for slot in uris.slots { fallback.append(values[slot.name]) }
             compiled = uris.compiled.binding { index, _ in
-                uris.slots[index].sources == [.playlist] ? .fixed(fallback[index]) : .slot(index)
+                uris.slots[index].fromPlaylistOnly ? .fixed(fallback[index]) : .slot(index)
             }
             playlistValues = fallback
             playlistSecrets = uris.secretNames.compactMap { name in
@@ -159,7 +163,8 @@ final class KeyURIs: Sendable {
             let pathPattern = uris.variables.pathPattern
             contentIDFromPath =
                 uris.notesContentID && pathPattern?.groupNames.contains("content_id") == true ? values["content_id"]?.value : nil
-            let open = uris.slots.indices.filter { uris.slots[$0].sources != [.playlist] }.map { uris.slots[$0].sources }
+            openSlots = uris.slots.indices.filter { !uris.slots[$0].fromPlaylistOnly }
+            let open = openSlots.map { uris.slots[$0].sources }
             dependsOnOldURI = uris.variables.match != nil || open.contains { $0.contains(.oldURI) }
             dependsOnIndex = open.contains { $0.contains(.keyIndex) }
             dependsOnKID = open.contains { $0.contains(.kid) }
@@ -180,9 +185,7 @@ final class KeyURIs: Sendable {
             }
             try match(key)
             values.removeAll()
-            for (index, slot) in uris.slots.enumerated() where !(slot.sources == [.playlist]) {
-                set(index, slot, key)
-            }
+            for index in openSlots { set(index, uris.slots[index], key) }
             for name in uris.secretGroups {
                 if let value = group(name, key) { outcome.secretValues.insert(value) }
             }
