@@ -1,6 +1,5 @@
 import HLS
 import SKDPack
-import SKDReports
 
 /// The machine-readable forms of a report.
 public enum ReportFormat: String, CaseIterable, Sendable {

@@ -10,8 +10,9 @@ import Testing
 /// entry point the command line uses, and a report through `ReportFiles`.
 @Suite("the library used from Swift, as the README shows")
 struct LibraryUseTests {
-    /// The example's `log`: an observer that keeps what it is told.
-    final class MyLog: ApplyObserver {
+    /// What the run tells as it goes: notes (a mistake in the plan, an input that cannot be read), each
+    /// playlist's outcome (its changes and findings), progress.
+    final class Log: ApplyObserver {
         var notes: [String] = []
         var outcomes: [PlaylistOutcome] = []
         func note(_ message: String) { notes.append(message) }
@@ -19,48 +20,42 @@ struct LibraryUseTests {
         func progress(done playlists: Int, of total: Int) {}
     }
 
-    @Test("the README's example migrates a library in place and writes its report")
+    @Test("the README's example migrates a copy of the shipped example library in place and writes its report")
     func readmeExample() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-from-swift-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("library/title-1"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let playlist = """
-            #EXTM3U
-            #EXT-X-VERSION:5
-            #EXT-X-TARGETDURATION:6
-            #EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old.example.com/fps?cid=title-1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1"
-            #EXTINF:6,
-            s1.ts
-            #EXT-X-ENDLIST
-
-            """
-        try Data(playlist.utf8).write(to: root.appendingPathComponent("library/title-1/v.m3u8"))
+        try FileManager.default.copyItem(
+            at: PackageLocation.root.appendingPathComponent("examples/library"), to: root.appendingPathComponent("library"))
         let library = root.appendingPathComponent("library").path + "/"
         let reportPath = root.appendingPathComponent("run.json").path
-        let log = MyLog()
 
         // The README's example, as it stands there.
-        let template = try KeyTemplate.resolve("entitlement", in: TemplateLibrary())
+        let log = Log()
+        let template = try KeyTemplate.resolve("entitlement-rotation", in: TemplateLibrary())
         let options = ApplyOptions(
             template: template,
             variables: VariableSources(
-                commandLine: [("entitlement_url", "https://lic.example.com/fps")],
-                match: try NamedPattern(#"[?&]cid=(?<content_id>[^&]+)"#)))
+                commandLine: [("entitlement_url", "https://new-lic.example.com/fps")],
+                match: try NamedPattern(#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#)))
         let run = ApplyRun(options: options, library: LibraryInput(paths: [library]), destination: .inPlace)
         let report = try ReportFiles([(.file(reportPath), .json)], tool: Report.Tool(version: "my-tool 1.0"))
         let result = run.run(observer: log, report: report) { notDone in
             Report.Run(
-                command: "apply", arguments: [], template: "entitlement", startedAt: "2026-11-24T00:00:00Z",
+                command: "apply", arguments: [], template: "entitlement-rotation", startedAt: "2026-11-24T00:00:00Z",
                 durationMilliseconds: 0, notDone: notDone)
         }
         // The example's end.
 
         #expect(result.run.status == .succeeded, "\(log.notes) \(log.outcomes.flatMap(\.diagnostics))")
-        #expect(log.outcomes.count == 1 && log.outcomes[0].changed)
-        let written = try String(decoding: Data(contentsOf: root.appendingPathComponent("library/title-1/v.m3u8")), as: UTF8.self)
-        #expect(written.contains(#"URI="skd://lic.example.com/fps?cid=title-1""#))
-        let json = try String(decoding: Data(contentsOf: root.appendingPathComponent("run.json")), as: UTF8.self)
-        #expect(json.contains(#""command" : "apply""#) && json.contains("title-1/v.m3u8"))
+        #expect(log.outcomes.filter(\.changed).count >= 5, "\(log.outcomes.map { ($0.path, $0.changed) })")
+        let failed = log.outcomes.filter(\.failed).map(\.path)
+        #expect(failed.isEmpty, "\(failed)")
+        let written = try String(
+            decoding: Data(contentsOf: root.appendingPathComponent("library/legacy-title/video-360p.m3u8")), as: UTF8.self)
+        #expect(written.contains("skd://new-lic.example.com/fps?cid="))
+        let json = try String(decoding: Data(contentsOf: URL(fileURLWithPath: reportPath)), as: UTF8.self)
+        #expect(json.contains(#""command" : "apply""#) && json.contains("legacy-title/video-360p.m3u8"))
     }
 
     @Test("the README's example is the code this test runs, line for line")
