@@ -228,3 +228,27 @@ struct MediaApplyTests {
         #expect(fixture.result("t/v.m3u8") == nil)
     }
 }
+
+@Suite("content ids from a pattern, per title")
+struct ContentIDsPerTitleTests {
+    static func playlist(_ uris: [String]) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6"]
+        for (index, uri) in uris.enumerated() {
+            lines.append(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="\#(uri)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#)
+            lines += ["#EXTINF:6,", "s\(index).ts"]
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    @Test("a title whose keys get several content ids from --match is warned about; one content id is not")
+    func severalContentIDs() throws {
+        var fixture = try ApplyFixture(["title-7/v.m3u8": Self.playlist(["skd://title-7/0", "skd://title-7/1"])])
+        defer { fixture.remove() }
+        // The pattern takes the period along: title-7/0 and title-7/1, two content ids the server does not know.
+        try fixture.apply(template: "skd://lic.example.com/fps?cid={content_id|url}&p={key_index}", match: "skd://(?<content_id>.+)")
+        #expect(fixture.notes.contains { $0.contains("got 2 content ids") && $0.contains("title-7/0") }, "\(fixture.notes)")
+        try fixture.apply(
+            template: "skd://lic.example.com/fps?cid={content_id|url}&p={key_index}", match: "skd://(?<content_id>[^/]+)")
+        #expect(!fixture.notes.contains { $0.contains("content ids") }, "\(fixture.notes)")
+    }
+}

@@ -92,6 +92,12 @@ public struct ApplyRun: Sendable {
                     )
                 }
             }
+            for (title, ids) in contentIDs.titlesWithSeveral {
+                let named = ids.prefix(3).map(redaction.redact).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
+                observer.note(
+                    "warning: the keys of \(job.shown(title)) got \(ids.count) content ids from \(names.match) or \(names.pathPattern) "
+                        + "(\(named)); a pattern that captures more than the content id (a period, a key id)?")
+            }
             try report?.finish(run: describe(result.run.notDone))
             result.run.finished = true
         } catch {

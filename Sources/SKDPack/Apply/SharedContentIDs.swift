@@ -1,8 +1,14 @@
 /// Content ids that several titles got from a match or path pattern. Two titles rarely share a content id;
 /// twenty titles with one (`cid=legacy`, say) is almost always a pattern that captures too much, and
 /// every one of them would ask the license server for the same title's keys.
+///
+/// The other side of the same mistake: one title whose keys got several content ids (`skd://(?<content_id>.+)`
+/// over `skd://title-7/0` and `skd://title-7/1` takes the period along), each a title the license server
+/// does not know.
 public struct SharedContentIDs: Sendable {
     private var titlesByID: [String: [String]] = [:]
+    /// Titles whose keys got more than one content id, with them, in the order met.
+    public private(set) var titlesWithSeveral: [(title: String, ids: [String])] = []
 
     public init() {}
 
@@ -10,7 +16,9 @@ public struct SharedContentIDs: Sendable {
     /// or a loose playlist, of which a folder may hold several).
     public mutating func add(_ outcomes: [PlaylistOutcome], package: String) {
         let title = AtomicFile.directory(of: package)
-        for id in Set(outcomes.flatMap(\.contentIDsFromPatterns)) where titlesByID[id]?.contains(title) != true {
+        let ids = Set(outcomes.flatMap(\.contentIDsFromPatterns))
+        if ids.count > 1 { titlesWithSeveral.append((title, ids.sorted())) }
+        for id in ids where titlesByID[id]?.contains(title) != true {
             titlesByID[id, default: []].append(title)
         }
     }
