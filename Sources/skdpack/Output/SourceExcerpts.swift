@@ -30,11 +30,12 @@ struct SourceExcerpts {
         guard let bytes = lines[line] else { return nil }
         let index = max(0, min(column - 1, bytes.count))
         let start = index > Self.width - 20 ? index - (Self.width - 20) : 0
-        let shown = bytes[start..<min(bytes.count, start + Self.width)]
-        let text = Self.terminalSafe(shown)
+        let end = min(bytes.count, start + Self.width)
+        let text = Self.terminalSafe(bytes[start..<end])
         let before = Self.terminalSafe(bytes[start..<index])
         let padding = String(before.map { $0 == "\t" ? "\t" : " " })
-        return ((start > 0 ? "…" : "") + text, (start > 0 ? " " : "") + padding + "^")
+        // Cut at either end, the line says so: a line cut short must not read as a line that ends there.
+        return ((start > 0 ? "…" : "") + text + (end < bytes.count ? "…" : ""), (start > 0 ? " " : "") + padding + "^")
     }
 
     /// Printable UTF-8 as it is; tabs kept; every other control character and invalid byte as `?`.
