@@ -2,7 +2,9 @@
 # A license-server migration over a content library: every FairPlay key URI is rewritten for the new
 # entitlement server, keeping each title's content id, which --match reads out of the key's URI: the
 # bare id of an old skd://{content_id} key, or the cid of a key already migrated (so that a second run
-# changes nothing). First a diff to review, then the run, then a check that nothing is left to do.
+# changes nothing). --session-keys gives each master the FairPlay session keys its media playlists use
+# (what lets a player request the key before the first segment; validate warns of a master without one).
+# First a diff to review, then the run, then a check that nothing is left to do.
 #
 #   examples/migrate.sh [LIBRARY]
 set -euo pipefail
@@ -14,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 cp -R "$library" "$work/library"
 
 migrate=(apply --template entitlement-rotation --var entitlement_url=https://new-lic.example.com/fps
-         --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)')
+         --match '(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)' --session-keys)
 
 echo "== what would change (the first lines of the diff)"
 "$skdpack" "${migrate[@]}" --diff "$work/library" > "$work/migration.diff"

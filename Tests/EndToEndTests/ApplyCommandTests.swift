@@ -374,10 +374,11 @@ struct ExampleScriptTests {
         #expect(result.output.contains("https://lic.example.com/fps?cid=title-2001"))
     }
 
-    @Test("migrate.sh migrates the library and leaves nothing to do")
+    @Test("migrate.sh migrates the library, leaves nothing to do, and the result validates without a warning")
     func migrate() throws {
         let result = try run("examples/migrate.sh")
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("nothing left to migrate"))
+        #expect(result.output.contains("0 errors, 0 warnings"), "\(result.output)")
     }
 }
