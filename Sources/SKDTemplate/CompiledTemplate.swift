@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// A template made ready for many renders: the values known in advance rendered once into its literal
 /// text, the others left as numbered slots that each render fills from bytes.
 ///
@@ -216,7 +218,9 @@ public struct CompiledTemplate: Sendable {
             try renderer.render(placeholder, { _ in doubted }, appendingTo: &scratch)
         }
         let mode: URIEscaping.Mode = placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery
-        guard placeholder.filters.contains(where: { $0 != .url }) else {
+        // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
+        // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
+        guard placeholder.filters.contains(where: { $0 != .url }) || !Bytes.isASCII(value) else {
             URIEscaping.encode(bytes: value, mode, appendingTo: &uri)
             return
         }

@@ -69,7 +69,9 @@ public final class ValuePattern: Sendable {
 
     public init(_ text: String) throws {
         self.text = text
-        self.bytes = ByteRegex.compile("^(?:" + text + ")$")
+        // Anchored only once the pattern reads as a whole on its own: `a)|(b` would otherwise become another
+        // pattern, which Swift's Regex (compiled at once when the byte matcher refuses) rejects.
+        self.bytes = ByteRegex.compile(text) == nil ? nil : ByteRegex.compile("^(?:" + text + ")$")
         self.swift = Mutex(bytes == nil ? SwiftRegex(regex: try Regex(text).matchingSemantics(.unicodeScalar)) : nil)
     }
 

@@ -111,3 +111,26 @@ struct CompiledTemplateTests {
         }
     }
 }
+
+@Suite("compiled templates: what a review found")
+struct CompiledTemplateReviewTests {
+    @Test("a pattern that reads otherwise once anchored is refused, as Swift's Regex refuses it")
+    func strayParenthesis() {
+        #expect(throws: (any Error).self) { try ValuePattern("[0-9]{3})|(.*") }
+    }
+
+    @Test("bytes that are not UTF-8 render as the renderer renders their decoding")
+    func invalidUTF8() throws {
+        let renderer = TemplateRenderer(template: try Template("skd://x/{v|url}/{w}"))
+        let compiled = CompiledTemplate(renderer) { $0 == "v" ? .slot(0) : .slot(1) }
+        let bytes: [UInt8] = [0x61, 0x80, 0x62, 0xC3]
+        var values = CompiledTemplate.Values()
+        bytes.withUnsafeBufferPointer { values.set(0, $0) }
+        bytes.withUnsafeBufferPointer { values.set(1, $0) }
+        var uri: [UInt8] = []
+        try compiled.render(&values, into: &uri) { _ in "test" }
+        let text = String(decoding: bytes, as: UTF8.self)
+        let expected = try renderer.render { _ in TemplateValue(text, source: "test") }
+        #expect(String(decoding: uri, as: UTF8.self) == expected)
+    }
+}

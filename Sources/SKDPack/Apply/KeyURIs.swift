@@ -132,8 +132,12 @@ final class KeyURIs: Sendable {
         let dependsOnIndex: Bool
         let dependsOnKID: Bool
         let dependsOnTruth: Bool
-        /// The slots each key fills (the others are the playlist's, folded in).
+        /// The slots each key fills (the others are the playlist's, folded in), and those of them whose
+        /// values are secret (noted at each render, whatever source gave them).
         let openSlots: [Int]
+        let secretSlots: [Int]
+        /// Whether the playlist's own secrets are noted (with its first render).
+        private var notedPlaylistSecrets = false
 
         private var values = CompiledTemplate.Values()
         private var scratch = ByteRegex.Scratch()
@@ -164,6 +168,7 @@ final class KeyURIs: Sendable {
             contentIDFromPath =
                 uris.notesContentID && pathPattern?.groupNames.contains("content_id") == true ? values["content_id"]?.value : nil
             openSlots = uris.slots.indices.filter { !uris.slots[$0].fromPlaylistOnly }
+            secretSlots = openSlots.filter { uris.secretNames.contains(uris.slots[$0].name) }
             let open = openSlots.map { uris.slots[$0].sources }
             dependsOnOldURI = uris.variables.match != nil || open.contains { $0.contains(.oldURI) }
             dependsOnIndex = open.contains { $0.contains(.keyIndex) }
@@ -180,12 +185,17 @@ final class KeyURIs: Sendable {
                 return true
             }
             rendered = false
-            if let first = playlistSecrets.first, !outcome.secretValues.contains(first) {
+            if !notedPlaylistSecrets {
                 outcome.secretValues.formUnion(playlistSecrets)
+                notedPlaylistSecrets = true
             }
             try match(key)
             values.removeAll()
             for index in openSlots { set(index, uris.slots[index], key) }
+            // A secret's value from the key (its old URI, key truth, a built-in), before anything can show it.
+            for slot in secretSlots {
+                if let value = values.string(slot) { outcome.secretValues.insert(value) }
+            }
             for name in uris.secretGroups {
                 if let value = group(name, key) { outcome.secretValues.insert(value) }
             }

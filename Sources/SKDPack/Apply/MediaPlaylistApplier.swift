@@ -508,12 +508,15 @@ private struct MediaWalk {
         let key = KeyURIs.Key(
             oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: periods.kid,
             truth: periodKey)
+        let uri: [UInt8]
         do throws(KeyURIs.Unrendered) {
             _ = try uris.render(key, noting: &outcome)
+            uri = uris.uri
         } catch {
             switch error {
             case .alreadyMade:
-                return oldURI.map(Array.init)
+                // Kept as it is: still the period's URI, which the rotation check notes.
+                uri = oldURI.map(Array.init) ?? []
             case .refused(let kind, let message):
                 report(kind, message, line: line)
                 return nil
@@ -521,7 +524,6 @@ private struct MediaWalk {
         }
         // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
         // another system's KEYID.
-        let uri = uris.uri
         uri.withUnsafeBytes { uri in
             if let behind = periodKey?.hex {
                 behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
