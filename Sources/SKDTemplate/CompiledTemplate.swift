@@ -97,11 +97,6 @@ public struct CompiledTemplate: Sendable {
         return folded
     }
 
-    /// Whether every variable is known: each render gives the same URI, or the same refusal.
-    public var isConstant: Bool {
-        !pieces.contains { if case .slot = $0 { true } else { false } }
-    }
-
     /// The values of one render: each slot's bytes, one after another in a buffer kept from render to render.
     public struct Values {
         public private(set) var bytes: [UInt8] = []

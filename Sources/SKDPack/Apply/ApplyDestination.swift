@@ -10,6 +10,9 @@ public enum ApplyDestination: Sendable, Equatable {
     case check
     /// A unified diff of what would change, to standard output; nothing written.
     case diff
+
+    /// Whether everything goes to one stream (standard output, diffs), written by one job in order.
+    public var writesOneStream: Bool { self == .standardOutput || self == .diff }
 }
 
 /// Where `apply` writes what is not a file of its own: the one playlist of ``ApplyDestination/standardOutput``

@@ -64,8 +64,7 @@ public struct ApplyRun: Sendable {
         let redaction = options.redaction
         var contentIDs = SharedContentIDs()
         do {
-            let streams = destination == .diff || destination == .standardOutput
-            result.run.done = try job.run(jobs: streams ? 1 : library.jobs, stop: stop) { package in
+            result.run.done = try job.run(jobs: destination.writesOneStream ? 1 : library.jobs, stop: stop) { package in
                 // A package's playlists in path order: the order of the report, written as it goes.
                 (package.key, runner.run(package).sorted { $0.path < $1.path })
             } consume: { package, outcomes in

@@ -14,21 +14,13 @@ import Synchronization
 /// from the bytes of its old URI, its period and its key truth; the URI rendered last is reused while what
 /// it depends on repeats (a key-rotated playlist's periods often give the same).
 final class KeyURIs: Sendable {
-    /// Where a slot's value may come from, strongest first (``VariableSources/sources(of:keyTruth:)``, with
-    /// the byte matcher's capture of a `--match` group).
-    enum Source: Sendable, Equatable {
-        case truth
-        /// A `--match` group of the key's old URI: its capture index in the byte matcher, if it runs it.
-        case match(capture: Int?)
-        case keyIndex
-        case kid
-        case oldURI
-        case playlist
-    }
-
+    /// A variable the template leaves to each playlist or key, and where its value may come from, strongest
+    /// first (``VariableSources/sources(of:keyTruth:)``).
     struct Slot: Sendable {
         let name: String
-        let sources: [Source]
+        let sources: [VariableSources.Source]
+        /// Its `--match` group's capture index in the byte matcher, when the byte matcher runs the pattern.
+        let capture: Int?
         /// Whether only the playlist gives it: folded in once per playlist.
         var fromPlaylistOnly: Bool { sources.count == 1 && sources[0] == .playlist }
     }
@@ -54,20 +46,10 @@ final class KeyURIs: Sendable {
         let given = Dictionary(variables.commandLine.map { ($0.name, $0.value) }, uniquingKeysWith: { $1 })
         var slots: [Slot] = []
         compiled = CompiledTemplate(definition.renderer) { name in
-            let order = variables.sources(of: name, keyTruth: !keyTruth.isEmpty)
-            if order == [.given], let value = given[name] { return .fixed(TemplateValue(value, source: variables.names.values)) }
-            let sources: [Source] = order.map { source in
-                switch source {
-                case .given, .playlist: .playlist
-                case .truth: .truth
-                case .match: .match(capture: variables.match?.byteCaptureIndex(of: name))
-                case .keyIndex: .keyIndex
-                case .kid: .kid
-                case .oldURI: .oldURI
-                }
-            }
+            let sources = variables.sources(of: name, keyTruth: !keyTruth.isEmpty)
+            if sources == [.given], let value = given[name] { return .fixed(TemplateValue(value, source: variables.names.values)) }
             if let index = slots.firstIndex(where: { $0.name == name }) { return .slot(index) }
-            slots.append(Slot(name: name, sources: sources))
+            slots.append(Slot(name: name, sources: sources, capture: variables.match?.byteCaptureIndex(of: name)))
             return .slot(slots.count - 1)
         }
         self.slots = slots
@@ -263,8 +245,8 @@ final class KeyURIs: Sendable {
                 case .truth:
                     guard let value = key.truth?.values[slot.name] else { continue }
                     values.set(index, value)
-                case .match(let capture):
-                    if let capture, let captures, let range = captures[capture], let oldURI = key.oldURI {
+                case .match:
+                    if let capture = slot.capture, let captures, let range = captures[capture], let oldURI = key.oldURI {
                         values.set(index, UnsafeBufferPointer(rebasing: oldURI[range]))
                     } else if let value = groups?[slot.name] {
                         values.set(index, value)
@@ -279,7 +261,8 @@ final class KeyURIs: Sendable {
                 case .oldURI:
                     guard let oldURI = key.oldURI else { continue }
                     values.set(index, oldURI)
-                case .playlist:
+                case .playlist, .given:
+                    // (Given values are folded in at compile time: a slot's sources never hold `.given`.)
                     guard let value = playlistValues[index] else { continue }
                     values.set(index, value.value)
                 }

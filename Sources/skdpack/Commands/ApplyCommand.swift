@@ -200,8 +200,8 @@ extension ApplySettings {
                 printer.print(message: "skdpack: \(error)")
                 throw ExitStatus.failure
             }
-            let streams = destination == .diff || destination == .standardOutput
-            let observer = ApplyPrinter(printer: printer, checking: destination == .check, progress: !noProgress && !streams)
+            let observer = ApplyPrinter(
+                printer: printer, checking: destination == .check, progress: !noProgress && !destination.writesOneStream)
             StopSignal.install()
             let result = run.run(observer: observer, report: reports, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
