@@ -20,10 +20,6 @@ struct MemoryEmitter: PlaylistEmitter {
     var inserted = 0
     var written: Int { bytes.count }
     mutating func keep(_ raw: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) { bytes += raw }
-    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {
-        bytes += content
-        append(terminator)
-    }
     mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         bytes += new
         append(terminator)

@@ -7,8 +7,6 @@ protocol PlaylistEmitter: ~Copyable {
     var written: Int { get }
     /// Bytes passed on as they are: whole lines, `lineCount` of them, the first numbered `firstLine`.
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError)
-    /// A held line passed on as it was: its content and its terminator.
-    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError)
     /// A line (content `old`) written as `new`, with its own terminator.
     mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError)
     /// A line (content `old`) left out.
@@ -34,20 +32,6 @@ extension PlaylistEmitter where Self: ~Copyable {
                 } catch {
                     failure = error
                 }
-            }
-        }
-        if let failure { throw failure }
-    }
-
-    /// A line whose content `old` and new content `new` are ranges of an array (a held key period).
-    mutating func replace(_ old: Range<Int>, with new: Range<Int>, of bytes: [UInt8], terminator: LineTerminator) throws(IOError) {
-        var failure: IOError?
-        bytes.withUnsafeBytes { raw in
-            do throws(IOError) {
-                try replace(
-                    UnsafeRawBufferPointer(rebasing: raw[old]), with: UnsafeRawBufferPointer(rebasing: raw[new]), terminator: terminator)
-            } catch {
-                failure = error
             }
         }
         if let failure { throw failure }
@@ -94,12 +78,6 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
         written += bytes.count
     }
 
-    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {
-        try sink.write(content)
-        try sink.write(terminator)
-        written += content.count + terminator.length
-    }
-
     mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         try sink.write(new)
         try sink.write(terminator)
@@ -124,7 +102,6 @@ struct SinkEmitter: PlaylistEmitter, ~Copyable {
 struct DiscardEmitter: PlaylistEmitter {
     var written: Int { 0 }
     mutating func keep(_ bytes: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) throws(IOError) {}
-    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {}
     mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {}
     mutating func remove(_ old: [UInt8]) throws(IOError) {}
     mutating func insert(_ content: [UInt8], terminator: LineTerminator, afterUnterminated: Bool) throws(IOError) {}
@@ -181,10 +158,6 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
     }
 
     var written: Int { 0 }
-
-    mutating func keep(_ content: [UInt8], terminator: LineTerminator, line: Int) throws(IOError) {
-        try keepLine(content + Self.ending(terminator))
-    }
 
     mutating func replace(_ old: UnsafeRawBufferPointer, with new: UnsafeRawBufferPointer, terminator: LineTerminator) throws(IOError) {
         oldLine += 1
