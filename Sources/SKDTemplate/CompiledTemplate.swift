@@ -19,13 +19,15 @@ public struct CompiledTemplate: Sendable {
         case fixed(TemplateValue?)
     }
 
+    /// A step of a render: plain data, so that the render loop copies no reference at each piece.
     private enum Piece: Sendable {
         /// Bytes of ``text``: literal text, and values rendered at compile time.
         case text(Range<Int>)
-        /// A value each render gives.
-        case slot(Int, Template.Placeholder, pattern: ValuePattern?, absent: Absent)
-        /// A value known at compile time that the renderer refused: every render fails with it.
-        case refused(RenderError)
+        /// A value each render gives: ``slots``' element `index`.
+        case slot(index: Int)
+        /// A value known at compile time that the renderer refused: every render fails with ``refusals``'
+        /// element `index`.
+        case refused(index: Int)
     }
 
     /// What a slot without a value renders.
@@ -35,9 +37,28 @@ public struct CompiledTemplate: Sendable {
         case missing(RenderError)
     }
 
+    /// A placeholder each render fills, and what its value needs.
+    private struct Slot: Sendable {
+        let slot: Int
+        let placeholder: Template.Placeholder
+        let pattern: ValuePattern?
+        let absent: Absent
+        /// Whether its value is percent-encoded as its bytes are, when ASCII: no filter but `url`.
+        let encodesBytes: Bool
+        let mode: URIEscaping.Mode
+
+        init(slot: Int, placeholder: Template.Placeholder, pattern: ValuePattern?, absent: Absent) {
+            (self.slot, self.placeholder, self.pattern, self.absent) = (slot, placeholder, pattern, absent)
+            encodesBytes = placeholder.filters.allSatisfy { $0 == .url }
+            mode = placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery
+        }
+    }
+
     public let renderer: TemplateRenderer
     private var text: [UInt8] = []
     private var pieces: [Piece] = []
+    private var slots: [Slot] = []
+    private var refusals: [RenderError] = []
     /// The values folded in, by name: the message of a second scheme after `skd://` names its source.
     private var fixedValues: [String: TemplateValue] = [:]
 
@@ -60,7 +81,7 @@ public struct CompiledTemplate: Sendable {
                     } catch {
                         absent = .missing(error)
                     }
-                    pieces.append(.slot(slot, placeholder, pattern: renderer.specs[placeholder.name]?.pattern, absent: absent))
+                    append(Slot(slot: slot, placeholder: placeholder, pattern: renderer.specs[placeholder.name]?.pattern, absent: absent))
                 case .fixed(let value):
                     fold(placeholder, value: value)
                 }
@@ -74,23 +95,26 @@ public struct CompiledTemplate: Sendable {
         var folded = self
         folded.text = []
         folded.pieces = []
+        folded.slots = []
+        folded.refusals = []
         for piece in pieces {
             switch piece {
             case .text(let range):
                 folded.append(text: Array(text[range]))
-            case .refused:
-                folded.pieces.append(piece)
-            case .slot(let slot, let placeholder, let pattern, let absent):
-                switch binding(slot, placeholder.name) {
+            case .refused(let index):
+                folded.refuse(refusals[index])
+            case .slot(let index):
+                let slot = slots[index]
+                switch binding(slot.slot, slot.placeholder.name) {
                 case .fixed(let value):
-                    folded.fold(placeholder, value: value)
+                    folded.fold(slot.placeholder, value: value)
                 case .slot(let renumbered):
-                    var moved = absent
-                    if case .text(let range) = absent {
+                    var moved = slot.absent
+                    if case .text(let range) = slot.absent {
                         moved = .text(folded.text.count..<(folded.text.count + range.count))
                         folded.text += text[range]
                     }
-                    folded.pieces.append(.slot(renumbered, placeholder, pattern: pattern, absent: moved))
+                    folded.append(Slot(slot: renumbered, placeholder: slot.placeholder, pattern: slot.pattern, absent: moved))
                 }
             }
         }
@@ -122,17 +146,21 @@ public struct CompiledTemplate: Sendable {
 
         /// Gives slot `slot` the decimal digits of `number` (a key period's index), without a `String`.
         public mutating func set(_ slot: Int, decimal number: Int) {
-            while ranges.count <= slot { ranges.append(nil) }
-            let start = bytes.count
-            if number < 0 { bytes.append(UInt8(ascii: "-")) }
-            var rest = number.magnitude
-            let digits = bytes.count
-            repeat {
-                bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
-            } while rest > 0
-            bytes[digits...].reverse()
-            ranges[slot] = start..<bytes.count
+            // The digits from the last, into a stack buffer, then appended at once.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var rest = number.magnitude
+                var start = digits.count
+                repeat {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                } while rest > 0 && start > 0
+                if number < 0 {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "-")
+                }
+                set(slot, UnsafeBufferPointer(rebasing: digits[start...]))
+            }
         }
 
         public mutating func set(_ slot: Int, _ value: String) {
@@ -166,24 +194,11 @@ public struct CompiledTemplate: Sendable {
         for piece in pieces {
             switch piece {
             case .text(let range):
-                uri += text[range]
-            case .refused(let error):
-                throw error
-            case .slot(let slot, let placeholder, let pattern, let absent):
-                guard let range = values.range(slot) else {
-                    switch absent {
-                    case .text(let range): uri += text[range]
-                    case .missing(let error): throw error
-                    }
-                    continue
-                }
-                // A pattern's answer is kept for the value it was asked about (a bare value's check is a scan).
-                let accepted = pattern != nil && values.isAccepted(slot, range)
-                try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
-                    let value = UnsafeBufferPointer(rebasing: all[range])
-                    try render(placeholder, value: value, checked: accepted, pattern: pattern, into: &uri) { source(slot) }
-                }
-                if pattern != nil, !accepted { values.accept(slot, range) }
+                text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+            case .refused(let index):
+                throw refusals[index]
+            case .slot(let index):
+                try render(slots[index], values: &values, into: &uri, source: source)
             }
         }
         // What only the whole URI can tell, as the renderer tells it after every value: that a template
@@ -192,36 +207,47 @@ public struct CompiledTemplate: Sendable {
             guard renderer.template.variableAfterScheme != nil, uri.withUnsafeBufferPointer(LicenseURL.nestedScheme) != nil else { return }
         }
         try renderer.checkWhole(String(decoding: uri, as: UTF8.self)) { name in
-            for case .slot(let slot, let placeholder, _, _) in pieces where placeholder.name == name {
-                return values.string(slot).map { TemplateValue($0, source: source(slot)) }
+            for slot in slots where slot.placeholder.name == name {
+                return values.string(slot.slot).map { TemplateValue($0, source: source(slot.slot)) }
             }
             return fixedValues[name]
         }
     }
 
-    /// One value: checked on its bytes, and by the renderer's own checks (which say why) when these find
-    /// anything to doubt; filtered and percent-encoded.
+    /// One slot's value (or, without one, its default): checked on its bytes, and by the renderer's own
+    /// checks (which say why) when these find anything to doubt; filtered and percent-encoded.
     private func render(
-        _ placeholder: Template.Placeholder, value: UnsafeBufferPointer<UInt8>, checked: Bool, pattern: ValuePattern?,
-        into uri: inout [UInt8], source: () -> String
+        _ slot: Slot, values: inout Values, into uri: inout [UInt8], source: (Int) -> String
     ) throws(RenderError) {
-        let suspicious = !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
-        if suspicious || (!checked && pattern?.matches(value) == false) {
-            // The renderer's checks of the value, which throw with its message.
-            let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source())
-            var scratch: [UInt8] = []
-            try renderer.render(placeholder, { _ in doubted }, appendingTo: &scratch)
-        }
-        let mode: URIEscaping.Mode = placeholder.filters.contains(.url) ? .queryValue : .pathOrQuery
-        // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
-        // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
-        guard placeholder.filters.contains(where: { $0 != .url }) || !Bytes.isASCII(value) else {
-            URIEscaping.encode(bytes: value, mode, appendingTo: &uri)
+        guard let range = values.range(slot.slot) else {
+            switch slot.absent {
+            case .text(let range): text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+            case .missing(let error): throw error
+            }
             return
         }
-        var filtered = String(decoding: value, as: UTF8.self)
-        for filter in placeholder.filters { filtered = filter.apply(to: filtered) }
-        URIEscaping.encode(filtered, mode, appendingTo: &uri)
+        // A pattern's answer is kept for the value it was asked about (a bare value's check is a scan).
+        let checked = slot.pattern != nil && values.isAccepted(slot.slot, range)
+        try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
+            let value = UnsafeBufferPointer(rebasing: all[range])
+            let suspicious = !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+            if suspicious || (!checked && slot.pattern?.matches(value) == false) {
+                // The renderer's checks of the value, which throw with its message.
+                let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
+                var scratch: [UInt8] = []
+                try renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
+            }
+            // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
+            // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
+            if slot.encodesBytes, Bytes.isASCII(value) {
+                URIEscaping.encode(bytes: value, slot.mode, appendingTo: &uri)
+                return
+            }
+            var filtered = String(decoding: value, as: UTF8.self)
+            for filter in slot.placeholder.filters { filtered = filter.apply(to: filtered) }
+            URIEscaping.encode(filtered, slot.mode, appendingTo: &uri)
+        }
+        if slot.pattern != nil, !checked { values.accept(slot.slot, range) }
     }
 
     /// A placeholder whose value is known: its rendering into the text, or the refusal every render says.
@@ -232,8 +258,18 @@ public struct CompiledTemplate: Sendable {
             try renderer.render(placeholder, { _ in value }, appendingTo: &bytes)
             append(text: bytes)
         } catch {
-            pieces.append(.refused(error))
+            refuse(error)
         }
+    }
+
+    private mutating func refuse(_ error: RenderError) {
+        pieces.append(.refused(index: refusals.count))
+        refusals.append(error)
+    }
+
+    private mutating func append(_ slot: Slot) {
+        pieces.append(.slot(index: slots.count))
+        slots.append(slot)
     }
 
     private mutating func append(text bytes: [UInt8]) {

@@ -36,6 +36,8 @@ final class KeyURIs: Sendable {
     /// Whether the template's `content_id` may come from a match or path pattern: it uses one, and no value
     /// is given for the whole run (``PlaylistOutcome/contentIDsFromPatterns``).
     let notesContentID: Bool
+    /// The capture index of the `--match` group `content_id` in the byte matcher.
+    let contentIDCapture: Int?
     /// The template read backwards with the values given for the run, made when first asked for.
     private let matcher = Mutex<TemplateMatcher??>(nil)
 
@@ -57,6 +59,7 @@ final class KeyURIs: Sendable {
         secretGroups = secrets.filter { variables.match?.groupNames.contains($0) == true }
         secretNames = secrets
         notesContentID = definition.uri.variableNames.contains("content_id") && given["content_id"] == nil
+        contentIDCapture = variables.match?.byteCaptureIndex(of: "content_id")
     }
 
     /// The template read backwards with the values given for the run pinned (``TemplateMatcher``).
@@ -133,6 +136,8 @@ final class KeyURIs: Sendable {
         private var lastIndex = 0
         private var lastKID: String?
         private var lastTruth: KeyID?
+        /// The content id noted last from a `--match` group's bytes.
+        private var lastContentID: [UInt8] = []
 
         init(_ uris: KeyURIs, identity: PlaylistIdentity) {
             self.uris = uris
@@ -181,9 +186,7 @@ final class KeyURIs: Sendable {
             for name in uris.secretGroups {
                 if let value = group(name, key) { outcome.secretValues.insert(value) }
             }
-            if uris.notesContentID, let contentID = group("content_id", key) ?? contentIDFromPath {
-                outcome.contentIDsFromPatterns.insert(contentID)
-            }
+            if uris.notesContentID { noteContentID(key, in: &outcome) }
             // Rendered into the buffer out of `self`, which the message of a value refused reads.
             var output: [UInt8] = []
             var slotValues = CompiledTemplate.Values()
@@ -267,6 +270,20 @@ final class KeyURIs: Sendable {
                     values.set(index, value.value)
                 }
                 return
+            }
+        }
+
+        /// Notes the content id a key's `--match` group or the playlist's path gives, unless it is the one
+        /// noted last (a key-rotated playlist gives the same at every period).
+        private mutating func noteContentID(_ key: Key, in outcome: inout PlaylistOutcome) {
+            if captures != nil, let oldURI = key.oldURI, let capture = uris.contentIDCapture, let range = captures![capture] {
+                let bytes = UnsafeBufferPointer(rebasing: oldURI[range])
+                if bytes.elementsEqual(lastContentID) { return }
+                lastContentID.removeAll(keepingCapacity: true)
+                lastContentID.append(contentsOf: bytes)
+                outcome.contentIDsFromPatterns.insert(String(decoding: bytes, as: UTF8.self))
+            } else if let contentID = group("content_id", key) ?? contentIDFromPath {
+                outcome.contentIDsFromPatterns.insert(contentID)
             }
         }
 
