@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "HLS", targets: ["HLS"]),
         .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate"]),
         .library(name: "MP4", targets: ["MP4"]),
+        .library(name: "MPEGTS", targets: ["MPEGTS"]),
         .library(name: "CPIX", targets: ["CPIX"]),
         .library(name: "SKDReports", targets: ["SKDReports"]),
         .library(name: "SKDReportCheck", targets: ["SKDReportCheck"]),
@@ -28,9 +29,12 @@ let package = Package(
         // Reading the protection of fMP4 init segments (ISO BMFF boxes, Common Encryption): knows nothing of
         // playlists or of FairPlay.
         .target(name: "MP4", dependencies: ["SKDBytes"]),
+        // Reading MPEG-2 transport stream segments from their two ends (tables, timestamps, the first access
+        // unit's NAL units and SPS, ADTS): knows nothing of playlists or of FairPlay.
+        .target(name: "MPEGTS", dependencies: ["SKDBytes"]),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
         .target(name: "SKDTemplate", dependencies: ["SKDBytes"]),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "CPIX", "SKDBytes"]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes"]),
         // libxml2 opened at run time (dlopen): the library, the pull reader's function table, a document
         // read into elements. Shared by the report writers and readers and by the CPIX reader.
         .target(name: "SKDXML"),
@@ -69,6 +73,7 @@ let package = Package(
         .target(name: "SKDTestSupport", path: "Tests/SKDTestSupport"),
         .testTarget(name: "HLSTests", dependencies: ["HLS", "SKDTestSupport"]),
         .testTarget(name: "MP4Tests", dependencies: ["MP4", "SKDTestSupport"]),
+        .testTarget(name: "MPEGTSTests", dependencies: ["MPEGTS", "SKDTestSupport"]),
         .testTarget(name: "CPIXTests", dependencies: ["CPIX", "MP4", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate", "SKDTestSupport"], exclude: ["Oracle"]),
         .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDTemplate", "SKDTestSupport"]),

@@ -11,6 +11,8 @@ public struct InitSegment: Sendable, Equatable {
     public var protectionSystems: [ProtectionSystemHeader] = []
     /// PIFF `uuid` boxes met (tenc, pssh, sample encryption), by name.
     public var piffBoxes: [String] = []
+    /// `moov/mvex/trex`: what each track's fragments leave unsaid (14496-12, 8.8.3).
+    public var fragmentDefaults: [FragmentDefaults] = []
 
     public init() {}
 
@@ -81,6 +83,10 @@ private struct InitSegmentWalk {
         try reader.forEachBox(in: movie.payload, parent: movie.path) { (box) throws(MP4FormatError) in
             switch box.type {
             case FourCC("trak"): segment.tracks += try track(box)
+            case FourCC("mvex"):
+                try reader.forEachBox(in: box.payload, parent: box.path) { (child) throws(MP4FormatError) in
+                    if child.type == FourCC("trex") { segment.fragmentDefaults.append(try trackExtends(child)) }
+                }
             case FourCC("pssh"): segment.protectionSystems.append(try protectionSystemHeader(box, isPIFF: false))
             case FourCC("uuid"): try piff(box)
             default: break
@@ -102,6 +108,7 @@ private struct InitSegmentWalk {
     private mutating func track(_ track: Box) throws(MP4FormatError) -> [TrackProtection] {
         var trackID: UInt32?
         var handlerType: FourCC?
+        var timescale: UInt32?
         var sampleDescriptions: Box?
         try reader.forEachBox(in: track.payload, parent: track.path) { (box) throws(MP4FormatError) in
             switch box.type {
@@ -109,6 +116,11 @@ private struct InitSegmentWalk {
             case FourCC("mdia"):
                 try reader.forEachBox(in: box.payload, parent: box.path) { (box) throws(MP4FormatError) in
                     switch box.type {
+                    case FourCC("mdhd"):
+                        var fields = reader.fields(of: box)
+                        let (version, _) = try fields.versionAndFlags()
+                        try fields.skip(version == 1 ? 16 : 8, "creation and modification times")
+                        timescale = try fields.u32("timescale")
                     case FourCC("hdlr"):
                         var fields = reader.fields(of: box)
                         _ = try fields.versionAndFlags()
@@ -139,10 +151,22 @@ private struct InitSegmentWalk {
             guard entries.count < count else { return }
             var protection = TrackProtection(handler: handler, handlerType: type.description, sampleEntry: entry.type.description)
             protection.trackID = trackID
+            protection.timescale = timescale
             try sampleEntry(entry, into: &protection)
             entries.append(protection)
         }
         return entries
+    }
+
+    /// `trex` (14496-12, 8.8.3).
+    private func trackExtends(_ box: Box) throws(MP4FormatError) -> FragmentDefaults {
+        var fields = reader.fields(of: box)
+        _ = try fields.versionAndFlags()
+        let trackID = try fields.u32("track_ID")
+        let index = try fields.u32("default_sample_description_index")
+        return FragmentDefaults(
+            trackID: trackID, sampleDescriptionIndex: index, sampleDuration: try fields.u32("default_sample_duration"),
+            sampleSize: try fields.u32("default_sample_size"), sampleFlags: try fields.u32("default_sample_flags"))
     }
 
     private func trackID(_ box: Box) throws(MP4FormatError) -> UInt32 {
@@ -208,8 +232,14 @@ private struct InitSegmentWalk {
     /// `protection` with what the sample entry's child boxes from `offset` say (its `sinf`).
     private func childBoxes(of entry: Box, from offset: Int, into protection: TrackProtection) throws(MP4FormatError) -> TrackProtection {
         var protection = protection
+        var configuration: Box?
         try reader.forEachBox(in: (entry.payload.lowerBound + offset)..<entry.end, parent: entry.path) { (box) throws(MP4FormatError) in
             if box.type == FourCC("sinf"), protection.scheme == nil { try schemeInformation(box, into: &protection) }
+            if configuration == nil, CodecConfiguration.boxes.contains(box.type) { configuration = box }
+        }
+        if let configuration {
+            let format = protection.originalFormat ?? protection.sampleEntry
+            protection.codec = try CodecConfiguration.codec(format: format, configuration, reader: reader)
         }
         return protection
     }

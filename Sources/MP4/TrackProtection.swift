@@ -34,6 +34,11 @@ public struct TrackProtection: Sendable, Equatable {
     public var width: Int?
     public var height: Int?
     public var channelCount: Int?
+    /// The track's `mdhd` timescale: ticks per second of its sample times.
+    public var timescale: UInt32?
+    /// The codec as RFC 6381 writes it in `CODECS` (`avc1.64001f`, `hvc1.2.4.L123.B0`, `mp4a.40.2`,
+    /// `ac-3`, `ec-3`), from the sample entry's configuration box; `nil` where there is none known here.
+    public var codec: String?
 
     public init(handler: Handler, handlerType: String, sampleEntry: String) {
         self.handler = handler
@@ -52,6 +57,7 @@ public struct TrackProtection: Sendable, Equatable {
             && lhs.perSampleIVSize == rhs.perSampleIVSize && lhs.constantIV == rhs.constantIV
             && lhs.pattern?.crypt == rhs.pattern?.crypt && lhs.pattern?.skip == rhs.pattern?.skip && lhs.isPIFF == rhs.isPIFF
             && lhs.width == rhs.width && lhs.height == rhs.height && lhs.channelCount == rhs.channelCount
+            && lhs.timescale == rhs.timescale && lhs.codec == rhs.codec
     }
 }
 
@@ -72,5 +78,23 @@ public struct ProtectionSystemHeader: Sendable, Equatable {
         self.keyIDs = keyIDs
         self.isPIFF = isPIFF
         self.offset = offset
+    }
+}
+
+/// `trex`: the sample duration, size and flags a track's fragments use where they give none.
+public struct FragmentDefaults: Sendable, Equatable {
+    public var trackID: UInt32
+    /// default_sample_description_index: which of the track's sample entries (from 1) the samples use.
+    public var sampleDescriptionIndex: UInt32 = 1
+    public var sampleDuration: UInt32
+    public var sampleSize: UInt32
+    public var sampleFlags: UInt32
+
+    public init(trackID: UInt32, sampleDescriptionIndex: UInt32 = 1, sampleDuration: UInt32, sampleSize: UInt32, sampleFlags: UInt32) {
+        self.trackID = trackID
+        self.sampleDescriptionIndex = sampleDescriptionIndex
+        self.sampleDuration = sampleDuration
+        self.sampleSize = sampleSize
+        self.sampleFlags = sampleFlags
     }
 }

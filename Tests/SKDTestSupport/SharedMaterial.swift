@@ -14,6 +14,10 @@ public enum SharedMaterial {
 
     public static var media: URL? { directory?.appendingPathComponent("media") }
     public static var cpix: URL? { directory?.appendingPathComponent("cpix") }
+    /// Real media segments (fMP4 fragments, MPEG-TS), each folder as its playlists expect.
+    public static var segments: URL? {
+        directory.map { $0.appendingPathComponent("segments") }.flatMap { FileManager.default.fileExists(atPath: $0.path) ? $0 : nil }
+    }
 
     /// Printed by tests that skip because the material is missing.
     public static let skipReason =

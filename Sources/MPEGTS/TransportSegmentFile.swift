@@ -1,0 +1,92 @@
+import Glibc
+import SKDBytes
+
+/// A transport stream that does not hold together: the byte offset (from the start of the file) of the
+/// packet at fault, and why.
+public struct TransportFormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    public var description: String { "packet at offset \(offset): \(reason)" }
+}
+
+/// Reading a transport stream segment from a file (or the byte range an `EXT-X-BYTERANGE` names): its
+/// first and last 256 KiB at most.
+public enum TransportSegmentFile {
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public enum Problem: Sendable, Equatable {
+            case unreadable(String)
+            case rangeOutside(fileSize: Int)
+            case malformed(TransportFormatError)
+        }
+
+        public var path: String
+        public var problem: Problem
+
+        public var description: String {
+            switch problem {
+            case .unreadable(let reason): "\(path): cannot be read: \(reason)"
+            case .rangeOutside(let fileSize): "\(path): the byte range runs past the end of the file (\(fileSize) bytes)"
+            case .malformed(let error): "\(path): \(error)"
+            }
+        }
+    }
+
+    public static func read(_ path: String, range: (length: Int, offset: Int)? = nil) throws(Failure) -> TransportSegment {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(path: path, problem: .unreadable("not a regular file")) }
+        let fileSize = Int(info.st_size)
+        let start = range?.offset ?? 0
+        let length = range?.length ?? fileSize
+        guard start >= 0, length >= 0, start <= fileSize, length <= fileSize - start else {
+            throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
+        }
+        var reader = TransportSegmentReader(size: length) { (offset, count) throws(TransportFormatError) in
+            var bytes = [UInt8](repeating: 0, count: count)
+            var done = 0
+            while done < count {
+                let got = SystemCall.retrying {
+                    bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(start + offset + done)) }
+                }
+                guard got > 0 else {
+                    let reason = got == 0 ? "the file ended early" : String(cString: strerror(errno))
+                    throw TransportFormatError(offset: start + offset + done, reason: "cannot be read: \(reason)")
+                }
+                done += got
+            }
+            return bytes
+        }
+        do {
+            var segment = try reader.run()
+            if start > 0 { segment.shift(by: start) }
+            return segment
+        } catch {
+            throw Failure(path: path, problem: .malformed(TransportFormatError(offset: error.offset + start, reason: error.reason)))
+        }
+    }
+}
+
+extension TransportSegment {
+    /// Reads the transport stream segment in `bytes` (tests, the fuzz target).
+    public static func parse(_ bytes: [UInt8]) throws(TransportFormatError) -> TransportSegment {
+        var reader = TransportSegmentReader(size: bytes.count) { offset, count in Array(bytes[offset..<(offset + count)]) }
+        return try reader.run()
+    }
+
+    /// Offsets counted from the file's start rather than the byte range's.
+    mutating func shift(by start: Int) {
+        syncLosses = syncLosses.map { $0 + start }
+        continuityErrors = continuityErrors.map {
+            ContinuityError(offset: $0.offset + start, pid: $0.pid, expected: $0.expected, found: $0.found)
+        }
+    }
+}
