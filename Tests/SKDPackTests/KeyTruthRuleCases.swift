@@ -24,7 +24,9 @@ enum KeyTruthFixtures {
             "zero.mp4": InitSegmentMaker.segment(video, scheme: "cbcs", kid: [UInt8](repeating: 0, count: 16)),
             "pssh.mp4": InitSegmentMaker.segment(video, scheme: "cbcs", kid: kid, psshSystems: [Array(ProtectionSystem.widevine.bytes)]),
         ]
-        for (name, bytes) in files { _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes)) }
+        for (name, bytes) in files.merging(SegmentRuleCases.files, uniquingKeysWith: { first, _ in first }) {
+            _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+        }
         return folder
     }()
 
@@ -40,9 +42,10 @@ enum KeyTruthFixtures {
         return try! CPIXReader.parse(Array(xml.utf8), path: "keys.xml")
     }
 
-    static func options(media: Bool = true, document: CPIXDocument? = nil) -> ValidationOptions {
+    static func options(media: Bool = true, segments: Bool = false, document: CPIXDocument? = nil) -> ValidationOptions {
         var options = ValidationOptions()
         options.checksMedia = media
+        options.checksSegments = segments
         options.keyTruth = KeyTruth(documents: document.map { [$0] } ?? [])
         return options
     }

@@ -82,7 +82,7 @@ struct PlaylistValidatorTests {
         #expect(ids == ids.sorted())
         for kind in RuleRegistry.allKinds {
             #expect(!kind.summary.isEmpty && !kind.specSection.isEmpty, "\(kind.id)")
-            #expect(["HLS", "KEY", "FPS", "TPL", "PKG", "MEDIA", "CPIX"].contains(String(kind.id.family)), "\(kind.id)")
+            #expect(["HLS", "KEY", "FPS", "TPL", "PKG", "MEDIA", "CPIX", "SEG"].contains(String(kind.id.family)), "\(kind.id)")
         }
     }
 }

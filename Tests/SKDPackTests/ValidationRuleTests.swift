@@ -364,7 +364,7 @@ struct ValidationRuleTests {
                 rule: "TPL-host-not-allowed", severity: .error, line: 4, column: 41,
                 broken: media(entitlementKey("skd://lic.example.org/fps?cid=42")),
                 correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
-        ] + KeyTruthFixtures.cases
+        ] + KeyTruthFixtures.cases + SegmentRuleCases.cases
 
     @Test("a playlist that breaks the rule gets its finding, with severity and line:column", arguments: cases)
     func broken(_ rule: RuleCase) throws {

@@ -34,8 +34,11 @@ public enum InitSegmentMaker {
             entry = sampleEntry(scheme == nil ? "mp4a" : "enca", fields: fields, original: "mp4a", scheme: scheme, kid: kid)
         }
         let hdlr = box("hdlr", u32(0) + u32(0) + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))
+        // Version 0: times, timescale (90 kHz video, 48 kHz audio), duration, language.
+        let timescale = handler == "vide" ? 90000 : 48000
+        let mdhd = box("mdhd", u32(0) + u32(0) + u32(0) + u32(timescale) + u32(0) + u32(0))
         let stsd = box("stsd", u32(0) + u32(1) + entry)
-        return box("trak", tkhd + box("mdia", hdlr + box("minf", box("stbl", stsd))))
+        return box("trak", tkhd + box("mdia", mdhd + hdlr + box("minf", box("stbl", stsd))))
     }
 
     static func sampleEntry(_ type: String, fields: [UInt8], original: String, scheme: String?, kid: [UInt8]) -> [UInt8] {

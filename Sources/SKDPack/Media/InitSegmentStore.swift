@@ -67,6 +67,11 @@ public struct ByteRange: Sendable, Equatable {
     public var length: Int
     public var offset: Int
 
+    public init(length: Int, offset: Int) {
+        self.length = length
+        self.offset = offset
+    }
+
     /// `nil` when `text` is not `n[@o]` with decimal integers.
     public init?(_ text: String) {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)

@@ -24,12 +24,13 @@ public enum PlaylistValidator {
         let enabled = RuleRegistry.playlistRules.filter { rule in
             !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
         }
-        let lineRules = enabled.filter { $0.keyTruth == nil }
+        // A segment rule looks at every segment, as a line rule does.
+        let lineRules = enabled.filter { $0.keyTruth == nil || $0.keyTruth == .segments }
         var rules: [any ValidationRule] = lineRules.map { $0.init() }
         var dispatch = RuleDispatch(lineRules)
         // The key-truth rules look at each key period once, at its first segment: they are called then,
         // not at every segment of a long playlist.
-        let periodTypes = enabled.filter { $0.keyTruth != nil }
+        let periodTypes = enabled.filter { $0.keyTruth == .media || $0.keyTruth == .cpix }
         var periodRules: [any ValidationRule] = periodTypes.map { $0.init() }
         var periodDispatch = RuleDispatch(periodTypes)
         var periodSeen = -1
@@ -44,6 +45,7 @@ public enum PlaylistValidator {
                 if tag.name == .key { truth.noteKey() }
                 if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
             }
+            context.segments?.note(tag)
             for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
             for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
             keys.note(tag, line: line.raw.number)
@@ -155,6 +157,7 @@ public enum PlaylistValidator {
         switch source {
         case .media: options.checksMedia
         case .cpix: !options.keyTruth.documents.isEmpty
+        case .segments: options.checksSegments
         }
     }
 

@@ -29,6 +29,9 @@ public enum RuleRegistry {
         // MEDIA: with --media, against the init segments.
         MediaInitUnreadableRule.self, MediaSchemeRule.self, MediaEncryptionMismatchRule.self, MediaKeyIDRule.self,
         MediaZeroKeyIDRule.self, MediaUnannouncedSystemRule.self,
+        // SEG: with --segments, against the media segments themselves.
+        SegmentReadRule.self, SegmentNotReadRule.self, SegmentEncryptionRule.self, SegmentKeyIDRule.self, SegmentDurationRule.self,
+        SegmentOverTargetRule.self, SegmentSyncStartRule.self, SegmentIndependenceRule.self, SegmentContinuityRule.self,
         // CPIX: with --cpix, against the key server's document.
         CPIXNoKeyRule.self, CPIXSignalingRule.self, CPIXUnknownKeyIDRule.self,
     ]

@@ -19,6 +19,10 @@ public struct ValidationOptions: Sendable {
     public var keyTruth = KeyTruth()
     /// Read the init segments `EXT-X-MAP` names and check the keys against them (`MEDIA` rules).
     public var checksMedia = false
+    /// Read every media segment and check the playlist's claims about it (`SEG` rules); implies `checksMedia`.
+    public var checksSegments = false {
+        didSet { if checksSegments { checksMedia = true } }
+    }
 
     public init() {}
 

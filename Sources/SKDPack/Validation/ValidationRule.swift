@@ -29,9 +29,10 @@ protocol ValidationRule: Sendable {
     static var watchesSegments: Bool { get }
 }
 
-/// What a key-truth rule needs: the init segments (`--media`) or a CPIX document (`--cpix`).
+/// What a key-truth rule needs: the init segments (`--media`), a CPIX document (`--cpix`), or every media
+/// segment (`--segments`: its rules are called at every segment, not once per key period).
 enum KeyTruthSource {
-    case media, cpix
+    case media, cpix, segments
 }
 
 extension ValidationRule {
@@ -68,12 +69,15 @@ final class RuleContext {
 
     /// With `--media` or `--cpix`: the init segments and the CPIX keys of this playlist.
     let keyTruth: KeyTruthContext?
+    /// With `--segments`: the media segments, each read once.
+    let segments: SegmentContext?
 
     init(path: String, reader: PlaylistReader, options: ValidationOptions, maximumPerKind: Int, tracks: [TrackContext] = []) {
         self.path = path
         self.keyTruth =
             options.checksMedia || !options.keyTruth.documents.isEmpty
             ? KeyTruthContext(path: path, truth: options.keyTruth, checksMedia: options.checksMedia, tracks: tracks) : nil
+        self.segments = options.checksSegments ? SegmentContext(path: path) : nil
         self.reader = reader
         self.maximumURILength = options.maximumURILength
         self.templateMatcher = options.templateMatcher
@@ -129,6 +133,16 @@ final class RuleContext {
     /// Reports a finding of `kind` at a place kept earlier.
     func report(_ kind: DiagnosticKind, _ message: String, at place: RulePlace) {
         report(kind, message, at: SourceLocation(path: path, line: place.line, column: place.column, offset: place.offset))
+    }
+}
+
+extension RuleContext {
+    /// The media segment of the URI `line` (read once, whichever rule asks first); `nil` without `--segments`.
+    func segment(at line: PlaylistLine) -> SegmentContext.Segment? {
+        guard let segments, let truth = keyTruth else { return nil }
+        var uri = String(decoding: line.content, as: UTF8.self)
+        if VariableScope.mayReference(uri) { uri = reader.variables.substitute(uri).text }
+        return segments.segment(at: line, uri: uri, map: truth.initSegment, keys: truth.period(self))
     }
 }
 

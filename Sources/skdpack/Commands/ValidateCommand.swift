@@ -20,7 +20,10 @@ struct ValidateCommand: ParsableCommand {
             Key truth: --media reads each init segment EXT-X-MAP names (once per file) and checks the keys \
             against it (MEDIA rules: cbcs for FairPlay, the KID a key names against the default KID, clear \
             against encrypted); --cpix checks each FairPlay key against the key server's document for its \
-            track (from the master) and key period (CPIX rules).
+            track (from the master) and key period (CPIX rules). --segments (implies --media) reads every local \
+            media segment, fMP4 or MPEG-TS, from its boxes or its two ends (never its sample data), and checks \
+            what the playlist says of it (SEG rules): encryption and key ids, duration against EXTINF and the \
+            target duration, a sync sample at the start, timestamps running on between segments.
 
             Examples:
               skdpack validate examples/library
@@ -33,6 +36,7 @@ struct ValidateCommand: ParsableCommand {
                   --allow-host new-lic.example.com examples/library/
               skdpack validate --media --cpix examples/key-truth/keys.xml \\
                   examples/key-truth/title/
+              skdpack validate --segments examples/segments/
             """
     )
 
@@ -72,6 +76,10 @@ struct ValidateCommand: ParsableCommand {
 
     @Flag(help: "Read the init segments EXT-X-MAP names and check the keys against them (MEDIA rules): scheme, KID, encryption.")
     var media = false
+
+    @Flag(
+        help: "Read every local media segment (fMP4 or MPEG-TS; implies --media) and check what the playlist says of it (SEG rules).")
+    var segments = false
 
     @Option(
         help: ArgumentHelp(
@@ -153,6 +161,7 @@ struct ValidateCommand: ParsableCommand {
         options.reader = try limits.applied(to: options.reader)
         guard maxInitSize.bytes > 0 else { throw UsageFailure("--max-init-size must be positive") }
         options.checksMedia = media
+        options.checksSegments = segments
         options.keyTruth = KeyTruth(
             documents: try KeyTruthOptions.documents(cpix), initSegments: InitSegmentStore(limit: maxInitSize.bytes))
         var pinned: [String: String] = [:]

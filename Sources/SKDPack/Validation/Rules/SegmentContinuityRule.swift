@@ -1,0 +1,31 @@
+import HLS
+
+/// Timestamps run on from one segment to the next unless EXT-X-DISCONTINUITY says otherwise (section 3:
+/// timestamps MUST continue uninterrupted, the only exceptions being segments signaled as discontinuities):
+/// a jump or an overlap without it desynchronises audio and video or stalls the player. A step of more than 0.2 s from where the previous segment ended is
+/// reported.
+struct SegmentContinuityRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "SEG-timestamp-jump", severity: .error,
+        summary: "A segment's first timestamp does not follow the previous segment's end, and no EXT-X-DISCONTINUITY says so.",
+        specSection: "rfc8216bis-22 3 (RFC 8216 3); rfc8216bis-22 4.4.4.3")
+
+    static let tags: Set<TagName>? = []
+    static let keyTruth: KeyTruthSource? = .segments
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        guard let segment = context.segment(at: line), !segment.discontinuity, case .measured(let media, _) = segment.reading,
+            let start = media.startTime, let previous = context.segments?.previous,
+            case .measured(let before, _) = previous.reading, before.container == media.container,
+            let end = before.startTime.flatMap({ start in before.duration.map { start + $0 } })
+        else { return }
+        let step = start - end
+        guard abs(step) > 0.2 else { return }
+        context.report(
+            Self.kind,
+            "this segment starts at \(SegmentDurationRule.seconds(start)) s, and the segment on line \(previous.line) ends at "
+                + "\(SegmentDurationRule.seconds(end)) s (a \(step > 0 ? "gap" : "overlap") of \(SegmentDurationRule.seconds(abs(step))) s): "
+                + "put EXT-X-DISCONTINUITY before this segment, or fix the timestamps",
+            line: line)
+    }
+}

@@ -1,0 +1,60 @@
+/// Writes small fMP4 media segments box by box (ISO/IEC 14496-12 8.8, 23001-7): one `moof` and `mdat` per
+/// fragment of track 1, with chosen decode time, sample durations, first-sample sync, sample entry,
+/// `senc`, and a `seig` sample group naming a key id, for tests of what segments say.
+public enum FragmentMaker {
+    public struct Fragment: Sendable {
+        public var decodeTime: UInt64
+        public var sampleCount: Int
+        public var sampleDuration: UInt32
+        public var startsWithSync = true
+        /// `tfhd` sample_description_index, when written.
+        public var sampleDescriptionIndex: UInt32?
+        /// Whether a `senc` lists the samples (as protected samples have).
+        public var encrypted = true
+        /// A `seig` group covering every sample: its key id, and whether it marks them protected.
+        public var group: (kid: [UInt8], isProtected: Bool)?
+
+        public init(decodeTime: UInt64, sampleCount: Int, sampleDuration: UInt32) {
+            self.decodeTime = decodeTime
+            self.sampleCount = sampleCount
+            self.sampleDuration = sampleDuration
+        }
+    }
+
+    /// `styp`, then each fragment's `moof` and `mdat` (ten bytes a sample).
+    public static func segment(_ fragments: [Fragment]) -> [UInt8] {
+        var bytes = box("styp", Array("msdh".utf8) + u32(0) + Array("msdhmsix".utf8))
+        for (number, fragment) in fragments.enumerated() {
+            bytes += moof(fragment, sequence: number + 1) + box("mdat", [UInt8](repeating: 0xAB, count: 10 * fragment.sampleCount))
+        }
+        return bytes
+    }
+
+    static func moof(_ fragment: Fragment, sequence: Int) -> [UInt8] {
+        var tfhdFlags = 0x02_0000
+        var tfhdFields = u32(1)
+        if let index = fragment.sampleDescriptionIndex {
+            tfhdFlags |= 0x02
+            tfhdFields += u32(Int(index))
+        }
+        let tfhd = box("tfhd", u32(tfhdFlags) + tfhdFields)
+        let tfdt = box("tfdt", [1, 0, 0, 0] + u32(Int(fragment.decodeTime >> 32)) + u32(Int(fragment.decodeTime & 0xFFFF_FFFF)))
+        let firstFlags = fragment.startsWithSync ? 0x0200_0000 : 0x0101_0000
+        var samples: [UInt8] = []
+        for _ in 0..<fragment.sampleCount { samples += u32(Int(fragment.sampleDuration)) + u32(10) }
+        // data_offset, first_sample_flags, sample_duration and sample_size.
+        let trun = box("trun", u32(0x305) + u32(fragment.sampleCount) + u32(0) + u32(firstFlags) + samples)
+        var traf = tfhd + tfdt + trun
+        if fragment.encrypted { traf += box("senc", u32(0) + u32(fragment.sampleCount)) }
+        if let group = fragment.group {
+            // sgpd version 1, default_length 20: reserved, 1:9 pattern, isProtected, IV size 0 (constant IV 16 bytes).
+            let entry: [UInt8] = [0, 0x19, group.isProtected ? 1 : 0, 0] + group.kid + (group.isProtected ? [16] + group.kid : [])
+            traf += box("sgpd", [1, 0, 0, 0] + Array("seig".utf8) + u32(entry.count) + u32(1) + entry)
+            traf += box("sbgp", u32(0) + Array("seig".utf8) + u32(1) + u32(fragment.sampleCount) + u32(0x10001))
+        }
+        return box("moof", box("mfhd", u32(0) + u32(sequence)) + box("traf", traf))
+    }
+
+    static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { u32(8 + payload.count) + Array(type.utf8) + payload }
+    static func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
+}
