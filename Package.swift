@@ -66,6 +66,8 @@ let package = Package(
                 "SKDTemplate",
                 "SKDReports",
                 "SKDBytes",
+                "MP4",
+                "MPEGTS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,15 +3,16 @@
 # seeded from the shared corpus and from Benchmarks/fuzz/seeds/TARGET (hostile template files). A crash leaves its input in Benchmarks/fuzz/crashes/ and stops the run
 # with libFuzzer's report; add that input to the regression tests.
 #
-#   Benchmarks/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: reader tags template apply mp4 cpix (default: all)
+#   Benchmarks/fuzz/run.sh [SECONDS] [TARGET...]      TARGET: reader tags template apply mp4 fragments ts cpix (default: all)
 #
-# mp4 is seeded from the shared init segments (../shared/media), cpix from the shared CPIX documents.
+# mp4 is seeded from the shared init segments (../shared/media), fragments and ts from the shared media
+# segments (../shared/segments), cpix from the shared CPIX documents.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(reader tags template apply mp4 cpix)
+[ ${#targets[@]} -gt 0 ] || targets=(reader tags template apply mp4 fragments ts cpix)
 corpus=${SKDPACK_CORPUS:-../shared/corpus}
 shared=$(dirname "$corpus")
 out=Benchmarks/fuzz/build
@@ -24,7 +25,7 @@ sources() {
     rm -rf "$dir" && mkdir -p "$dir"
     for module in "${@:2}"; do
         find "Sources/$module" -name '*.swift' | while read -r file; do
-            sed -E -e '/^import (HLS|SKDTemplate|MP4|CPIX|SKDXML|SKDBytes)$/d' "$file" > "$dir/${module}_$(basename "$file")"
+            sed -E -e '/^import (HLS|SKDTemplate|MP4|MPEGTS|CPIX|SKDXML|SKDBytes)$/d' "$file" > "$dir/${module}_$(basename "$file")"
         done
     done
     echo "$dir"
@@ -46,8 +47,10 @@ for target in "${targets[@]}"; do
         reader) build reader ReaderFuzz.swift SKDBytes HLS ;;
         tags) build tags TagFuzz.swift SKDBytes HLS ;;
         template) build template TemplateFuzz.swift SKDBytes SKDTemplate ;;
-        apply) build apply ApplyFuzz.swift SKDBytes HLS SKDTemplate MP4 SKDXML CPIX SKDPack ;;
+        apply) build apply ApplyFuzz.swift SKDBytes HLS SKDTemplate MP4 MPEGTS SKDXML CPIX SKDPack ;;
         mp4) build mp4 MP4Fuzz.swift SKDBytes MP4 ;;
+        fragments) build fragments FragmentFuzz.swift SKDBytes MP4 ;;
+        ts) build ts TransportFuzz.swift SKDBytes MPEGTS ;;
         cpix) build cpix CPIXFuzz.swift SKDBytes SKDXML MP4 CPIX ;;
         *) echo "unknown target $target" >&2; exit 2 ;;
     esac
@@ -56,6 +59,7 @@ for target in "${targets[@]}"; do
     seeds=$corpus
     case $target in
         mp4) seeds=$shared/media ;;
+        fragments | ts) seeds=$out/seeds-$target && mkdir -p "$seeds" && find "$shared/segments" -type f \( -name '*.m4s' -o -name '*.mp4' -o -name '*.m4v' -o -name '*.ts' -o -name '*.dec' \) -size -200k -exec cp {} "$seeds/" \; ;;
         cpix) seeds=$shared/cpix ;;
     esac
     echo "running fuzz-$target for ${seconds}s (seeds: $seeds)"

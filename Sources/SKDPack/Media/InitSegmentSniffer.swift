@@ -1,15 +1,25 @@
 import Glibc
 import MP4
 
-/// Tells an fMP4 file from a playlist by its first box, so that `inspect` takes either.
+/// Tells an fMP4 file or an MPEG-TS segment from a playlist by its first bytes, so that `inspect` takes any.
 public enum InitSegmentSniffer {
     /// Whether the file at `path` starts with an ISO BMFF box an init segment starts with.
     public static func looksLikeMP4(_ path: String) -> Bool {
+        head(of: path, count: 8).map(InitSegment.mayStart) ?? false
+    }
+
+    /// Whether the file at `path` starts with an MPEG-TS sync byte, and another one a packet later.
+    public static func looksLikeTransportStream(_ path: String) -> Bool {
+        head(of: path, count: 189).map { $0[0] == 0x47 && $0[188] == 0x47 } ?? false
+    }
+
+    /// The first `count` bytes of the file at `path`, if it has that many.
+    private static func head(of path: String, count: Int) -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
+        guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 8)
-        guard head.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, 8, 0) }) == 8 else { return false }
-        return InitSegment.mayStart(with: head)
+        var head = [UInt8](repeating: 0, count: count)
+        guard head.withUnsafeMutableBytes({ pread(fd, $0.baseAddress, count, 0) }) == count else { return nil }
+        return head
     }
 }

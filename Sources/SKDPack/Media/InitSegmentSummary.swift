@@ -18,6 +18,8 @@ public struct InitSegmentSummary: Encodable, Sendable, Equatable {
         public var width: Int?
         public var height: Int?
         public var channels: Int?
+        public var timescale: UInt32?
+        public var codec: String?
     }
 
     public struct System: Encodable, Sendable, Equatable {
@@ -43,7 +45,7 @@ public struct InitSegmentSummary: Encodable, Sendable, Equatable {
                 schemeVersion: track.schemeVersion.map { "0x" + String($0, radix: 16) }, defaultKID: track.defaultKID?.uuid,
                 perSampleIVSize: track.perSampleIVSize, constantIV: track.constantIV.map(KeyID.hex),
                 pattern: track.pattern.map { "\($0.crypt):\($0.skip)" }, piff: track.isPIFF ? true : nil, width: track.width,
-                height: track.height, channels: track.channelCount)
+                height: track.height, channels: track.channelCount, timescale: track.timescale, codec: track.codec)
         }
         protectionSystems = segment.protectionSystems.map { system in
             System(

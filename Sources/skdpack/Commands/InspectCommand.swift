@@ -2,16 +2,20 @@ import ArgumentParser
 import FoundationEssentials
 import HLS
 import MP4
+import MPEGTS
 import SKDPack
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Print the typed view of a playlist, or an init segment's protection, as JSON.",
+        abstract: "Print the typed view of a playlist, an init segment's protection, or a media segment, as JSON.",
         discussion: """
             A playlist: tags, segments with their keys, variants, findings; with --media, also the protection of \
             each init segment its EXT-X-MAP tags name (scheme, default KID, IV, pattern, pssh systems). An fMP4 \
-            init segment (told by its first box): its tracks' protection and its pssh boxes.
+            init segment (told by its first box): its tracks' protection and its pssh boxes. A media segment: \
+            what was read of it (fMP4: each fragment's track runs, samples, decode times, senc and seig; \
+            MPEG-TS: each stream's type, descriptors, timestamps, first NAL units and SPS) and what validate \
+            --segments measures of it; an fMP4 fragment's times and encryption need its init segment (--init).
 
             Examples:
               skdpack inspect examples/library/multi-drm-title/video-720p.m3u8
@@ -20,13 +24,17 @@ struct InspectCommand: ParsableCommand {
               skdpack inspect examples/key-truth/title/video-480-init.mp4
               skdpack inspect --media examples/key-truth/title/video-480.m3u8 \\
                   | jq '.initSegments'
+              skdpack inspect examples/segments/segment-0.m4s --init examples/segments/init.mp4
             """
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case json }
 
-    @Argument(help: "A playlist file, or - for standard input.")
+    @Argument(help: "A playlist file (or - for standard input), an init segment, or a media segment.")
     var path: String
+
+    @Option(help: ArgumentHelp("The init segment of the fMP4 media segment inspected.", valueName: "FILE"))
+    var `init`: String?
 
     @Option(help: "Output format.")
     var format: Format = .json
@@ -40,8 +48,8 @@ struct InspectCommand: ParsableCommand {
     @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
 
     func run() throws {
-        if path != "-", InitSegmentSniffer.looksLikeMP4(path) {
-            try inspectInitSegment()
+        if path != "-", InitSegmentSniffer.looksLikeMP4(path) || InitSegmentSniffer.looksLikeTransportStream(path) || `init` != nil {
+            try inspectSegment()
             return
         }
         var options = ReaderOptions()
@@ -63,16 +71,29 @@ struct InspectCommand: ParsableCommand {
         }
     }
 
-    private func inspectInitSegment() throws {
+    /// An init segment (a file with a `moov` and no `moof`), or a media segment: fMP4 with `--init`'s
+    /// timescales and sample entries (or its own `moov`), MPEG-TS.
+    private func inspectSegment() throws {
         let printer = DiagnosticPrinter()
         defer { printer.flush() }
+        let summary: any Encodable
         do {
-            let segment = try InitSegmentFile.read(path, limit: maxInitSize)
-            try printJSON(InitSegmentSummary(segment), printer: printer)
-        } catch let failure as InitSegmentFile.Failure {
-            printer.print(message: "skdpack: \(failure)")
+            summary = try segmentSummary()
+        } catch {
+            printer.print(message: "skdpack: \(error)")
             throw ExitStatus.failure
         }
+        try printJSON(summary, printer: printer)
+    }
+
+    private func segmentSummary() throws -> any Encodable {
+        if InitSegmentSniffer.looksLikeTransportStream(path) { return MediaSegmentSummary(try TransportSegmentFile.read(path)) }
+        let boxes = try MediaSegmentFile.read(path).topLevelBoxes
+        guard boxes.contains("moof") || `init` != nil else { return InitSegmentSummary(try InitSegmentFile.read(path, limit: maxInitSize)) }
+        let initSegment =
+            try `init`.map { try InitSegmentFile.read($0, limit: maxInitSize) }
+            ?? (boxes.contains("moov") ? try InitSegmentFile.read(path, limit: maxInitSize) : nil)
+        return MediaSegmentSummary(try MediaSegmentFile.read(path, defaults: initSegment?.fragmentDefaults ?? []), initSegment: initSegment)
     }
 
     private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter) throws {
