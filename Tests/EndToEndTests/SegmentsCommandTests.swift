@@ -119,8 +119,65 @@ struct SegmentsCommandTests {
         #expect(run.status == 1)
     }
 
-    /// Six seconds of 160x90 H.264 Main (a keyframe every 2 s) and AAC, as 1-second HLS segments.
-    static func ffmpegTitle(segmentType: String, extra: [String]) throws -> URL {
+    /// A master over a TS title ffmpeg made: BANDWIDTH and AVERAGE-BANDWIDTH held to the peak and average
+    /// segment bit rates (rfc8216bis 4.1) computed here from the files' sizes and ffprobe's durations.
+    @Test(.enabled(if: FFprobe.executable != nil, Comment(rawValue: FFprobe.skipReason)))
+    func variantsHeldToTheirMeasuredBitRates() throws {
+        let folder = try Self.ffmpegTitle(segmentType: "mpegts", extra: [], segmentSeconds: 2)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var sizes: [Double] = []
+        var durations: [Double] = []
+        for index in 0..<3 {
+            let file = folder.appendingPathComponent("segment-\(index).ts")
+            sizes.append(Double(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as! Int))
+            let video = try #require(try FFprobe.streams(file, entries: ["codec_type", "duration"]).first { $0["codec_type"] == "video" })
+            durations.append(Double(video["duration"]!)!)
+        }
+        // Target duration 2: windows of 1 to 3.5 seconds.
+        var peak = 0.0
+        for start in 0..<3 {
+            var bytes = 0.0
+            var seconds = 0.0
+            for index in start..<3 {
+                bytes += sizes[index]
+                seconds += durations[index]
+                if seconds > 3.5 { break }
+                if seconds >= 1 { peak = max(peak, bytes * 8 / seconds) }
+            }
+        }
+        let average = sizes.reduce(0, +) * 8 / durations.reduce(0, +)
+        func master(
+            bandwidth: Int, average: Int, codecs: String = "avc1.42c00b,mp4a.40.2", resolution: String = "160x90"
+        ) throws -> [Finding] {
+            let text =
+                "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(average),CODECS=\"\(codecs)\",RESOLUTION=\(resolution)\ntitle.m3u8\n"
+            try text.write(to: folder.appendingPathComponent("master.m3u8"), atomically: true, encoding: .utf8)
+            let run = try SKDPackRunner.run([
+                "validate", "--segments", "--format", "json", folder.appendingPathComponent("master.m3u8").path,
+            ])
+            return try Self.findings(run.stdout).filter { $0.rule.hasPrefix("PKG-") }
+        }
+        // The codec as the media says it (ffmpeg's profile and level for this preset).
+        let codec = try #require(
+            try SKDPackRunner.run(["inspect", folder.appendingPathComponent("segment-0.ts").path]).stdoutText
+                .firstMatch(of: /"(avc1\.[0-9a-f]{6})"/)?.output.1)
+        let codecs = "\(codec),mp4a.40.2"
+        #expect(try master(bandwidth: Int(peak), average: Int(average), codecs: codecs).isEmpty)
+        let low = try master(bandwidth: Int(peak / 2), average: Int(average), codecs: codecs)
+        #expect(low.map(\.rule) == ["PKG-bandwidth-measured"])
+        let stated = try #require(low.first?.message.firstMatch(of: /media is (\d+) bit\/s/)?.output.1).description
+        #expect(abs(Double(stated)! - peak) / peak < 0.02, "\(stated) against \(peak)")
+        #expect(try master(bandwidth: Int(peak * 3), average: Int(average), codecs: codecs).map(\.rule) == ["PKG-bandwidth-overstated"])
+        #expect(try master(bandwidth: Int(peak), average: Int(average / 2), codecs: codecs).map(\.rule) == ["PKG-bandwidth-measured"])
+        #expect(try master(bandwidth: Int(peak), average: Int(average), codecs: "mp4a.40.2").map(\.rule) == ["PKG-codecs-measured"])
+        #expect(
+            try master(bandwidth: Int(peak), average: Int(average), codecs: codecs, resolution: "320x180").map(\.rule) == [
+                "PKG-resolution-measured"
+            ])
+    }
+
+    /// Six seconds of 160x90 H.264 (a keyframe every 2 s) and AAC, as HLS segments of `segmentSeconds`.
+    static func ffmpegTitle(segmentType: String, extra: [String], segmentSeconds: Int = 1) throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-ffmpeg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ffmpeg = FFprobe.executable!.deletingLastPathComponent().appendingPathComponent("ffmpeg")
@@ -133,7 +190,8 @@ struct SegmentsCommandTests {
                 "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=25", "-f", "lavfi", "-i",
                 "sine=frequency=440:sample_rate=48000",
                 "-t", "6", "-c:v", "libx264", "-preset", "ultrafast", "-profile:v", "main", "-g", "50", "-keyint_min", "50",
-                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "1", "-b:a", "32k", "-f", "hls", "-hls_time", "1",
+                "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-c:a", "aac", "-ac", "1", "-b:a", "32k", "-f", "hls", "-hls_time",
+                "\(segmentSeconds)",
                 "-hls_playlist_type", "vod", "-hls_segment_type", segmentType, "-hls_segment_filename", "segment-%d.\(suffix)",
             ] + extra + ["title.m3u8"]
         try process.run()

@@ -29,13 +29,12 @@ struct LocalPathTests {
 
     @Test("path normalisation on bytes agrees with the Character path on every short path", arguments: [0, 1, 2, 3, 4, 5, 6, 7])
     func normalization(length: Int) {
-        let discovery = PlaylistDiscovery()
         let alphabet: [Character] = ["/", ".", "a", "b"]
         for path in everyString(of: length, over: alphabet) {
-            #expect(discovery.normalize(path) == Self.characterNormalized(path), "\(path.debugDescription)")
+            #expect(PathComponents.normalized(path) == Self.characterNormalized(path), "\(path.debugDescription)")
         }
-        #expect(discovery.normalize("lib/t7/./video/../master.m3u8") == "lib/t7/master.m3u8")
-        #expect(discovery.normalize("/srv/vidéo/../a.m3u8") == "/srv/a.m3u8")
+        #expect(PathComponents.normalized("lib/t7/./video/../master.m3u8") == "lib/t7/master.m3u8")
+        #expect(PathComponents.normalized("/srv/vidéo/../a.m3u8") == "/srv/a.m3u8")
     }
 
     /// Normalisation as it was written on Characters before it read paths' bytes: the reference.

@@ -222,7 +222,7 @@ public struct PlaylistDiscovery: Sendable {
     /// package, so nothing is processed twice.
     func group(_ files: [PlaylistFile]) -> [PlaylistPackage] {
         var byPath: [String: PlaylistFile] = [:]
-        for file in files { byPath[normalize(file.path)] = file }
+        for file in files { byPath[PathComponents.normalized(file.path)] = file }
         var claimed: Set<String> = []
         var packages: [PlaylistPackage] = []
         var masters: [(PlaylistFile, MasterReferences)] = []
@@ -230,7 +230,7 @@ public struct PlaylistDiscovery: Sendable {
             guard let references else { continue }
             masters.append((file, references))
         }
-        let masterPaths = Set(masters.map { normalize($0.0.path) })
+        let masterPaths = Set(masters.map { PathComponents.normalized($0.0.path) })
         for (master, references) in masters {
             var media: [PlaylistFile] = []
             var tracks: [String: [TrackContext]] = [:]
@@ -249,7 +249,7 @@ public struct PlaylistDiscovery: Sendable {
                 }
                 packages.append(
                     PlaylistPackage(master: master, media: [], diagnostics: diagnostics, unreadMedia: unread + count))
-                claimed.insert(normalize(master.path))
+                claimed.insert(PathComponents.normalized(master.path))
                 continue
             }
             for reference in references.rootRelative {
@@ -260,7 +260,7 @@ public struct PlaylistDiscovery: Sendable {
                         at: SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)))
             }
             for reference in references.local {
-                let resolved = normalize(AtomicFile.directory(of: master.path) + "/" + reference.path)
+                let resolved = PathComponents.normalized(AtomicFile.directory(of: master.path) + "/" + reference.path)
                 let location = SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)
                 guard !escapes(reference.path) else {
                     unread += 1
@@ -271,7 +271,7 @@ public struct PlaylistDiscovery: Sendable {
                     continue
                 }
                 if masterPaths.contains(resolved) || (byPath[resolved] == nil && Self.isMaster(resolved)) {
-                    let which = resolved == normalize(master.path) ? "this master playlist itself" : "a master playlist"
+                    let which = resolved == PathComponents.normalized(master.path) ? "this master playlist itself" : "a master playlist"
                     diagnostics.append(
                         ApplyDiagnostics.masterReference(
                             "\(reference.path) is \(which); a variant or rendition must be a media playlist", at: location))
@@ -284,7 +284,7 @@ public struct PlaylistDiscovery: Sendable {
                     let relative = AtomicFile.directory(of: master.relativePath)
                     var info = stat()
                     let file = PlaylistFile(
-                        path: resolved, relativePath: normalize((relative == "." ? "" : relative + "/") + reference.path),
+                        path: resolved, relativePath: PathComponents.normalized((relative == "." ? "" : relative + "/") + reference.path),
                         isLink: lstat(resolved, &info) == 0 && isLink(info))
                     if reference.isIFrame { iFramePlaylists.insert(file.path) }
                     if !media.contains(file) { media.append(file) }
@@ -300,9 +300,9 @@ public struct PlaylistDiscovery: Sendable {
                 PlaylistPackage(
                     master: master, media: media, diagnostics: diagnostics, tracks: tracks, unreadMedia: unread,
                     iFramePlaylists: iFramePlaylists))
-            claimed.insert(normalize(master.path))
+            claimed.insert(PathComponents.normalized(master.path))
         }
-        for file in files where !claimed.contains(normalize(file.path)) {
+        for file in files where !claimed.contains(PathComponents.normalized(file.path)) {
             packages.append(PlaylistPackage(master: nil, media: [file], diagnostics: []))
         }
         return packages.sorted { ($0.master ?? $0.media[0]) < ($1.master ?? $1.media[0]) }
@@ -319,23 +319,6 @@ public struct PlaylistDiscovery: Sendable {
             if depth < 0 { return true }
         }
         return false
-    }
-
-    /// `a/./b/../c` as `a/c`, without touching the file system.
-    func normalize(_ path: String) -> String {
-        var parts: [String] = []
-        for part in PathComponents.of(path) {
-            if part == "." { continue }
-            if part == "..", let last = parts.last, last != ".." { parts.removeLast() } else { parts.append(part) }
-        }
-        // Joined by hand: `joined(separator:)` is not specialised here, and its first call in a process
-        // looks up conformances among every one in the binary (~0.05 ms of each run's start).
-        var joined = ""
-        for (index, part) in parts.enumerated() {
-            if index > 0 { joined += "/" }
-            joined += part
-        }
-        return path.hasPrefix("/") ? "/" + joined : (joined.isEmpty ? "." : joined)
     }
 
     private func isLink(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFLNK }

@@ -36,6 +36,10 @@ public struct MeasuredSegment: Sendable, Equatable {
     public var videoPattern: (crypt: UInt8, skip: UInt8)?
     /// Codecs as `CODECS` writes them, where the media says enough.
     public var codecs: [String] = []
+    /// The video's picture size (the sample entry's, or the SPS's), and the audio's channel count.
+    public var width: Int?
+    public var height: Int?
+    public var channels: Int?
 
     public static func == (lhs: MeasuredSegment, rhs: MeasuredSegment) -> Bool {
         lhs.container == rhs.container && lhs.size == rhs.size && lhs.bytesRead == rhs.bytesRead && lhs.duration == rhs.duration
@@ -43,7 +47,8 @@ public struct MeasuredSegment: Sendable, Equatable {
             && lhs.protectedSamples == rhs.protectedSamples && lhs.samples == rhs.samples && lhs.isEncrypted == rhs.isEncrypted
             && lhs.clearStreams == rhs.clearStreams && lhs.clearDetail == rhs.clearDetail && lhs.keyIDs == rhs.keyIDs
             && lhs.videoPattern?.crypt == rhs.videoPattern?.crypt
-            && lhs.videoPattern?.skip == rhs.videoPattern?.skip && lhs.codecs == rhs.codecs
+            && lhs.videoPattern?.skip == rhs.videoPattern?.skip && lhs.codecs == rhs.codecs && lhs.width == rhs.width
+            && lhs.height == rhs.height && lhs.channels == rhs.channels
     }
 
     /// An fMP4 segment's fragments measured with the tracks of `initSegment`.
@@ -87,6 +92,8 @@ public struct MeasuredSegment: Sendable, Equatable {
                     videoPattern = run.encryptionGroups.first(where: \.isProtected)?.pattern ?? entry?.pattern
                 }
                 if let codec = entry?.codec, !codecs.contains(codec) { codecs.append(codec) }
+                if entry?.handler == .video, width == nil { (width, height) = (entry?.width, entry?.height) }
+                if entry?.handler == .audio, channels == nil { channels = entry?.channelCount }
             }
             protected += trackProtected
             if trackProtected == 0, let entry = trackEntries.first {
@@ -118,6 +125,9 @@ public struct MeasuredSegment: Sendable, Equatable {
         clearStreams =
             isEncrypted ? media.filter { !$0.isSampleAESType }.map { "PID \($0.pid) (stream type 0x\(Self.hex($0.streamType)))" } : []
         codecs = media.compactMap(\.codec)
+        width = segment.video?.sequenceParameters?.width
+        height = segment.video?.sequenceParameters?.height
+        channels = segment.audio?.adts?.channels
     }
 
     static func hex(_ byte: UInt8) -> String { KeyID.hex([byte]).uppercased() }

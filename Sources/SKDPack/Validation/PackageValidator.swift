@@ -10,6 +10,7 @@ public enum PackageValidator {
         ([ProtectionSystemsRule.kind], { ProtectionSystemsRule.check(master: $0.master, media: $0.media) }),
         ([IFramePlaylistRule.kind], IFramePlaylistRule.check),
         ([SharedTagRule.repeatedKind, SharedTagRule.differentKind], SharedTagRule.check),
+        (MeasuredVariantRule.kinds, MeasuredVariantRule.check),
     ]
 
     /// The package findings, each placed in the playlist it is about; `master` is `nil` for a media

@@ -21,6 +21,7 @@ public enum PlaylistValidator {
         reader.onDiagnostic = { readerFindings.append($0) }
         var keys = KeyFacts()
         var presentation = PresentationFacts()
+        var variants = VariantFacts()
         let enabled = RuleRegistry.playlistRules.filter { rule in
             !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
         }
@@ -50,6 +51,7 @@ public enum PlaylistValidator {
             for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
             keys.note(tag, line: line.raw.number)
             presentation.note(tag, line: line)
+            variants.note(tag, line: line.raw.number)
         }
         var continued: [UInt8]?
         var isPlaylist = true
@@ -79,7 +81,9 @@ public enum PlaylistValidator {
                 judge(tag, at: line)
             case .comment where held != nil:
                 judge((held! + Array(line.content)).withUnsafeBytes { TagParser.parse($0).tag }, at: line)
-            case .uri where line.uriRole != .variant:
+            case .uri where line.uriRole == .variant:
+                variants.noteURI(String(decoding: line.content, as: UTF8.self))
+            case .uri:
                 for index in dispatch.segmentRules { rules[index].segment(at: line, in: context) }
                 if let truth = context.keyTruth, truth.serial != periodSeen {
                     periodSeen = truth.serial
@@ -112,6 +116,8 @@ public enum PlaylistValidator {
         var validation = PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
         validation.presentation = presentation
         validation.redaction = redaction
+        validation.measured = context.segments.map { $0.summary() }
+        validation.variants = variants
         return validation
     }
 
@@ -183,6 +189,10 @@ public struct PlaylistValidation: Sendable {
     /// The secrets to hide in whatever is shown of this playlist beyond the messages (which are already
     /// redacted): the lines quoted under findings.
     public var redaction = Redaction(secrets: [])
+    /// With `--segments`, what a media playlist's segments measure.
+    public var measured: MeasuredPlaylist?
+    /// A master's variants and renditions, for the package rules that hold them to their media.
+    public var variants = VariantFacts()
 
     public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic], keys: KeyFacts = KeyFacts()) {
         self.path = path

@@ -36,12 +36,19 @@ final class SegmentContext {
     /// Where the last byte range of each file ended: an EXT-X-BYTERANGE without an offset continues it.
     private var rangeEnds: [String: Int] = [:]
     private var current: Segment?
-    /// Each segment's measured seconds and bytes, in order, for the bit rates.
-    private(set) var measured: [(duration: Double, bytes: Int)] = []
+    /// What the segments read so far measure.
+    private(set) var measured = MeasuredPlaylist()
     /// The segment before the one at hand, for continuity.
     private(set) var previous: Segment?
 
     init(path: String) { self.path = path }
+
+    /// The playlist's measures, once every segment is read.
+    func summary() -> MeasuredPlaylist {
+        var summary = measured
+        summary.finish(targetDuration: targetDuration)
+        return summary
+    }
 
     /// Notes what a tag says of the next segment.
     func note(_ tag: Tag) {
@@ -77,8 +84,10 @@ final class SegmentContext {
         } else {
             reading = .remote(uri)
         }
-        if case .measured(let segment, _) = reading, let duration = segment.duration {
-            measured.append((duration, segment.size))
+        switch reading {
+        case .measured(let segment, _): measured.add(segment, line: line.raw.number, uri: uri)
+        case .skipped where gap: break
+        default: measured.segmentsNotMeasured += 1
         }
         let segment = Segment(line: line.raw.number, uri: uri, extinf: extinf, discontinuity: discontinuity, reading: reading)
         current = segment

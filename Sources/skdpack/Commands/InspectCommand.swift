@@ -24,7 +24,8 @@ struct InspectCommand: ParsableCommand {
               skdpack inspect examples/key-truth/title/video-480-init.mp4
               skdpack inspect --media examples/key-truth/title/video-480.m3u8 \\
                   | jq '.initSegments'
-              skdpack inspect examples/segments/segment-0.m4s --init examples/segments/init.mp4
+              skdpack inspect examples/segments/segment-0.m4s \\
+                  --init examples/segments/init.mp4
             """
     )
 
@@ -86,13 +87,15 @@ struct InspectCommand: ParsableCommand {
         try printJSON(summary, printer: printer)
     }
 
+    /// A file with a `moov` is shown as an init segment (its fragments, if it has any, with `--init` naming
+    /// it); one without, as a media segment.
     private func segmentSummary() throws -> any Encodable {
         if InitSegmentSniffer.looksLikeTransportStream(path) { return MediaSegmentSummary(try TransportSegmentFile.read(path)) }
         let boxes = try MediaSegmentFile.read(path).topLevelBoxes
-        guard boxes.contains("moof") || `init` != nil else { return InitSegmentSummary(try InitSegmentFile.read(path, limit: maxInitSize)) }
-        let initSegment =
-            try `init`.map { try InitSegmentFile.read($0, limit: maxInitSize) }
-            ?? (boxes.contains("moov") ? try InitSegmentFile.read(path, limit: maxInitSize) : nil)
+        guard !boxes.contains("moov") || `init` != nil else {
+            return InitSegmentSummary(try InitSegmentFile.read(path, limit: maxInitSize))
+        }
+        let initSegment = try `init`.map { try InitSegmentFile.read($0, limit: maxInitSize) }
         return MediaSegmentSummary(try MediaSegmentFile.read(path, defaults: initSegment?.fragmentDefaults ?? []), initSegment: initSegment)
     }
 
