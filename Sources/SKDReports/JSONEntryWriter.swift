@@ -19,6 +19,11 @@ struct JSONEntryWriter {
         }
         bytes += ",\n".utf8
         member("kind", string: playlist.kind.rawValue, depth: depth + 1, last: false)
+        if let measured = playlist.measured {
+            key("measured", depth: depth + 1)
+            self.measured(measured, depth: depth + 1)
+            bytes += ",\n".utf8
+        }
         member("package", string: playlist.package, depth: depth + 1, last: false)
         member("path", string: playlist.path, depth: depth + 1, last: false)
         member("status", string: playlist.status.rawValue, depth: depth + 1, last: true)
@@ -36,6 +41,34 @@ struct JSONEntryWriter {
         if let source = change.kidSource { member("kidSource", string: source.rawValue, depth: depth + 1, last: false) }
         member("line", number: change.line, depth: depth + 1, last: false)
         member("tag", string: change.tag, depth: depth + 1, last: true)
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// The members in key order, as the encoder sorts them; an optional without a value is left out.
+    private mutating func measured(_ measured: Report.Measured, depth: Int) {
+        bytes += "{\n".utf8
+        if let rate = measured.averageBitRate { member("averageBitRate", number: rate, depth: depth + 1, last: false) }
+        member("bytesRead", number: measured.bytesRead, depth: depth + 1, last: false)
+        if let channels = measured.channels { member("channels", number: channels, depth: depth + 1, last: false) }
+        array("codecs", measured.codecs, depth: depth + 1) { writer, codec, _ in writer.string(codec) }
+        bytes += ",\n".utf8
+        member("durationMilliseconds", number: measured.durationMilliseconds, depth: depth + 1, last: false)
+        if let rate = measured.peakBitRate { member("peakBitRate", number: rate, depth: depth + 1, last: false) }
+        if let resolution = measured.resolution { member("resolution", string: resolution, depth: depth + 1, last: false) }
+        array("segments", measured.segments, depth: depth + 1) { writer, segment, depth in
+            writer.bytes += "{\n".utf8
+            writer.member("bitRate", number: segment.bitRate, depth: depth + 1, last: false)
+            writer.member("bytes", number: segment.bytes, depth: depth + 1, last: false)
+            writer.member("durationMilliseconds", number: segment.durationMilliseconds, depth: depth + 1, last: false)
+            writer.member("line", number: segment.line, depth: depth + 1, last: false)
+            writer.member("uri", string: segment.uri, depth: depth + 1, last: true)
+            writer.indent(depth)
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
+        bytes += ",\n".utf8
+        member("segmentsNotMeasured", number: measured.segmentsNotMeasured, depth: depth + 1, last: false)
+        member("segmentsRead", number: measured.segmentsRead, depth: depth + 1, last: true)
         indent(depth)
         bytes.append(UInt8(ascii: "}"))
     }

@@ -106,6 +106,30 @@ public final class ReportXMLStream: ReportStream {
             try xml.endElement()
         }
         try xml.endElement()
+        if let measured = playlist.measured { try writeMeasured(measured, to: xml) }
+        try xml.endElement()
+    }
+
+    private static func writeMeasured(_ measured: Report.Measured, to xml: XMLDocumentWriter) throws {
+        try xml.startElement("measured")
+        try xml.attribute("segmentsRead", measured.segmentsRead)
+        try xml.attribute("segmentsNotMeasured", measured.segmentsNotMeasured)
+        try xml.attribute("bytesRead", measured.bytesRead)
+        try xml.attribute("durationMilliseconds", measured.durationMilliseconds)
+        if let rate = measured.peakBitRate { try xml.attribute("peakBitRate", rate) }
+        if let rate = measured.averageBitRate { try xml.attribute("averageBitRate", rate) }
+        if let resolution = measured.resolution { try xml.attribute("resolution", resolution) }
+        if let channels = measured.channels { try xml.attribute("channels", channels) }
+        for codec in measured.codecs { try xml.element("codec", text: codec) }
+        for segment in measured.segments {
+            try xml.startElement("segment")
+            try xml.attribute("line", segment.line)
+            try xml.attribute("durationMilliseconds", segment.durationMilliseconds)
+            try xml.attribute("bytes", segment.bytes)
+            try xml.attribute("bitRate", segment.bitRate)
+            try xml.text(segment.uri)
+            try xml.endElement()
+        }
         try xml.endElement()
     }
 }

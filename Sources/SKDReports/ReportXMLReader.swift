@@ -64,7 +64,24 @@ public enum ReportXMLReader {
         return Report.Playlist(
             path: try element.attribute("path"), package: try element.attribute("package"),
             kind: try element.value("kind", as: PlaylistKind.self),
-            status: try element.value("status", as: Report.Playlist.Status.self), changes: changes, diagnostics: findings)
+            status: try element.value("status", as: Report.Playlist.Status.self), changes: changes, diagnostics: findings,
+            measured: try element.children("measured").first.map(measured))
+    }
+
+    private static func measured(_ element: XMLElement) throws -> Report.Measured {
+        func optional(_ name: String) throws -> Int? { element.attributes[name] == nil ? nil : try element.number(name) }
+        return Report.Measured(
+            segmentsRead: try element.number("segmentsRead"), segmentsNotMeasured: try element.number("segmentsNotMeasured"),
+            bytesRead: try element.number("bytesRead"), durationMilliseconds: try element.number("durationMilliseconds"),
+            peakBitRate: try optional("peakBitRate"), averageBitRate: try optional("averageBitRate"),
+            codecs: element.children("codec").map(\.text), resolution: element.attributes["resolution"],
+            channels: try optional("channels"),
+            segments: try element.children("segment").map { segment in
+                Report.Measured.Segment(
+                    line: try segment.number("line"), uri: segment.text,
+                    durationMilliseconds: try segment.number("durationMilliseconds"), bytes: try segment.number("bytes"),
+                    bitRate: try segment.number("bitRate"))
+            })
     }
 }
 

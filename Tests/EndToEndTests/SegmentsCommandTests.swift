@@ -13,6 +13,19 @@ struct SegmentsCommandTests {
         let run = try SKDPackRunner.run(["validate", "--segments", "examples/segments/"], directory: Self.repository)
         #expect(run.status == 0, "\(run.stdoutText)\(run.stderr)")
         #expect(run.stdoutText.contains("1 playlist checked: 0 errors, 0 warnings"), "\(run.stdoutText)")
+        #expect(run.stdoutText.contains("; 3 segments read, "), "\(run.stdoutText)")
+        // The report says what was measured: three 2-second segments, each with its size and bit rate.
+        let json = try SKDPackRunner.run(["validate", "--segments", "--format", "json", "examples/segments/"], directory: Self.repository)
+        let report = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any])
+        let measured = try #require((report["playlists"] as? [[String: Any]])?.first?["measured"] as? [String: Any])
+        #expect(measured["segmentsRead"] as? Int == 3 && measured["durationMilliseconds"] as? Int == 6000)
+        let rows = try #require(measured["segments"] as? [[String: Any]])
+        let sizes = try (0..<3).map {
+            try FileManager.default.attributesOfItem(atPath: "\(Self.repository.path)/examples/segments/segment-\($0).m4s")[.size] as! Int
+        }
+        #expect(rows.map { $0["bytes"] as? Int } == sizes)
+        #expect(rows.map { $0["bitRate"] as? Int } == sizes.map { Int((Double($0) * 8 / 2).rounded()) })
+        #expect((measured["codecs"] as? [String])?.sorted() == ["avc1.4d400c", "mp4a.40.2"])
     }
 
     /// shaka-player's FairPlay title: the first "encrypted" audio segment uses the clear sample entry

@@ -139,7 +139,8 @@ struct ReportGenerator {
                     Report.Playlist(
                         path: chance(30) ? package : path() + "/" + pick(Self.pathParts) + ".m3u8", package: package,
                         kind: pick([.master, .media, .mixed, .unknown]), status: pick([.changed, .unchanged, .passed, .failed]),
-                        changes: (0..<Int(random.next() % 3)).map { _ in change() }, diagnostics: findings))
+                        changes: (0..<Int(random.next() % 3)).map { _ in change() }, diagnostics: findings,
+                        measured: chance(30) ? measured() : nil))
             }
         }
         let shards = 1 + Int(random.next() % 8)
@@ -150,6 +151,23 @@ struct ReportGenerator {
             shard: chance(30) ? "\(random.next() % UInt64(shards))/\(shards)" : nil, partial: chance(20) ? true : nil,
             missingShards: chance(20) ? ["1/\(shards + 1)"] : nil, notDone: chance(20) ? 1 + Int(random.next() % 500) : nil)
         return Report(tool: Report.Tool(version: pick(["0.1.0", "0.1.0-dev"])), run: run, playlists: playlists)
+    }
+
+    /// What --segments measures, with and without its optional values, segments named by any text.
+    mutating func measured() -> Report.Measured {
+        let full = chance(60)
+        return Report.Measured(
+            segmentsRead: Int(random.next() % 5000), segmentsNotMeasured: Int(random.next() % 3), bytesRead: Int(random.next() % 1_000_000),
+            durationMilliseconds: Int(random.next() % 10_000_000), peakBitRate: full ? Int(random.next() % 20_000_000) : nil,
+            averageBitRate: full ? Int(random.next() % 20_000_000) : nil,
+            codecs: (0..<Int(random.next() % 3)).map { _ in pick(["avc1.64001f", "mp4a.40.2", "ec-3", pick(Self.texts)]) },
+            resolution: full ? pick(["1280x720", pick(Self.texts)]) : nil, channels: full ? Int(random.next() % 16) : nil,
+            segments: (0..<Int(random.next() % 4)).map { _ in
+                Report.Measured.Segment(
+                    line: 1 + Int(random.next() % 100_000), uri: pick(Self.texts + [path()]),
+                    durationMilliseconds: Int(random.next() % 20_000),
+                    bytes: Int(random.next() % 5_000_000), bitRate: Int(random.next() % 20_000_000))
+            })
     }
 
     mutating func change() -> ApplyChange {

@@ -8,10 +8,11 @@ import HLS
 public struct Report: Hashable, Sendable, Codable {
     /// The version of this model; it changes when a field changes meaning or is removed.
     /// 1.1 added, to each change, the key id written and where it came from (`kid`, `kidSource`, `kidFile`);
-    /// 1.2 the playlists a stopped run did not get to (`run.notDone`).
-    public static let currentSchemaVersion = "1.2"
+    /// 1.2 the playlists a stopped run did not get to (`run.notDone`); 1.3 what `validate --segments`
+    /// measures of each media playlist (`measured`).
+    public static let currentSchemaVersion = "1.3"
     /// The versions this skdpack reads back (`report merge`): each adds to the one before.
-    public static let readableSchemaVersions = ["1", "1.1", "1.2"]
+    public static let readableSchemaVersions = ["1", "1.1", "1.2", "1.3"]
 
     public var schemaVersion = Report.currentSchemaVersion
     public var tool: Tool
@@ -140,10 +141,12 @@ public struct Report: Hashable, Sendable, Codable {
         public var changes: [ApplyChange]
         /// In line order.
         public var diagnostics: [Finding]
+        /// With `validate --segments`: what a media playlist's segments measure (schema version 1.3).
+        public var measured: Measured?
 
         public init(
             path: String, package: String, kind: PlaylistKind, status: Status, changes: [ApplyChange],
-            diagnostics: [Finding]
+            diagnostics: [Finding], measured: Measured? = nil
         ) {
             self.path = path
             self.package = package
@@ -151,6 +154,7 @@ public struct Report: Hashable, Sendable, Codable {
             self.status = status
             self.changes = changes
             self.diagnostics = diagnostics
+            self.measured = measured
         }
 
         /// The entry for a validated playlist of `package`.
@@ -158,7 +162,8 @@ public struct Report: Hashable, Sendable, Codable {
             let failed = validation.diagnostics.contains { $0.severity == .error }
             self.init(
                 path: validation.path, package: package, kind: validation.kind, status: failed ? .failed : .passed,
-                changes: [], diagnostics: validation.diagnostics.map(Finding.init))
+                changes: [], diagnostics: validation.diagnostics.map(Finding.init),
+                measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0) : nil })
         }
 
         /// The entry for a playlist of `package` that `apply` processed.
@@ -177,6 +182,70 @@ public struct Report: Hashable, Sendable, Codable {
         public static func inReportOrder(_ lhs: Playlist, _ rhs: Playlist) -> Bool {
             (lhs.package, lhs.path) < (rhs.package, rhs.path)
         }
+    }
+
+    /// What a media playlist's segments measure, as reports carry it: whole numbers only (milliseconds,
+    /// bytes, bits per second), the codecs found, and one row a segment.
+    public struct Measured: Hashable, Sendable, Codable {
+        public struct Segment: Hashable, Sendable, Codable {
+            public var line: Int
+            public var uri: String
+            public var durationMilliseconds: Int
+            public var bytes: Int
+            public var bitRate: Int
+
+            public init(line: Int, uri: String, durationMilliseconds: Int, bytes: Int, bitRate: Int) {
+                self.line = line
+                self.uri = uri
+                self.durationMilliseconds = durationMilliseconds
+                self.bytes = bytes
+                self.bitRate = bitRate
+            }
+        }
+
+        public var segmentsRead: Int
+        public var segmentsNotMeasured: Int
+        /// The bytes read of the segments (box headers and sample descriptions, TS ends), not their size.
+        public var bytesRead: Int
+        public var durationMilliseconds: Int
+        public var peakBitRate: Int?
+        public var averageBitRate: Int?
+        public var codecs: [String]
+        /// `WIDTHxHEIGHT`.
+        public var resolution: String?
+        public var channels: Int?
+        public var segments: [Segment]
+
+        public init(
+            segmentsRead: Int, segmentsNotMeasured: Int, bytesRead: Int, durationMilliseconds: Int, peakBitRate: Int?,
+            averageBitRate: Int?, codecs: [String], resolution: String?, channels: Int?, segments: [Segment]
+        ) {
+            self.segmentsRead = segmentsRead
+            self.segmentsNotMeasured = segmentsNotMeasured
+            self.bytesRead = bytesRead
+            self.durationMilliseconds = durationMilliseconds
+            self.peakBitRate = peakBitRate
+            self.averageBitRate = averageBitRate
+            self.codecs = codecs
+            self.resolution = resolution
+            self.channels = channels
+            self.segments = segments
+        }
+
+        init(_ measured: MeasuredPlaylist) {
+            self.init(
+                segmentsRead: measured.segmentsRead, segmentsNotMeasured: measured.segmentsNotMeasured, bytesRead: measured.bytesRead,
+                durationMilliseconds: Self.milliseconds(measured.duration), peakBitRate: measured.peakBitRate,
+                averageBitRate: measured.averageBitRate, codecs: measured.codecs,
+                resolution: measured.width.flatMap { width in measured.height.map { "\(width)x\($0)" } }, channels: measured.channels,
+                segments: measured.segments.map {
+                    Segment(
+                        line: $0.line, uri: $0.uri, durationMilliseconds: Self.milliseconds($0.duration), bytes: $0.bytes,
+                        bitRate: $0.bitRate)
+                })
+        }
+
+        static func milliseconds(_ seconds: Double) -> Int { seconds.isFinite ? Int((seconds * 1000).rounded()) : 0 }
     }
 
     /// A diagnostic as reports carry it: the path is the playlist's.

@@ -7,6 +7,8 @@ struct FindingsPrinter {
     var colour: Bool
     private var counts: [Severity: Int] = [:]
     private var playlists = 0
+    /// With `--segments`: segments read, the bytes read of them, and their bytes in all.
+    private var segments: (read: Int, bytesRead: Int, size: Int)?
 
     init(colour: Bool) {
         self.colour = colour
@@ -15,6 +17,13 @@ struct FindingsPrinter {
     /// Prints the findings of `result`; the lines of a playlist read from standard input come from `spooled`.
     mutating func print(_ result: PlaylistValidation, readingFrom spooled: String?, to output: inout OutputSink) throws(IOError) {
         playlists += 1
+        if let measured = result.measured {
+            var total = segments ?? (0, 0, 0)
+            total.read += measured.segmentsRead
+            total.bytesRead += measured.bytesRead
+            total.size += measured.segments.reduce(0) { $0 + $1.bytes }
+            segments = total
+        }
         guard !result.diagnostics.isEmpty else { return }
         let excerpts = SourceExcerpts(
             path: result.path == "-" ? spooled ?? "-" : result.path, lines: Set(result.diagnostics.map(\.location.line)),
@@ -30,9 +39,30 @@ struct FindingsPrinter {
         }
     }
 
-    /// The summary line: `3 playlists checked: 1 error, 2 warnings, 0 notes`.
+    /// The summary line: `3 playlists checked: 1 error, 2 warnings, 0 notes`, and with `--segments` how
+    /// many segments were read and how much of them.
     func finish(to output: inout OutputSink) throws(IOError) {
-        try output.write(Self.summary(playlists: playlists, counts) + "\n")
+        var line = Self.summary(playlists: playlists, counts)
+        if let segments {
+            line +=
+                "; \(segments.read) segment\(segments.read == 1 ? "" : "s") read, \(Self.bytes(segments.bytesRead)) of "
+                + "\(Self.bytes(segments.size))"
+        }
+        try output.write(line + "\n")
+    }
+
+    /// `512 bytes`, `1.2 MB`: decimal units, one decimal.
+    static func bytes(_ count: Int) -> String {
+        guard count >= 1000 else { return "\(count) bytes" }
+        var value = Double(count)
+        var unit = 0
+        let units = ["kB", "MB", "GB", "TB"]
+        repeat {
+            value /= 1000
+            unit += 1
+        } while value >= 1000 && unit < units.count
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) \(units[unit - 1])"
     }
 
     static func summary(playlists: Int, _ counts: [Severity: Int]) -> String {
