@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from generate import cpix, init_segment, library, media  # noqa: E402
 from measure import paired, peak_rss_kib  # noqa: E402
+from segments import SEGMENTS_PER_TITLE, media_files, segment_library, source_titles  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "Benchmarks" / "work"
@@ -274,6 +275,63 @@ def matrix_rows(skdpack: Path, target) -> tuple[str, list[str], bool]:
     return name, arguments, rotating
 
 
+def segment_rows(skdpack: Path, target) -> None:
+    """validate --segments over a library of 10,020 real segments (fMP4 files, fMP4 byte ranges, MPEG-TS),
+    against cat of every media byte (7 pairs) and ffprobe of each segment (timed on 80 of them, per
+    segment); peak memory at 1,020 and 10,020 segments."""
+    sources = source_titles(WORK)
+    print("\nvalidate --segments: a library of real segments (ffmpeg: 4 s of 320x180 H.264 at 800 kbit/s and AAC each)")
+    if sources is None:
+        print("  SKIP  ffmpeg is not installed (Debian: apt-get install ffmpeg)")
+        return
+    large = segment_library(WORK, sources, 10_020)
+    small = segment_library(WORK, sources, 1_020)
+    files = media_files(large)
+    size = sum(path.stat().st_size for path in files)
+    count = len(list(large.glob("*"))) * SEGMENTS_PER_TITLE
+    ours = [str(skdpack), "validate", "--segments", "--format", "json", str(large)]
+    check = subprocess.run(ours, capture_output=True)
+    if check.returncode not in (0, 1):
+        raise SystemExit(f"validate --segments failed ({check.returncode}): {check.stderr.decode()[-400:]}")
+    read = subprocess.run([str(skdpack), "validate", "--segments", str(large)], capture_output=True, text=True).stdout.splitlines()[-1]
+    print(f"  {count:,} segments in {len(list(large.glob('*'))):,} titles, {size / 1e9:.2f} GB of media; skdpack says: {read}")
+    cat = ["sh", "-c", f"find '{large}' -type f \\( -name '*.ts' -o -name '*.m4s' -o -name '*.mp4' \\) -print0 | xargs -0 cat > /dev/null"]
+    pairing = paired(cat, ours, pairs=7)
+    versus("skdpack validate --segments", "cat of every media byte", pairing, faster=True)
+    target(pairing.ratio < 1, "validate --segments faster than cat of every segment byte (median)")
+    # ffprobe of each segment, as a Linux user scripts it: a TS segment alone, an fMP4 one after its init
+    # segment (ffprobe cannot read a fragment without it), the facts the rules need (durations, codecs,
+    # profile, level, size, bit rate). Timed on 80 segments, 40 of each of the two forms that have a file a
+    # segment (ffprobe has no byte-range input).
+    sample = []
+    for form in ("fmp4", "ts"):
+        titles = sorted(large.glob(f"*-{form}"))[:4]
+        for title in titles:
+            for number in range(SEGMENTS_PER_TITLE):
+                sample.append((form, title, number))
+    probe = ["-v", "error", "-show_entries", "format=duration,size,bit_rate:stream=codec_name,profile,level,width,height", "-of", "json"]
+    started = time.perf_counter()
+    for form, title, number in sample:
+        if form == "ts":
+            subprocess.run(["ffprobe"] + probe + [str(title / f"segment-{number}.ts")], capture_output=True, check=True)
+        else:
+            subprocess.run(f"cat '{title}/init.mp4' '{title}/segment-{number}.m4s' | ffprobe {' '.join(probe)} -i -",
+                           shell=True, capture_output=True, check=True)
+    ffprobe_per_segment = (time.perf_counter() - started) / len(sample)
+    ours_per_segment = pairing.second_seconds / count
+    print(f"  ffprobe, per segment (of {len(sample)})  {ffprobe_per_segment * 1000:9.2f} ms")
+    print(f"  skdpack, per segment (of {count:,})  {ours_per_segment * 1000:9.3f} ms  "
+          f"{ffprobe_per_segment / ours_per_segment:.0f}x as fast")
+    target(ffprobe_per_segment / ours_per_segment >= 50, "validate --segments at least 50x as fast as ffprobe of each segment")
+    small_rss = peak_rss_kib([str(skdpack), "validate", "--segments", "--format", "json", str(small)], runs=3)
+    large_rss = peak_rss_kib(ours, runs=1)
+    if small_rss is None or large_rss is None:
+        print("  SKIP  peak RSS needs GNU time (/usr/bin/time; Debian: apt-get install time)")
+    else:
+        print(f"  peak RSS: {small_rss / 1024:.1f} MiB at 1,020 segments, {large_rss / 1024:.1f} MiB at {count:,}")
+        target(large_rss <= small_rss * 1.5, "validate --segments: peak RSS at 10,020 segments within 1.5x of 1,020")
+
+
 def library_size(path: Path) -> int:
     return sum(file.stat().st_size for file in path.rglob("*.m3u8"))
 
@@ -297,7 +355,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--skdpack", type=Path, help="use this binary instead of building one")
     parser.add_argument("--keep", action="store_true", help="keep the generated workloads")
-    parser.add_argument("--only", choices=["key-truth", "matrix"], help="run only these rows")
+    parser.add_argument("--only", choices=["key-truth", "matrix", "segments"], help="run only these rows")
     args = parser.parse_args()
 
     WORK.mkdir(parents=True, exist_ok=True)
@@ -310,6 +368,10 @@ def main() -> int:
         if not ok:
             failures.append(text)
 
+    if args.only == "segments":
+        segment_rows(skdpack, target)
+        print(f"\n{'all targets met' if not failures else str(len(failures)) + ' target(s) missed'}")
+        return 1 if failures else 0
     playlist = workload(200_000)
     for segments in (20_000, 2_000_000):
         workload(segments)

@@ -50,7 +50,7 @@ public struct ElementaryStream: Sendable, Equatable {
     public var privateDataIndicator: String?
     /// The format identifier of each registration descriptor (tag 0x05): `apad` carries the audio setup.
     public var registrations: [String] = []
-    /// The PTS of its first PES packet, and of its last one read, in 90 kHz ticks (33 bits).
+    /// The earliest and the latest PTS read (the start and the end of the segment), in 90 kHz ticks (33 bits).
     public var firstPTS: UInt64?
     public var lastPTS: UInt64?
     /// The shortest positive distance between the presentation times read: a frame's duration.
@@ -133,5 +133,16 @@ enum PresentationTime {
     /// Ticks from `first` to `last`, across one wrap.
     static func distance(from first: UInt64, to last: UInt64) -> UInt64 {
         last >= first ? last - first : last + modulus - first
+    }
+
+    /// Ticks from `reference` to `time`, negative when `time` is the earlier (within half the range).
+    static func offset(from reference: UInt64, to time: UInt64) -> Int64 {
+        let forward = Int64(distance(from: reference, to: time))
+        return forward > Int64(modulus / 2) ? forward - Int64(modulus) : forward
+    }
+
+    /// `reference` moved by `offset` ticks, wrapped into 33 bits.
+    static func adding(_ offset: Int64, to reference: UInt64) -> UInt64 {
+        UInt64((Int64(reference) + offset + Int64(modulus)) % Int64(modulus))
     }
 }

@@ -3,9 +3,13 @@
 /// a segment) is never read.
 struct TransportSegmentReader {
     static let packetSize = 188
-    /// How much of each end is read: enough for the tables, the first access unit and a few hundred
-    /// milliseconds of timestamps at any HLS bit rate.
-    static let endLength = 256 * 1024
+    /// How much of the start is read: the tables and the first PES packet of each stream (an access
+    /// unit's NAL unit headers come first in it).
+    static let headLength = 64 * 1024
+    /// How much of the end is read first (a few frames of each stream at HLS bit rates), doubled up to
+    /// ``endLimit`` while a stream has no PES packet start in it.
+    static let tailLength = 32 * 1024
+    static let endLimit = 1024 * 1024
     /// The most of one PES packet gathered for the first access unit's NAL units or ADTS header.
     static let gatherLimit = 256 * 1024
 
@@ -18,6 +22,9 @@ struct TransportSegmentReader {
     private var gathering: [UInt16: [UInt8]] = [:]
     private var gathered: Set<UInt16> = []
     private var times: [UInt16: [UInt64]] = [:]
+    /// The streams with a PES packet start in what was read of the end.
+    private var tailPTS: Set<UInt16> = []
+    private var readingTail = false
 
     init(size: Int, read: @escaping (Int, Int) throws(TransportFormatError) -> [UInt8]) {
         self.size = size
@@ -29,7 +36,7 @@ struct TransportSegmentReader {
         guard size >= Self.packetSize else {
             throw TransportFormatError(offset: 0, reason: "\(size) bytes: shorter than one transport packet (188 bytes)")
         }
-        let headLength = min(size, Self.endLength)
+        let headLength = min(size, Self.headLength)
         try packets(in: 0..<headLength)
         guard segment.pmtPID != nil else {
             throw TransportFormatError(offset: 0, reason: "no PAT in the first \(headLength) bytes: not a transport stream segment")
@@ -37,16 +44,32 @@ struct TransportSegmentReader {
         guard !segment.streams.isEmpty else {
             throw TransportFormatError(offset: 0, reason: "no PMT in the first \(headLength) bytes")
         }
-        if size > headLength {
-            // The end, from a packet boundary as counted from the start.
-            let tailStart = max(headLength, (size - Self.endLength) / Self.packetSize * Self.packetSize)
+        // The end, from a packet boundary as counted from the start, read further back while a stream with
+        // a timestamp at the start has none there.
+        var tailLength = Self.tailLength
+        var tailStart = size
+        readingTail = true
+        while tailStart > headLength {
+            let start = max(headLength, (size - tailLength) / Self.packetSize * Self.packetSize)
+            guard start < tailStart else { break }
             continuity.removeAll()
-            try packets(in: tailStart..<size)
+            try packets(in: start..<tailStart)
+            tailStart = start
+            let waiting = segment.streams.contains { $0.firstPTS != nil && !tailPTS.contains($0.pid) }
+            guard waiting, tailLength < Self.endLimit else { break }
+            tailLength *= 2
         }
         finishGathering()
         for index in segment.streams.indices {
             let pts = times[segment.streams[index].pid] ?? []
             segment.streams[index].frameDuration = Self.shortestStep(pts)
+            // The earliest and the latest time read (presentation order is not file order: a B-frame after an
+            // I-frame is shown before it), as offsets from the first PES packet's, across a wrap.
+            if let first = segment.streams[index].firstPTS, !pts.isEmpty {
+                let offsets = pts.map { PresentationTime.offset(from: first, to: $0) }
+                segment.streams[index].firstPTS = PresentationTime.adding(offsets.min()!, to: first)
+                segment.streams[index].lastPTS = PresentationTime.adding(offsets.max()!, to: first)
+            }
         }
         return segment
     }
@@ -187,7 +210,7 @@ struct TransportSegmentReader {
             if data[s + 7] & 0x80 != 0, data.count >= 14 {
                 let pts = Self.timestamp(data[(s + 9)..<(s + 14)])
                 if segment.streams[index].firstPTS == nil { segment.streams[index].firstPTS = pts }
-                segment.streams[index].lastPTS = pts
+                if readingTail { tailPTS.insert(pid) }
                 times[pid, default: []].append(pts)
             }
             if !gathered.contains(pid), s + 9 + headerLength <= data.endIndex {
