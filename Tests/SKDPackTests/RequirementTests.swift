@@ -13,10 +13,13 @@ struct RequirementCase: Sendable, CustomTestStringConvertible {
     var media: String?
     /// The master names that media playlist in an EXT-X-I-FRAME-STREAM-INF.
     var isIFrames = false
+    /// Validated with `--segments` in the folder of the rule fixtures, whose segments it names.
+    var segments = false
 
-    init(_ ref: String, _ rule: DiagnosticID, _ text: String, media: String? = nil, isIFrames: Bool = false) {
+    init(_ ref: String, _ rule: DiagnosticID, _ text: String, media: String? = nil, isIFrames: Bool = false, segments: Bool = false) {
         self.init(ref, rule, bytes: Array(text.utf8), media: media)
         self.isIFrames = isIFrames
+        self.segments = segments
     }
 
     init(_ ref: String, _ rule: DiagnosticID, bytes: [UInt8], media: String? = nil) {
@@ -195,7 +198,28 @@ struct RequirementTests {
         RequirementCase("bis-4.4.5.2-a", "HLS-attribute-missing", media(#"#EXT-X-SKIP:RECENTLY-REMOVED-DATERANGES="a""#)),
         RequirementCase("bis-4.4.5.3-a", "HLS-attribute-value", media(#"#EXT-X-PRELOAD-HINT:TYPE=SEGMENT,URI="s.mp4""#, ended: false)),
         RequirementCase("bis-8-a", "HLS-version-too-low", media("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", version: 8)),
+        // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
+        RequirementCase(
+            "4.3.2.1-b", "SEG-extinf-duration", SegmentRuleCases.playlist(target: 4, [(2, "s0.m4s"), (3.5, "s1.m4s")]), segments: true),
+        RequirementCase("4.3.2.3-a", "SEG-timestamp-jump", SegmentRuleCases.playlist([(2, "s0.m4s"), (2, "s1-late.m4s")]), segments: true),
+        RequirementCase(
+            "4.3.4.1.1-f", "PKG-codecs-measured", measuredMaster(codecs: "mp4a.40.2"), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),
+            segments: true),
+        RequirementCase(
+            "4.3.4.2-b", "PKG-bandwidth-measured", measuredMaster(bandwidth: 1000), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),
+            segments: true),
+        RequirementCase(
+            "4.3.4.2-d", "PKG-bandwidth-measured", measuredMaster(average: 100), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),
+            segments: true),
+        RequirementCase(
+            "4.3.4.2.1-a", "PKG-bandwidth-measured", measuredMaster(bandwidth: 1000), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),
+            segments: true),
     ]
+
+    /// A master over `v.m3u8` (2-second fragments of 50 samples of 10 bytes: 2,000 bit/s), as declared.
+    static func measuredMaster(bandwidth: Int = 2000, average: Int = 2000, codecs: String = "avc1.64001f") -> String {
+        "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=\(bandwidth),AVERAGE-BANDWIDTH=\(average),CODECS=\"\(codecs)\"\nv.m3u8\n"
+    }
 
     @Test("a knock-on is not reported twice: a rendition with a misspelt TYPE is that finding, not also a missing group")
     func knockOn() throws {
@@ -217,12 +241,15 @@ struct RequirementTests {
     @Test("each broken playlist makes the rule of its row speak", arguments: cases)
     func breaks(_ requirement: RequirementCase) throws {
         let found: [Diagnostic]
+        let folder = requirement.segments ? KeyTruthFixtures.directory + "/" : ""
+        let options = requirement.segments ? KeyTruthFixtures.options(segments: true) : ValidationOptions()
         if let mediaText = requirement.media {
-            let master = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: "master.m3u8")
-            let media = try PlaylistValidator.validate(MemorySource(Array(mediaText.utf8)), path: "v.m3u8")
-            found = PackageValidator.validate(master: master, media: [media], iFramePlaylists: requirement.isIFrames ? ["v.m3u8"] : [])
+            let master = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: folder + "master.m3u8", options: options)
+            let media = try PlaylistValidator.validate(MemorySource(Array(mediaText.utf8)), path: folder + "v.m3u8", options: options)
+            found = PackageValidator.validate(
+                master: master, media: [media], iFramePlaylists: requirement.isIFrames ? [folder + "v.m3u8"] : [])
         } else {
-            found = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: "t.m3u8").diagnostics
+            found = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: folder + "t.m3u8", options: options).diagnostics
         }
         #expect(found.contains { $0.id == requirement.rule }, "\(found)")
     }

@@ -25,7 +25,9 @@ public enum InitSegmentMaker {
             let fields =
                 [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 16) + u16(width) + u16(height)
                 + [UInt8](repeating: 0, count: 50)
-            entry = sampleEntry(scheme == nil ? "avc1" : "encv", fields: fields, original: "avc1", scheme: scheme, kid: kid)
+            // avcC: version 1, High profile (0x64), level 3.1 (0x1f), no parameter sets.
+            let avcC = box("avcC", [1, 0x64, 0x00, 0x1F, 0xFF, 0xE0, 0x00])
+            entry = sampleEntry(scheme == nil ? "avc1" : "encv", fields: fields + avcC, original: "avc1", scheme: scheme, kid: kid)
         case .audio(let channels):
             handler = "soun"
             let fields =
