@@ -23,6 +23,10 @@ enum SegmentRuleCases {
             $0.group = (KeyTruthFixtures.kid, false)
         },
         "s0-rotated.m4s": fragment(at: 0) { $0.group = (KeyTruthFixtures.otherKID, true) },
+        "s0-pattern.m4s": fragment(at: 0) {
+            $0.group = (KeyTruthFixtures.kid, true)
+            $0.groupPattern = 0x55
+        },
     ]
 
     static let key = KeyTruthFixtures.key("skd://\(KeyTruthFixtures.kidUUID)")
@@ -64,6 +68,9 @@ enum SegmentRuleCases {
                 rule: "SEG-not-independent", severity: .error, line: 8, column: 1,
                 broken: playlist(independent: true, [(2, "s0-open.m4s")]), correct: playlist(independent: true, [(2, "s0.m4s")]),
                 options: options, inFixtures: true),
+            RuleCase(
+                rule: "SEG-fairplay-pattern", severity: .warning, line: 7, column: 1, broken: playlist([(2, "s0-pattern.m4s")]),
+                correct: playlist([(2, "s0.m4s")]), options: options, inFixtures: true),
             RuleCase(
                 rule: "SEG-timestamp-jump", severity: .error, line: 9, column: 1,
                 broken: playlist([(2, "s0.m4s"), (2, "s1-late.m4s")]), correct: good, options: options, inFixtures: true),

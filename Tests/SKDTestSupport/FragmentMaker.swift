@@ -13,6 +13,8 @@ public enum FragmentMaker {
         public var encrypted = true
         /// A `seig` group covering every sample: its key id, and whether it marks them protected.
         public var group: (kid: [UInt8], isProtected: Bool)?
+        /// The group's crypt and skip blocks.
+        public var groupPattern: UInt8 = 0x19
 
         public init(decodeTime: UInt64, sampleCount: Int, sampleDuration: UInt32) {
             self.decodeTime = decodeTime
@@ -47,8 +49,9 @@ public enum FragmentMaker {
         var traf = tfhd + tfdt + trun
         if fragment.encrypted { traf += box("senc", u32(0) + u32(fragment.sampleCount)) }
         if let group = fragment.group {
-            // sgpd version 1, default_length 20: reserved, 1:9 pattern, isProtected, IV size 0 (constant IV 16 bytes).
-            let entry: [UInt8] = [0, 0x19, group.isProtected ? 1 : 0, 0] + group.kid + (group.isProtected ? [16] + group.kid : [])
+            // sgpd version 1: reserved, the pattern, isProtected, IV size 0 (constant IV 16 bytes).
+            let entry: [UInt8] =
+                [0, fragment.groupPattern, group.isProtected ? 1 : 0, 0] + group.kid + (group.isProtected ? [16] + group.kid : [])
             traf += box("sgpd", [1, 0, 0, 0] + Array("seig".utf8) + u32(entry.count) + u32(1) + entry)
             traf += box("sbgp", u32(0) + Array("seig".utf8) + u32(1) + u32(fragment.sampleCount) + u32(0x10001))
         }

@@ -32,8 +32,9 @@ public struct MeasuredSegment: Sendable, Equatable {
     public var clearDetail: String?
     /// The key ids of its protected samples (fMP4: `seig` groups, else `tenc`).
     public var keyIDs: [KeyID] = []
-    /// The `seig` pattern or `tenc` pattern of its protected video samples (fMP4 cbcs/cens).
+    /// The `seig` or `tenc` pattern (crypt:skip blocks) of its protected video and audio samples (fMP4).
     public var videoPattern: (crypt: UInt8, skip: UInt8)?
+    public var audioPattern: (crypt: UInt8, skip: UInt8)?
     /// Codecs as `CODECS` writes them, where the media says enough.
     public var codecs: [String] = []
     /// The video's picture size (the sample entry's, or the SPS's), and the audio's channel count.
@@ -47,7 +48,8 @@ public struct MeasuredSegment: Sendable, Equatable {
             && lhs.protectedSamples == rhs.protectedSamples && lhs.samples == rhs.samples && lhs.isEncrypted == rhs.isEncrypted
             && lhs.clearStreams == rhs.clearStreams && lhs.clearDetail == rhs.clearDetail && lhs.keyIDs == rhs.keyIDs
             && lhs.videoPattern?.crypt == rhs.videoPattern?.crypt
-            && lhs.videoPattern?.skip == rhs.videoPattern?.skip && lhs.codecs == rhs.codecs && lhs.width == rhs.width
+            && lhs.videoPattern?.skip == rhs.videoPattern?.skip && lhs.audioPattern?.crypt == rhs.audioPattern?.crypt
+            && lhs.audioPattern?.skip == rhs.audioPattern?.skip && lhs.codecs == rhs.codecs && lhs.width == rhs.width
             && lhs.height == rhs.height && lhs.channels == rhs.channels
     }
 
@@ -88,9 +90,9 @@ public struct MeasuredSegment: Sendable, Equatable {
                 for id in run.keyIDs(trackDefault: entry?.defaultKID, trackProtected: byDefault) where !keyIDs.contains(id) {
                     keyIDs.append(id)
                 }
-                if entry?.handler == .video, count > 0, videoPattern == nil {
-                    videoPattern = run.encryptionGroups.first(where: \.isProtected)?.pattern ?? entry?.pattern
-                }
+                let pattern = run.encryptionGroups.first(where: \.isProtected)?.pattern ?? entry?.pattern
+                if entry?.handler == .video, count > 0, videoPattern == nil { videoPattern = pattern }
+                if entry?.handler == .audio, count > 0, audioPattern == nil { audioPattern = pattern }
                 if let codec = entry?.codec, !codecs.contains(codec) { codecs.append(codec) }
                 if entry?.handler == .video, width == nil { (width, height) = (entry?.width, entry?.height) }
                 if entry?.handler == .audio, channels == nil { channels = entry?.channelCount }
