@@ -1,4 +1,3 @@
-import Glibc
 import SKDBytes
 
 /// Reading an init segment from a file: the whole file, or the byte range an `EXT-X-MAP` `BYTERANGE` names,
@@ -47,30 +46,21 @@ public enum InitSegmentFile {
 
     /// The bytes to parse, at most `limit` of them.
     static func contents(_ path: String, range: (length: Int, offset: Int)?, limit: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(path: path, problem: .unreadable("not a regular file")) }
-        let fileSize = Int(info.st_size)
-        let start = range?.offset ?? 0
-        let length = range?.length ?? fileSize
-        guard start >= 0, length >= 0, start <= fileSize, length <= fileSize - start else {
-            throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
-        }
-        guard length <= limit else { throw Failure(path: path, problem: .tooLarge(size: length, limit: limit)) }
-        var bytes = [UInt8](repeating: 0, count: length)
-        var done = 0
-        while done < length {
-            let count = SystemCall.retrying {
-                bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, length - done, off_t(start + done)) }
+        let file: RangedFile
+        do throws(RangedFile.OpenError) {
+            file = try RangedFile(path: path, range: range)
+        } catch {
+            switch error {
+            case .unreadable(let reason): throw Failure(path: path, problem: .unreadable(reason))
+            case .rangeOutside(let fileSize): throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
             }
-            guard count > 0 else {
-                throw Failure(path: path, problem: .unreadable(count == 0 ? "the file ended early" : String(cString: strerror(errno))))
-            }
-            done += count
         }
-        return bytes
+        defer { file.close() }
+        guard file.length <= limit else { throw Failure(path: path, problem: .tooLarge(size: file.length, limit: limit)) }
+        do throws(RangedFile.ReadError) {
+            return try file.read(0, file.length)
+        } catch {
+            throw Failure(path: path, problem: .unreadable(error.reason))
+        }
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SKDBytes
 
 /// Reading a media segment from a file: the whole file, or the byte range an `EXT-X-BYTERANGE` names. Only
@@ -31,9 +30,25 @@ public enum MediaSegmentFile {
     public static func read(
         _ path: String, range: (length: Int, offset: Int)? = nil, defaults: [FragmentDefaults] = []
     ) throws(Failure) -> MediaSegment {
-        let file = try SegmentFile(path: path, range: range)
+        let file: RangedFile
+        do throws(RangedFile.OpenError) {
+            file = try RangedFile(path: path, range: range)
+        } catch {
+            switch error {
+            case .unreadable(let reason): throw Failure(path: path, problem: .unreadable(reason))
+            case .rangeOutside(let fileSize): throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
+            }
+        }
         defer { file.close() }
-        var walk = MediaSegmentWalk(size: file.length, baseOffset: file.start, defaults: defaults, read: file.read)
+        // A read the system refuses (an I/O error, a file cut short while read) is a finding at its offset.
+        var walk = MediaSegmentWalk(size: file.length, baseOffset: file.start, defaults: defaults) {
+            (offset, length) throws(MP4FormatError) in
+            do throws(RangedFile.ReadError) {
+                return try file.read(offset, length)
+            } catch {
+                throw MP4FormatError(offset: error.offset, boxPath: [], reason: "cannot be read: \(error.reason)")
+            }
+        }
         do {
             return try walk.run()
         } catch {
@@ -52,54 +67,5 @@ extension MediaSegment {
             Array(bytes[offset..<(offset + length)])
         }
         return try walk.run()
-    }
-}
-
-/// An open file and the part of it that is the segment, read by offset.
-struct SegmentFile {
-    let fd: Int32
-    let path: String
-    /// The segment's first byte in the file, and its length.
-    let start: Int
-    let length: Int
-
-    init(path: String, range: (length: Int, offset: Int)?) throws(MediaSegmentFile.Failure) {
-        self.path = path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .init(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            let reason = (info.st_mode & S_IFMT) != S_IFREG ? "not a regular file" : String(cString: strerror(errno))
-            Glibc.close(fd)
-            throw .init(path: path, problem: .unreadable(reason))
-        }
-        let fileSize = Int(info.st_size)
-        let start = range?.offset ?? 0
-        let length = range?.length ?? fileSize
-        guard start >= 0, length >= 0, start <= fileSize, length <= fileSize - start else {
-            Glibc.close(fd)
-            throw .init(path: path, problem: .rangeOutside(fileSize: fileSize))
-        }
-        (self.fd, self.start, self.length) = (fd, start, length)
-    }
-
-    func close() { Glibc.close(fd) }
-
-    /// `count` bytes at `offset` of the segment, which the caller keeps within ``length``.
-    /// A read the system refuses (an I/O error, a file cut short while read) is a finding at its offset.
-    func read(_ offset: Int, _ count: Int) throws(MP4FormatError) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = SystemCall.retrying {
-                bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(start + offset + done)) }
-            }
-            guard got > 0 else {
-                let reason = got == 0 ? "the file ended early" : String(cString: strerror(errno))
-                throw MP4FormatError(offset: start + offset + done, boxPath: [], reason: "cannot be read: \(reason)")
-            }
-            done += got
-        }
-        return bytes
     }
 }

@@ -1,4 +1,3 @@
-import Glibc
 import SKDBytes
 
 /// A transport stream that does not hold together: the byte offset (from the start of the file) of the
@@ -38,32 +37,24 @@ public enum TransportSegmentFile {
     }
 
     public static func read(_ path: String, range: (length: Int, offset: Int)? = nil) throws(Failure) -> TransportSegment {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw Failure(path: path, problem: .unreadable(String(cString: strerror(errno)))) }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw Failure(path: path, problem: .unreadable("not a regular file")) }
-        let fileSize = Int(info.st_size)
-        let start = range?.offset ?? 0
-        let length = range?.length ?? fileSize
-        guard start >= 0, length >= 0, start <= fileSize, length <= fileSize - start else {
-            throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
-        }
-        var reader = TransportSegmentReader(size: length) { (offset, count) throws(TransportFormatError) in
-            var bytes = [UInt8](repeating: 0, count: count)
-            var done = 0
-            while done < count {
-                let got = SystemCall.retrying {
-                    bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(start + offset + done)) }
-                }
-                guard got > 0 else {
-                    let reason = got == 0 ? "the file ended early" : String(cString: strerror(errno))
-                    throw TransportFormatError(offset: start + offset + done, reason: "cannot be read: \(reason)")
-                }
-                done += got
+        let file: RangedFile
+        do throws(RangedFile.OpenError) {
+            file = try RangedFile(path: path, range: range)
+        } catch {
+            switch error {
+            case .unreadable(let reason): throw Failure(path: path, problem: .unreadable(reason))
+            case .rangeOutside(let fileSize): throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
             }
-            return bytes
+        }
+        defer { file.close() }
+        let start = file.start
+        var reader = TransportSegmentReader(size: file.length) { (offset, count) throws(TransportFormatError) in
+            do throws(RangedFile.ReadError) {
+                return try file.read(offset, count)
+            } catch {
+                // Offsets from the range's start, as the reader's own (shifted below).
+                throw TransportFormatError(offset: error.offset - start, reason: "cannot be read: \(error.reason)")
+            }
         }
         do {
             var segment = try reader.run()

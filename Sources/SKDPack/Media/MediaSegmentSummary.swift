@@ -74,6 +74,8 @@ public struct MediaSegmentSummary: Encodable, Sendable {
     public var syncLosses: [Int]?
     public var continuityErrors: Int?
     public var measured: Measured?
+    /// Why something is missing (an fMP4 fragment inspected without its init segment).
+    public var note: String?
 
     /// An fMP4 segment, with its init segment's timescales, sample entries and defaults when known.
     public init(_ segment: MediaSegment, initSegment: InitSegment?) {
@@ -106,6 +108,9 @@ public struct MediaSegmentSummary: Encodable, Sendable {
                 })
         }
         measured = initSegment.map { Measured(MeasuredSegment(segment, initSegment: $0)) }
+        if initSegment == nil {
+            note = "no init segment (--init): durations are in the track's timescale, and encryption and codecs are not measured"
+        }
     }
 
     /// A transport stream segment.

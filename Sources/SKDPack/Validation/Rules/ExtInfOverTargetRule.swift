@@ -36,7 +36,7 @@ struct ExtInfOverTargetRule: ValidationRule {
         // a target to raise to; converting it to an integer would trap.
         let advice =
             rounded < Double(UInt64.max)
-            ? "raise EXT-X-TARGETDURATION to \(UInt64(rounded))"
+            ? "raise EXT-X-TARGETDURATION to \(UInt64(rounded)), or correct the EXTINF if the segment is shorter"
             : "no EXT-X-TARGETDURATION can be that long: check the duration"
         context.report(
             Self.kind,

@@ -24,7 +24,7 @@ struct SegmentContinuityRule: ValidationRule {
         context.report(
             Self.kind,
             "this segment starts at \(SegmentDurationRule.seconds(start)) s, and the segment on line \(previous.line) ends at "
-                + "\(SegmentDurationRule.seconds(end)) s (a \(step > 0 ? "gap" : "overlap") of \(SegmentDurationRule.seconds(abs(step))) s): "
+                + "\(SegmentDurationRule.seconds(end)) s (\(step > 0 ? "a gap" : "an overlap") of \(SegmentDurationRule.seconds(abs(step))) s): "
                 + "put EXT-X-DISCONTINUITY before this segment, or fix the timestamps",
             line: line)
     }

@@ -41,24 +41,42 @@ struct SegmentDurationRule: ValidationRule {
 }
 
 /// A segment whose samples last longer than the target duration (rounded) breaks 4.3.3.1 whatever its
-/// EXTINF says: a live player waits one target duration for the next segment and stalls.
+/// EXTINF says: a live player waits one target duration for the next segment and stalls. Reported where
+/// the EXTINF keeps to the target and the media do not (an EXTINF over it is HLS-extinf-over-target's),
+/// once per playlist, at the first such segment, with how many there are.
 struct SegmentOverTargetRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "SEG-over-target", severity: .error,
-        summary: "A segment's measured duration, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION.",
+        summary: "A segment's measured duration, rounded to the nearest integer, exceeds EXT-X-TARGETDURATION (its EXTINF does not).",
         specSection: "RFC 8216 4.3.3.1")
 
     static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .segments
 
+    private var first: (place: RulePlace, measured: Double, target: Int)?
+    private var longest = 0.0
+    private var count = 0
+
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading, let measured = media.duration,
-            let target = context.segments?.targetDuration, measured.rounded() > Double(target)
+            let target = context.segments?.targetDuration, measured.rounded() > Double(target),
+            (segment.extinf ?? 0).rounded() <= Double(target)
         else { return }
+        count += 1
+        longest = max(longest, measured)
+        if first == nil { first = (context.place(line), measured, target) }
+    }
+
+    mutating func finish(in context: RuleContext) {
+        guard let first else { return }
+        let others =
+            count > 1
+            ? " (and \(count - 1) more segment\(count == 2 ? "" : "s") of this playlist, up to \(SegmentDurationRule.seconds(longest)) s)"
+            : ""
         context.report(
             Self.kind,
-            "this segment's samples last \(SegmentDurationRule.seconds(measured)) s, over the target duration of \(target) s: "
-                + "cut the media into shorter segments, or raise EXT-X-TARGETDURATION to \(Int(measured.rounded()))",
-            line: line)
+            "this segment's samples last \(SegmentDurationRule.seconds(first.measured)) s, over the target duration of \(first.target) s\(others): "
+                + "cut the media into shorter segments, or raise EXT-X-TARGETDURATION to \(Int(longest.rounded())) and correct the EXTINFs",
+            at: first.place)
     }
 }

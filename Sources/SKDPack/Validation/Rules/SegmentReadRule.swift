@@ -13,7 +13,7 @@ struct SegmentReadRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let segment = context.segment(at: line), case .failed(let reason) = segment.reading else { return }
-        context.report(Self.kind, "this segment cannot be read: \(reason)", line: line)
+        context.report(Self.kind, "this segment cannot be used: \(reason)", line: line)
     }
 }
 
