@@ -13,6 +13,9 @@ enum KeyTruthFixtures {
     static var kidUUID: String { KeyID(bytes: kid)!.uuid }
     static var otherUUID: String { KeyID(bytes: otherKID)!.uuid }
 
+    /// The cbcs video init segment the rule cases name as `cbcs.mp4`.
+    static let initSegment = InitSegmentMaker.segment(.video(width: 1280, height: 720), scheme: "cbcs", kid: kid)
+
     static let directory: String = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-rules-\(getpid())").path
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -201,6 +201,7 @@ struct RequirementTests {
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(
             "4.3.2.1-b", "SEG-extinf-duration", SegmentRuleCases.playlist(target: 4, [(2, "s0.m4s"), (3.5, "s1.m4s")]), segments: true),
+        RequirementCase("4.3.3.6-b", "SEG-iframe-with-init", SegmentRuleCases.iFrames("s0-with-init.m4s"), segments: true),
         RequirementCase("4.3.2.3-a", "SEG-timestamp-jump", SegmentRuleCases.playlist([(2, "s0.m4s"), (2, "s1-late.m4s")]), segments: true),
         RequirementCase(
             "4.3.4.1.1-f", "PKG-codecs-measured", measuredMaster(codecs: "mp4a.40.2"), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),

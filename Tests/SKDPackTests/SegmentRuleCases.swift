@@ -23,6 +23,8 @@ enum SegmentRuleCases {
             $0.group = (KeyTruthFixtures.kid, false)
         },
         "s0-rotated.m4s": fragment(at: 0) { $0.group = (KeyTruthFixtures.otherKID, true) },
+        "s0-with-init.m4s": KeyTruthFixtures.initSegment + fragment(at: 0),
+        "s1.ts": TransportMaker.segment(pts: 180_000),
         "s0-pattern.m4s": fragment(at: 0) {
             $0.group = (KeyTruthFixtures.kid, true)
             $0.groupPattern = 0x55
@@ -36,6 +38,12 @@ enum SegmentRuleCases {
         "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:\(target)\n" + (independent ? "#EXT-X-INDEPENDENT-SEGMENTS\n" : "")
             + KeyTruthFixtures.map("cbcs.mp4") + "\n" + key + "\n"
             + segments.map { "#EXTINF:\($0.0),\n\($0.1)\n" }.joined() + "#EXT-X-ENDLIST\n"
+    }
+
+    /// An I-frame playlist under the fixtures' cbcs init segment and key: one I-frame segment, `uri`.
+    static func iFrames(_ uri: String) -> String {
+        "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:2\n#EXT-X-I-FRAMES-ONLY\n" + KeyTruthFixtures.map("cbcs.mp4") + "\n" + key + "\n"
+            + "#EXTINF:2,\n\(uri)\n#EXT-X-ENDLIST\n"
     }
 
     static var cases: [RuleCase] {
@@ -68,6 +76,16 @@ enum SegmentRuleCases {
                 rule: "SEG-not-independent", severity: .error, line: 8, column: 1,
                 broken: playlist(independent: true, [(2, "s0-open.m4s")]), correct: playlist(independent: true, [(2, "s0.m4s")]),
                 options: options, inFixtures: true),
+            RuleCase(
+                rule: "SEG-format-change", severity: .error, line: 9, column: 1,
+                broken: playlist([(2, "s0.m4s"), (2, "s1.ts")]), correct: good, options: options, inFixtures: true),
+            RuleCase(
+                rule: "SEG-iframe-not-sync", severity: .error, line: 8, column: 1, broken: iFrames("s0-open.m4s"),
+                correct: iFrames("s0.m4s"),
+                options: options, inFixtures: true),
+            RuleCase(
+                rule: "SEG-iframe-with-init", severity: .error, line: 8, column: 1, broken: iFrames("s0-with-init.m4s"),
+                correct: iFrames("s0.m4s"), options: options, inFixtures: true),
             RuleCase(
                 rule: "SEG-fairplay-pattern", severity: .warning, line: 7, column: 1, broken: playlist([(2, "s0-pattern.m4s")]),
                 correct: playlist([(2, "s0.m4s")]), options: options, inFixtures: true),

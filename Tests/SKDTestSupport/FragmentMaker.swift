@@ -61,3 +61,24 @@ public enum FragmentMaker {
     static func box(_ type: String, _ payload: [UInt8]) -> [UInt8] { u32(8 + payload.count) + Array(type.utf8) + payload }
     static func u32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) } }
 }
+
+/// Writes a small MPEG-TS segment packet by packet (ISO/IEC 13818-1): a PAT, a PMT with one H.264 stream
+/// (PID 0x101), and one PES packet with a PTS and an access unit delimiter and IDR slice header.
+public enum TransportMaker {
+    public static func segment(pts: UInt64 = 0) -> [UInt8] {
+        func packet(pid: UInt16, start: Bool, _ payload: [UInt8]) -> [UInt8] {
+            let header: [UInt8] = [0x47, (start ? 0x40 : 0) | UInt8(pid >> 8), UInt8(pid & 0xFF), 0x10]
+            return header + payload + [UInt8](repeating: 0xFF, count: 184 - payload.count)
+        }
+        let pat: [UInt8] = [0, 0x00, 0xB0, 0x0D, 0x00, 0x01, 0xC1, 0x00, 0x00, 0x00, 0x01, 0xE1, 0x00, 0, 0, 0, 0]
+        let pmt: [UInt8] = [
+            0, 0x02, 0xB0, 0x12, 0x00, 0x01, 0xC1, 0x00, 0x00, 0xE1, 0x01, 0xF0, 0x00, 0x1B, 0xE1, 0x01, 0xF0, 0x00, 0, 0, 0, 0,
+        ]
+        let stamp: [UInt8] = [
+            0x21 | UInt8((pts >> 29) & 0x0E), UInt8((pts >> 22) & 0xFF), UInt8((pts >> 14) & 0xFE) | 1, UInt8((pts >> 7) & 0xFF),
+            UInt8((pts << 1) & 0xFE) | 1,
+        ]
+        let pes: [UInt8] = [0, 0, 1, 0xE0, 0, 0, 0x80, 0x80, 5] + stamp + [0, 0, 1, 0x09, 0xF0, 0, 0, 1, 0x65, 0x88, 0x84]
+        return packet(pid: 0, start: true, pat) + packet(pid: 0x100, start: true, pmt) + packet(pid: 0x101, start: true, pes)
+    }
+}

@@ -37,13 +37,16 @@ public struct MeasuredSegment: Sendable, Equatable {
     public var audioPattern: (crypt: UInt8, skip: UInt8)?
     /// Codecs as `CODECS` writes them, where the media says enough.
     public var codecs: [String] = []
+    /// Whether its bytes hold a `moov` (a Media Initialization Section).
+    public var holdsInitSection = false
     /// The video's picture size (the sample entry's, or the SPS's), and the audio's channel count.
     public var width: Int?
     public var height: Int?
     public var channels: Int?
 
     public static func == (lhs: MeasuredSegment, rhs: MeasuredSegment) -> Bool {
-        lhs.container == rhs.container && lhs.size == rhs.size && lhs.bytesRead == rhs.bytesRead && lhs.duration == rhs.duration
+        lhs.container == rhs.container && lhs.holdsInitSection == rhs.holdsInitSection && lhs.size == rhs.size
+            && lhs.bytesRead == rhs.bytesRead && lhs.duration == rhs.duration
             && lhs.startTime == rhs.startTime && lhs.startsWithSyncSample == rhs.startsWithSyncSample
             && lhs.protectedSamples == rhs.protectedSamples && lhs.samples == rhs.samples && lhs.isEncrypted == rhs.isEncrypted
             && lhs.clearStreams == rhs.clearStreams && lhs.clearDetail == rhs.clearDetail && lhs.keyIDs == rhs.keyIDs
@@ -56,6 +59,7 @@ public struct MeasuredSegment: Sendable, Equatable {
     /// An fMP4 segment's fragments measured with the tracks of `initSegment`.
     public init(_ segment: MediaSegment, initSegment: InitSegment) {
         container = .fragmentedMP4
+        holdsInitSection = segment.topLevelBoxes.contains("moov")
         size = segment.size
         bytesRead = segment.bytesRead
         var trackIDs: [UInt32] = []

@@ -14,6 +14,11 @@ final class KeyTruthContext {
         case remote(String)
         case read(InitSegment, file: String)
         case failed(InitSegmentFile.Failure)
+
+        var isNone: Bool {
+            if case .none = self { return true }
+            return false
+        }
     }
 
     private let path: String

@@ -32,7 +32,8 @@ public enum RuleRegistry {
         // SEG: with --segments, against the media segments themselves.
         SegmentReadRule.self, SegmentNotReadRule.self, SegmentEncryptionRule.self, SegmentKeyIDRule.self, SegmentDurationRule.self,
         SegmentOverTargetRule.self, SegmentSyncStartRule.self, SegmentIndependenceRule.self, SegmentContinuityRule.self,
-        SegmentPatternRule.self,
+        SegmentPatternRule.self, SegmentIFrameSyncRule.self, SegmentIFrameInitRule.self,
+        SegmentFormatChangeRule.self,
         // CPIX: with --cpix, against the key server's document.
         CPIXNoKeyRule.self, CPIXSignalingRule.self, CPIXUnknownKeyIDRule.self,
     ]

@@ -29,6 +29,8 @@ final class SegmentContext {
     private let path: String
     private(set) var targetDuration: Int?
     private(set) var independentSegments = false
+    /// EXT-X-I-FRAMES-ONLY: each segment is one I-frame, its EXTINF the time to the next.
+    private(set) var iFramesOnly = false
     private var extinf: Double?
     private var byteRange: ByteRange?
     private var discontinuity = false
@@ -60,6 +62,7 @@ final class SegmentContext {
         case (.gap, _): gap = true
         case (.targetDuration, .decimalInteger(let seconds)): targetDuration = Int(clamping: seconds)
         case (.independentSegments, _): independentSegments = true
+        case (.iFramesOnly, _): iFramesOnly = true
         default: break
         }
     }
@@ -80,7 +83,7 @@ final class SegmentContext {
         if gap {
             reading = .skipped("an EXT-X-GAP segment")
         } else if let file {
-            reading = Self.read(file, range: range, map: map, keys: keys)
+            reading = Self.read(file, range: range, map: map, keys: keys, iFrame: iFramesOnly)
         } else {
             reading = .remote(uri)
         }
@@ -97,27 +100,29 @@ final class SegmentContext {
 
     /// Reads the segment at `file`: MPEG-TS when it starts with a sync byte, else fMP4 with the init segment
     /// in force.
-    private static func read(_ file: String, range: ByteRange?, map: KeyTruthContext.InitSegmentState, keys: KeyPeriodView) -> Reading {
+    private static func read(
+        _ file: String, range: ByteRange?, map: KeyTruthContext.InitSegmentState, keys: KeyPeriodView, iFrame: Bool
+    ) -> Reading {
         if keys.encrypting.contains(where: { $0.method == "AES-128" }) {
             return .skipped("encrypted whole with AES-128 (its bytes are not media until decrypted)")
         }
         let span = range.map { (length: $0.length, offset: $0.offset) }
-        switch map {
-        case .read(let initSegment, _):
-            do {
-                let segment = try MediaSegmentFile.read(file, range: span, defaults: initSegment.fragmentDefaults)
-                return .measured(MeasuredSegment(segment, initSegment: initSegment), file: file)
-            } catch {
-                return .failed(error.description)
-            }
-        case .failed, .remote:
-            return .skipped("its init segment cannot be read here")
-        case .none:
+        // MPEG-TS by its bytes (a TS segment under an EXT-X-MAP of fMP4 is a change of format, not an fMP4
+        // segment that does not parse), fMP4 with the init segment in force.
+        if InitSegmentSniffer.startsTransportStream(file, at: range?.offset ?? 0) || map.isNone {
+            if iFrame { return .skipped("an I-frame segment of MPEG-TS (its PAT and PMT are elsewhere in the resource)") }
             do {
                 return .measured(MeasuredSegment(try TransportSegmentFile.read(file, range: span)), file: file)
             } catch {
                 return .failed(error.description)
             }
+        }
+        guard case .read(let initSegment, _) = map else { return .skipped("its init segment cannot be read here") }
+        do {
+            let segment = try MediaSegmentFile.read(file, range: span, defaults: initSegment.fragmentDefaults)
+            return .measured(MeasuredSegment(segment, initSegment: initSegment), file: file)
+        } catch {
+            return .failed(error.description)
         }
     }
 }

@@ -13,8 +13,10 @@ struct SegmentDurationRule: ValidationRule {
     static let keyTruth: KeyTruthSource? = .segments
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading, let measured = media.duration,
-            let declared = segment.extinf
+        // In an I-frame playlist EXTINF is the time to the next I-frame, not the segment's (4.4.3.6).
+        guard context.segments?.iFramesOnly == false, let segment = context.segment(at: line),
+            case .measured(let media, _) = segment.reading,
+            let measured = media.duration, let declared = segment.extinf
         else { return }
         let difference = abs(declared - measured)
         guard difference > 0.5 || difference > 0.1 * measured else { return }
@@ -58,8 +60,9 @@ struct SegmentOverTargetRule: ValidationRule {
     private var count = 0
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading, let measured = media.duration,
-            let target = context.segments?.targetDuration, measured.rounded() > Double(target),
+        guard context.segments?.iFramesOnly == false, let segment = context.segment(at: line),
+            case .measured(let media, _) = segment.reading,
+            let measured = media.duration, let target = context.segments?.targetDuration, measured.rounded() > Double(target),
             (segment.extinf ?? 0).rounded() <= Double(target)
         else { return }
         count += 1

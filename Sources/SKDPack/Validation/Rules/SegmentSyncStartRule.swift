@@ -14,7 +14,9 @@ struct SegmentSyncStartRule: ValidationRule {
     static let keyTruth: KeyTruthSource? = .segments
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard context.segments?.independentSegments == false, SegmentIndependenceRule.startsWithoutSync(line, context) else { return }
+        guard context.segments?.independentSegments == false, context.segments?.iFramesOnly == false,
+            SegmentIndependenceRule.startsWithoutSync(line, context)
+        else { return }
         context.report(
             Self.kind,
             "this segment's video starts with a picture that is not a sync sample: a player starting or switching here discards "
@@ -35,7 +37,8 @@ struct SegmentIndependenceRule: ValidationRule {
     static let keyTruth: KeyTruthSource? = .segments
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard context.segments?.independentSegments == true, Self.startsWithoutSync(line, context) else { return }
+        guard context.segments?.independentSegments == true, context.segments?.iFramesOnly == false, Self.startsWithoutSync(line, context)
+        else { return }
         context.report(
             Self.kind,
             "this segment's video starts with a picture that is not a sync sample, and EXT-X-INDEPENDENT-SEGMENTS says every "
