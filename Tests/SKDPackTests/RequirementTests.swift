@@ -207,6 +207,9 @@ struct RequirementTests {
             "4.3.4.1.1-f", "PKG-codecs-measured", measuredMaster(codecs: "mp4a.40.2"), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),
             segments: true),
         RequirementCase(
+            "4.3.4.2-f", "PKG-frame-rate-measured", measuredMaster(), media: SegmentRuleCases.playlist([(2, "s0-fast.m4s")]), segments: true
+        ),
+        RequirementCase(
             "4.3.4.2-b", "PKG-bandwidth-measured", measuredMaster(bandwidth: 1000), media: SegmentRuleCases.playlist([(2, "s0.m4s")]),
             segments: true),
         RequirementCase(

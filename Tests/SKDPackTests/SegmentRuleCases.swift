@@ -25,6 +25,8 @@ enum SegmentRuleCases {
         "s0-rotated.m4s": fragment(at: 0) { $0.group = (KeyTruthFixtures.otherKID, true) },
         "s0-with-init.m4s": KeyTruthFixtures.initSegment + fragment(at: 0),
         "s1.ts": TransportMaker.segment(pts: 180_000),
+        // 2 seconds of 50 frames a second.
+        "s0-fast.m4s": FragmentMaker.segment([FragmentMaker.Fragment(decodeTime: 0, sampleCount: 100, sampleDuration: 1800)]),
         "s0-pattern.m4s": fragment(at: 0) {
             $0.group = (KeyTruthFixtures.kid, true)
             $0.groupPattern = 0x55

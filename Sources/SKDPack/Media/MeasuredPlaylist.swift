@@ -25,6 +25,8 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
     public var width: Int?
     public var height: Int?
     public var channels: Int?
+    /// The highest video frame rate of its segments.
+    public var frameRate: Double?
 
     public init() {}
 
@@ -37,6 +39,7 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
         for codec in segment.codecs where !codecs.contains(codec) { codecs.append(codec) }
         if width == nil, let measured = segment.width { (width, height) = (measured, segment.height) }
         if channels == nil { channels = segment.channels }
+        if let rate = segment.frameRate { frameRate = max(frameRate ?? 0, rate) }
         guard let duration = segment.duration, duration > 0 else { return }
         self.duration += duration
         segments.append(

@@ -37,6 +37,9 @@ public struct MeasuredSegment: Sendable, Equatable {
     public var audioPattern: (crypt: UInt8, skip: UInt8)?
     /// Codecs as `CODECS` writes them, where the media says enough.
     public var codecs: [String] = []
+    /// Video frames a second: samples over duration (fMP4), 90 kHz over the shortest step between
+    /// presentation times (TS).
+    public var frameRate: Double?
     /// Whether its bytes hold a `moov` (a Media Initialization Section).
     public var holdsInitSection = false
     /// The video's picture size (the sample entry's, or the SPS's), and the audio's channel count.
@@ -53,7 +56,7 @@ public struct MeasuredSegment: Sendable, Equatable {
             && lhs.videoPattern?.crypt == rhs.videoPattern?.crypt
             && lhs.videoPattern?.skip == rhs.videoPattern?.skip && lhs.audioPattern?.crypt == rhs.audioPattern?.crypt
             && lhs.audioPattern?.skip == rhs.audioPattern?.skip && lhs.codecs == rhs.codecs && lhs.width == rhs.width
-            && lhs.height == rhs.height && lhs.channels == rhs.channels
+            && lhs.height == rhs.height && lhs.channels == rhs.channels && lhs.frameRate == rhs.frameRate
     }
 
     /// An fMP4 segment's fragments measured with the tracks of `initSegment`.
@@ -109,7 +112,11 @@ public struct MeasuredSegment: Sendable, Equatable {
             let ticks = runs.reduce(UInt64(0)) { $0 + ($1.duration ?? 0) }
             duration = Double(ticks) / Double(timescale)
             startTime = runs.first?.baseMediaDecodeTime.map { Double($0) / Double(timescale) }
-            if trackEntries.first?.handler == .video { startsWithSyncSample = runs.first?.startsWithSyncSample }
+            if trackEntries.first?.handler == .video {
+                startsWithSyncSample = runs.first?.startsWithSyncSample
+                let samples = runs.reduce(0) { $0 + $1.sampleCount }
+                if ticks > 0, samples > 1 { frameRate = Double(samples) * Double(timescale) / Double(ticks) }
+            }
         }
         protectedSamples = protected
         samples = total
@@ -131,6 +138,7 @@ public struct MeasuredSegment: Sendable, Equatable {
         clearStreams =
             isEncrypted ? media.filter { !$0.isSampleAESType }.map { "PID \($0.pid) (stream type 0x\(Self.hex($0.streamType)))" } : []
         codecs = media.compactMap(\.codec)
+        frameRate = segment.video?.frameDuration.flatMap { $0 > 0 ? 90_000 / Double($0) : nil }
         width = segment.video?.sequenceParameters?.width
         height = segment.video?.sequenceParameters?.height
         channels = segment.audio?.adts?.channels

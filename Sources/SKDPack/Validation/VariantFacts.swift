@@ -12,11 +12,12 @@ public struct VariantFacts: Sendable, Equatable {
         public var codecs: [String]?
         public var resolution: (width: UInt64, height: UInt64)?
         public var audioGroup: String?
+        public var frameRate: Double?
 
         public static func == (lhs: Variant, rhs: Variant) -> Bool {
             lhs.line == rhs.line && lhs.uri == rhs.uri && lhs.bandwidth == rhs.bandwidth && lhs.averageBandwidth == rhs.averageBandwidth
                 && lhs.codecs == rhs.codecs && lhs.resolution?.width == rhs.resolution?.width
-                && lhs.resolution?.height == rhs.resolution?.height && lhs.audioGroup == rhs.audioGroup
+                && lhs.resolution?.height == rhs.resolution?.height && lhs.audioGroup == rhs.audioGroup && lhs.frameRate == rhs.frameRate
         }
     }
 
@@ -45,6 +46,7 @@ public struct VariantFacts: Sendable, Equatable {
                 variant.resolution = (width, height)
             }
             variant.audioGroup = tag.quotedString("AUDIO")
+            variant.frameRate = tag.decimalFloat("FRAME-RATE")
             pending = variant
         case .media:
             guard let type = tag.unquoted("TYPE"), let group = tag.quotedString("GROUP-ID") else { return }

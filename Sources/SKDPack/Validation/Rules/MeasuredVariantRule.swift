@@ -28,7 +28,12 @@ enum MeasuredVariantRule {
         summary: "With --segments: an audio rendition's CHANNELS differs from its media's channel count.",
         specSection: "rfc8216bis-22 4.4.6.1 (CHANNELS)")
 
-    static let kinds = [bandwidthKind, overstatedKind, codecsKind, resolutionKind, channelsKind]
+    static let frameRateKind = DiagnosticKind(
+        id: "PKG-frame-rate-measured", severity: .warning,
+        summary: "With --segments: a variant's FRAME-RATE differs from its video's by more than 1%, or is missing over 30 frames a second.",
+        specSection: "rfc8216bis-22 4.4.6.2 (FRAME-RATE: SHOULD be included if any video exceeds 30 frames per second)")
+
+    static let kinds = [bandwidthKind, overstatedKind, codecsKind, resolutionKind, channelsKind, frameRateKind]
 
     static func check(_ package: PackageContents) -> [Diagnostic] {
         let master = package.master
@@ -86,6 +91,19 @@ enum MeasuredVariantRule {
                     resolutionKind,
                     "RESOLUTION=\(resolution.width)x\(resolution.height), and the video's pictures are \(width)x\(height): "
                         + "write RESOLUTION=\(width)x\(height)", line: variant.line)
+            }
+            if let measured = video.frameRate {
+                let rate = (measured * 1000).rounded() / 1000
+                if let declared = variant.frameRate, abs(declared - measured) > measured * 0.01 {
+                    report(
+                        frameRateKind, "FRAME-RATE=\(declared), and the video has \(rate) frames a second: write FRAME-RATE=\(rate)",
+                        line: variant.line)
+                } else if variant.frameRate == nil, measured > 30.01 {
+                    report(
+                        frameRateKind,
+                        "the video has \(rate) frames a second and the variant has no FRAME-RATE: write FRAME-RATE=\(rate), which "
+                            + "players use to skip variants they cannot decode smoothly", line: variant.line)
+                }
             }
         }
         for rendition in master.variants.renditions where rendition.type == "AUDIO" {
