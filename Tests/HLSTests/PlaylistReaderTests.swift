@@ -128,7 +128,7 @@ struct PlaylistReaderTests {
             ("#EXTM3U\n#EXTINF:4,\n", "HLS-extinf-without-uri", 2),
             ("#EXTM3U\n#EXT-X-TARGETDURATION:4\na.ts\n", "HLS-extinf-missing", 3),
             ("#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-TARGETDURATION:6\n", "HLS-tag-repeated", 3),
-            ("#EXTM3U\n#EXT-X-ALLOW-CACHE:YES\n", "HLS-removed-tag", 2),
+            ("#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-ALLOW-CACHE:YES\n", "HLS-removed-tag", 3),
             ("#EXTM3U\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"1\"\n#EXT-X-DEFINE:NAME=\"a\",VALUE=\"2\"\n", "HLS-define-duplicate", 3),
             ("#EXTM3U\n#EXTINF:4,\n{$host}/a.ts\n", "HLS-undefined-variable", 3),
             ("#EXTM3U\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://{$id}\"\n", "HLS-undefined-variable", 2),

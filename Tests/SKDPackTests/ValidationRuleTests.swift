@@ -123,8 +123,8 @@ struct ValidationRuleTests {
                 rule: "HLS-tag-repeated", severity: .error, line: 4, column: 1,
                 broken: media("#EXT-X-TARGETDURATION:10"), correct: media()),
             RuleCase(
-                rule: "HLS-removed-tag", severity: .warning, line: 4, column: 1,
-                broken: media("#EXT-X-ALLOW-CACHE:NO"), correct: media()),
+                rule: "HLS-removed-tag", severity: .info, line: 4, column: 1,
+                broken: media("#EXT-X-ALLOW-CACHE:NO", version: 7), correct: media("#EXT-X-ALLOW-CACHE:NO", version: 6)),
             RuleCase(
                 rule: "HLS-extinf-missing", severity: .error, line: 5, column: 1,
                 broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\nb.ts\n",
@@ -160,7 +160,7 @@ struct ValidationRuleTests {
                 broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF00"#),
                 correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#)),
             RuleCase(
-                rule: "KEY-iv-short", severity: .warning, line: 4, column: 38,
+                rule: "KEY-iv-short", severity: .info, line: 4, column: 38,
                 broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF"#),
                 correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x00000000000000000123456789ABCDEF"#)),
             RuleCase(
@@ -344,8 +344,9 @@ struct ValidationRuleTests {
                 correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic/title-1"))),
             RuleCase(
                 rule: "FPS-keyformatversions", severity: .error, line: 4, column: 112,
-                broken: media(fairPlayKey.replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="2""#)),
-                correct: media(fairPlayKey)),
+                broken: media(fairPlayKey.replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="2/3""#)),
+                // A list that includes 1 offers FairPlay's version (rfc8216bis 4.4.4.4: a slash-separated list).
+                correct: media(fairPlayKey.replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="1/2""#))),
             RuleCase(
                 rule: "FPS-iv", severity: .info, line: 4, column: 93,
                 broken: media(

@@ -70,8 +70,9 @@ public enum ParseDiagnostics {
         id: "HLS-tag-repeated", severity: .error,
         summary: "A tag that may appear once per playlist appears again.", specSection: "4.3.3")
     public static let removedTag = DiagnosticKind(
-        id: "HLS-removed-tag", severity: .warning,
-        summary: "A tag that was removed from the protocol; players ignore it.", specSection: "7")
+        id: "HLS-removed-tag", severity: .info,
+        summary: "A tag removed from the protocol at or below the playlist's EXT-X-VERSION: clients ignore it.",
+        specSection: "rfc8216bis-22 7")
     public static let uriWithoutDuration = DiagnosticKind(
         id: "HLS-extinf-missing", severity: .error,
         summary: "Each media segment URI must follow an #EXTINF tag.", specSection: "4.3.2.1")
@@ -95,9 +96,10 @@ public enum ParseDiagnostics {
         summary: "IV must be a hexadecimal-sequence of a 128-bit number: 0x and at most 32 hex digits.",
         specSection: "4.3.2.4")
     public static let keyIVShort = DiagnosticKind(
-        id: "KEY-iv-short", severity: .warning,
-        summary: "IV has fewer than 32 hex digits: still a 128-bit number, but players differ on how they pad it.",
-        specSection: "4.3.2.4")
+        id: "KEY-iv-short", severity: .info,
+        summary:
+            "IV has fewer than 32 hex digits: a legal hexadecimal-sequence of a 128-bit number, but players differ on how they pad it.",
+        specSection: "rfc8216bis-22 4.4.4.1 (IV); 4.2 (hexadecimal-sequence)")
 
     /// Every kind above, in id order: what `skdpack rules` lists for the reader.
     public static let all: [DiagnosticKind] = [

@@ -141,6 +141,8 @@ private struct PlaylistReaderCore: ~Copyable {
 
     private var lines: LineReader
     private var seenOnceTags: Set<TagName> = []
+    /// The EXT-X-VERSION read so far (1 until one is).
+    private var declaredVersion = 1
     private var lastLineStart: SourceLocation?
     private var overlongKind: LineKind = .blank
     /// Where this line's encoding problem (a control character, a tab, bytes not UTF-8) is: the attribute
@@ -422,10 +424,15 @@ private struct PlaylistReaderCore: ~Copyable {
             segments.pendingDuration = (line.raw.number, line.raw.offset)
         case .streamInf:
             segments.pendingVariant = (line.raw.number, line.raw.offset)
-        case .allowCache:
+        case .version:
+            let digits = content.drop { $0 != UInt8(ascii: ":") }.dropFirst()
+            if let number = Int(String(decoding: digits, as: UTF8.self)) { declaredVersion = number }
+        case .allowCache where declaredVersion >= 7:
+            // Valid below version 7; from it, a tag clients do not know and ignore (rfc8216bis 7).
             report(
                 ParseDiagnostics.removedTag,
-                "EXT-X-ALLOW-CACHE was removed in protocol version 7; remove it", on: line, column: 1)
+                "EXT-X-ALLOW-CACHE was removed in protocol version 7, and this playlist declares version \(declaredVersion): "
+                    + "clients ignore it; remove it", on: line, column: 1)
         case .key:
             applyKey(content, line: line.raw.number)
         case .define:
