@@ -115,6 +115,12 @@ struct CorpusValidationTests {
             ["HLS-version-too-low", "HLS-low-latency", "HLS-server-control"],
             version + "; " + partInf + "; " + skipBoundary + " (24 with EXT-X-TARGETDURATION:5)"
         )
+        // A VOD playlist holds the final segment and cannot change: it MUST end with EXT-X-ENDLIST.
+        let vodEndList =
+            "rfc8216bis 4.4.3.5 and 6.2.1: a VOD playlist cannot change, so it holds the final segment, whose playlist MUST contain EXT-X-ENDLIST"
+        table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L2054.m3u8"] = (["HLS-vod-without-endlist"], vodEndList)
+        table["videojs__m3u8-parser__test_fixtures_integration_llhls-byte-range.m3u8"]?.rules.insert("HLS-vod-without-endlist")
+        table["videojs__m3u8-parser__test_fixtures_integration_llhls-byte-range.m3u8"]?.why += "; " + vodEndList
         // Keys: the RFC's rule, and FairPlay's (Apple's documents, not the RFC, say what FairPlay accepts).
         // ("{$v1}/2" lists version 1 among others: a list that offers FairPlay's version is not an error.)
         table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L2788.m3u8"] = (["HLS-version-too-low"], version)

@@ -198,6 +198,7 @@ struct RequirementTests {
         RequirementCase("bis-4.4.5.2-a", "HLS-attribute-missing", media(#"#EXT-X-SKIP:RECENTLY-REMOVED-DATERANGES="a""#)),
         RequirementCase("bis-4.4.5.3-a", "HLS-attribute-value", media(#"#EXT-X-PRELOAD-HINT:TYPE=SEGMENT,URI="s.mp4""#, ended: false)),
         RequirementCase("bis-8-a", "HLS-version-too-low", media("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", version: 8)),
+        RequirementCase("bis-6.2.1-a", "HLS-vod-without-endlist", media("#EXT-X-PLAYLIST-TYPE:VOD", ended: false)),
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(
             "4.3.2.1-b", "SEG-extinf-duration", SegmentRuleCases.playlist(target: 4, [(2, "s0.m4s"), (3.5, "s1.m4s")]), segments: true),

@@ -278,6 +278,11 @@ struct ValidationRuleTests {
                     #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English (SDH)",LANGUAGE="en",AUTOSELECT=YES,CHARACTERISTICS="public.accessibility.describes-music-and-sound",URI="en2.m3u8""#
                 )),
             RuleCase(
+                rule: "HLS-vod-without-endlist", severity: .error, line: 4, column: 1,
+                broken: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n",
+                correct:
+                    "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
+            RuleCase(
                 rule: "HLS-start-offset", severity: .warning, line: 4, column: 1,
                 broken: media("#EXT-X-START:TIME-OFFSET=25"), correct: media("#EXT-X-START:TIME-OFFSET=15")),
             RuleCase(

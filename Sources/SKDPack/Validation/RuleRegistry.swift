@@ -7,7 +7,7 @@ public enum RuleRegistry {
     static let playlistRules: [any ValidationRule.Type] = [
         // HLS: structure beyond what the reader checks line by line.
         MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
-        SegmentsAfterEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
+        SegmentsAfterEndListRule.self, VodEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
         SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self, DateRangeOverlapRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
         GroupReferenceRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,

@@ -2,7 +2,8 @@ import HLS
 
 /// RFC 8216 4.3.5.2: the absolute TIME-OFFSET of EXT-X-START "SHOULD NOT be larger than the Playlist
 /// duration", and in a live playlist (no EXT-X-ENDLIST) "SHOULD NOT be within three target durations of the
-/// end": players start where the server may not have media yet.
+/// end": players start where the server may not have media yet. A playlist whose EXT-X-SKIP leaves
+/// segments out (a delta update) does not show its whole duration: nothing can be said then.
 struct StartOffsetRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-start-offset", severity: .warning,
@@ -10,7 +11,7 @@ struct StartOffsetRule: ValidationRule {
             + "live playlist's end.",
         specSection: "4.3.5.2")
 
-    static let tags: Set<TagName>? = [.start, .extInf, .targetDuration, .endList]
+    static let tags: Set<TagName>? = [.start, .extInf, .targetDuration, .endList, .skip]
     static let watchesSegments = false
 
     private var start: (offset: Double, place: RulePlace)?
@@ -18,6 +19,8 @@ struct StartOffsetRule: ValidationRule {
     private var targetDuration: Double?
     private var ended = false
     private var isMedia = false
+    /// EXT-X-SKIP hides segments: the playlist's duration is unknown.
+    private var skipped = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         switch tag.name {
@@ -30,13 +33,15 @@ struct StartOffsetRule: ValidationRule {
             if case .decimalInteger(let value) = tag.value { targetDuration = Double(value) }
         case .endList:
             ended = true
+        case .skip:
+            skipped = true
         default:
             break
         }
     }
 
     mutating func finish(in context: RuleContext) {
-        guard let start, isMedia else { return }
+        guard let start, isMedia, !skipped else { return }
         let distance = abs(start.offset)
         if distance > duration {
             context.report(Self.kind, "TIME-OFFSET=\(start.offset) is beyond the playlist's \(duration) s", at: start.place)

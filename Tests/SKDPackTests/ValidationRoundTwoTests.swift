@@ -1,0 +1,54 @@
+import HLS
+import SKDPack
+import Testing
+
+/// The false alarms of issue #27, each written from its sentence: the playlist that raised the finding
+/// before, silent now, and its close variant that still must raise it.
+@Suite("validation round 2: false alarms gone, the true findings kept")
+struct ValidationRoundTwoTests {
+    static func ids(_ text: String) throws -> [DiagnosticID] {
+        try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics.map(\.id)
+    }
+
+    /// rfc8216bis 4.4.5.2: EXT-X-SKIP replaces segments, so the playlist's duration is unknown; the distance
+    /// of EXT-X-START from its end cannot be judged.
+    @Test func startOffsetUnderSkip() throws {
+        let delta = """
+            #EXTM3U
+            #EXT-X-VERSION:9
+            #EXT-X-TARGETDURATION:4
+            #EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=24
+            #EXT-X-START:TIME-OFFSET=-30
+            #EXT-X-MEDIA-SEQUENCE:100
+            #EXT-X-SKIP:SKIPPED-SEGMENTS=10
+            #EXTINF:4,
+            a.ts
+
+            """
+        #expect(!(try Self.ids(delta)).contains("HLS-start-offset"))
+        let whole = delta.replacingOccurrences(of: "#EXT-X-SKIP:SKIPPED-SEGMENTS=10\n", with: "")
+        #expect(try Self.ids(whole).contains("HLS-start-offset"))
+    }
+
+    /// rfc8216bis 7: EXT-X-ALLOW-CACHE was removed in version 7: valid below it, an unknown tag (a note) from it.
+    @Test func removedTagByVersion() throws {
+        let playlist = { (version: Int) in
+            "#EXTM3U\n#EXT-X-VERSION:\(version)\n#EXT-X-TARGETDURATION:4\n#EXT-X-ALLOW-CACHE:NO\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        #expect(!(try Self.ids(playlist(6))).contains("HLS-removed-tag"))
+        let found = try PlaylistValidator.validate(MemorySource(Array(playlist(7).utf8)), path: "t.m3u8").diagnostics
+        #expect(found.first { $0.id == "HLS-removed-tag" }?.severity == .info)
+    }
+
+    /// rfc8216bis 4.4.4.4: KEYFORMATVERSIONS is a slash-separated list; one that includes 1 offers FairPlay's.
+    @Test func fairPlayVersionsList() throws {
+        let key = { (versions: String) in
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:4\n"
+                + #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="\#(versions)""#
+                + "\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        #expect(!(try Self.ids(key("1/2"))).contains("FPS-keyformatversions"))
+        #expect(!(try Self.ids(key("2/1"))).contains("FPS-keyformatversions"))
+        #expect(try Self.ids(key("2/3")).contains("FPS-keyformatversions"))
+    }
+}
