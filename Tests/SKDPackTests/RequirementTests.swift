@@ -198,6 +198,8 @@ struct RequirementTests {
         RequirementCase("bis-4.4.5.2-a", "HLS-attribute-missing", media(#"#EXT-X-SKIP:RECENTLY-REMOVED-DATERANGES="a""#)),
         RequirementCase("bis-4.4.5.3-a", "HLS-attribute-value", media(#"#EXT-X-PRELOAD-HINT:TYPE=SEGMENT,URI="s.mp4""#, ended: false)),
         RequirementCase("bis-8-a", "HLS-version-too-low", media("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", version: 8)),
+        RequirementCase(
+            "bis-4.4.4.4-a", "KEY-iv-forbidden", media(#"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="k",IV=0x00000000000000000000000000000001"#)),
         RequirementCase("bis-6.2.1-a", "HLS-vod-without-endlist", media("#EXT-X-PLAYLIST-TYPE:VOD", ended: false)),
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(

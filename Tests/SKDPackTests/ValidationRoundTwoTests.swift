@@ -51,4 +51,25 @@ struct ValidationRoundTwoTests {
         #expect(!(try Self.ids(key("2/1"))).contains("FPS-keyformatversions"))
         #expect(try Self.ids(key("2/3")).contains("FPS-keyformatversions"))
     }
+
+    /// rfc8216bis 8: each feature needs its own version; a key line with an IV and a KEYFORMAT says which.
+    @Test func versionMessageNamesEachFeaturesVersion() throws {
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:1\n#EXT-X-TARGETDURATION:4\n"
+            + #"#EXT-X-KEY:METHOD=AES-128,URI="k",KEYFORMAT="identity",IV=0x00000000000000000000000000000001"#
+            + "\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        let found = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics
+        let message = try #require(found.first { $0.id == "HLS-version-too-low" }?.message)
+        #expect(message.hasPrefix("the KEYFORMAT attribute needs version 5; the IV attribute needs version 2 (rfc8216bis 8)"), "\(message)")
+    }
+
+    /// rfc8216bis 4.4.4.4 defines five methods; the message lists exactly those.
+    @Test func unknownMethodListsTheDraftsMethods() throws {
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:4\n#EXT-X-KEY:METHOD=AES-256,URI=\"k\"\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        let found = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics
+        let message = try #require(found.first { $0.id == "KEY-method-unknown" }?.message)
+        #expect(message.contains("NONE, AES-128 and SAMPLE-AES (every client), SAMPLE-AES-CTR and AES-256-GCM (some)"))
+        #expect(!message.contains("AES-256-CTR"))
+    }
 }

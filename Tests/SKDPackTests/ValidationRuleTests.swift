@@ -160,6 +160,10 @@ struct ValidationRuleTests {
                 broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF00"#),
                 correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#)),
             RuleCase(
+                rule: "KEY-iv-forbidden", severity: .error, line: 4, column: 42,
+                broken: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="k",IV=0x0123456789ABCDEF0123456789ABCDEF"#),
+                correct: media(#"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="k""#)),
+            RuleCase(
                 rule: "KEY-iv-short", severity: .info, line: 4, column: 38,
                 broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x0123456789ABCDEF"#),
                 correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k",IV=0x00000000000000000123456789ABCDEF"#)),

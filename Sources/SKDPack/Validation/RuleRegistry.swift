@@ -16,7 +16,7 @@ public enum RuleRegistry {
         ProgramDateTimePrecisionRule.self, CodecsMissingRule.self, AudioChannelsRule.self, AutoselectDistinctRule.self,
         StartOffsetRule.self,
         // KEY: EXT-X-KEY and EXT-X-SESSION-KEY.
-        KeyMethodUnknownRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
+        KeyMethodUnknownRule.self, KeyIVForbiddenRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
         KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,
         SessionKeyDuplicateRule.self,
         // FPS: FairPlay Streaming.

@@ -138,13 +138,18 @@ struct VersionRule: ValidationRule {
         // One finding per line: a key line that uses KEYFORMAT, KEYFORMATVERSIONS and SAMPLE-AES is one fix.
         for (line, features) in Dictionary(grouping: tooNew, by: \.line).sorted(by: { $0.key < $1.key }) {
             let features = features.sorted { $0.column < $1.column }
-            let names = features.map(\.feature.name)
             let needed = features.map(\.feature.version).max() ?? version
             let first = features[0]
-            let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+            // Each feature with the version it needs (rfc8216bis section 8), the most demanding first.
+            var parts: [String] = []
+            for wanted in Set(features.map(\.feature.version)).sorted(by: >) {
+                let names = features.filter { $0.feature.version == wanted }.map(\.feature.name)
+                let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+                parts.append("\(list) need\(names.count == 1 ? "s" : "") version \(wanted)")
+            }
             context.report(
                 Self.kind,
-                "\(list) need\(names.count == 1 ? "s" : "") EXT-X-VERSION:\(needed) or higher; the playlist has \(stated)",
+                parts.joined(separator: "; ") + " (rfc8216bis 8): write EXT-X-VERSION:\(needed) or higher; the playlist has \(stated)",
                 at: SourceLocation(path: context.path, line: line, column: first.column, offset: first.offset + first.column - 1))
         }
     }
