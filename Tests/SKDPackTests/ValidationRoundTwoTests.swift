@@ -72,4 +72,37 @@ struct ValidationRoundTwoTests {
         #expect(message.contains("NONE, AES-128 and SAMPLE-AES (every client), SAMPLE-AES-CTR and AES-256-GCM (some)"))
         #expect(!message.contains("AES-256-CTR"))
     }
+
+    /// A variable defined after its use is not "undefined": the message says where its EXT-X-DEFINE is.
+    @Test func variableDefinedAfterItsUse() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:8
+            #EXT-X-TARGETDURATION:4
+            #EXTINF:4,
+            {$host}/a.ts
+            #EXT-X-DEFINE:NAME="host",VALUE="https://cdn.example.com"
+            #EXT-X-ENDLIST
+
+            """
+        let found = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics
+        let message = try #require(found.first { $0.id == "HLS-undefined-variable" }?.message)
+        #expect(message == "{$host} is used before it is defined: its EXT-X-DEFINE is at line 6; move the EXT-X-DEFINE above its first use")
+        let never = text.replacingOccurrences(of: "#EXT-X-DEFINE:NAME=\"host\",VALUE=\"https://cdn.example.com\"\n", with: "")
+        let other = try PlaylistValidator.validate(MemorySource(Array(never.utf8)), path: "t.m3u8").diagnostics
+        #expect(other.first { $0.id == "HLS-undefined-variable" }?.message.contains("no EXT-X-DEFINE defines it") == true)
+    }
+
+    /// The PROGRAM-DATE-TIME hint is the playlist's own date, completed, not a fixed example.
+    @Test func dateHintFromTheValue() throws {
+        let text =
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PROGRAM-DATE-TIME:2019-03-07T18:04:05\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        let found = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics
+        let message = try #require(found.first { $0.id == "HLS-program-date-time-precision" }?.message)
+        #expect(message.contains("2019-03-07T18:04:05.000Z (if the time is UTC"), "\(message)")
+        #expect(!message.contains("2026-11-23"))
+        let zoned = text.replacingOccurrences(of: "18:04:05", with: "18:04:05+01:00")
+        let other = try PlaylistValidator.validate(MemorySource(Array(zoned.utf8)), path: "t.m3u8").diagnostics
+        #expect(other.first { $0.id == "HLS-program-date-time-precision" }?.message.hasSuffix("2019-03-07T18:04:05.000+01:00") == true)
+    }
 }

@@ -22,6 +22,8 @@ public enum PlaylistValidator {
         var keys = KeyFacts()
         var presentation = PresentationFacts()
         var variants = VariantFacts()
+        /// The line of each EXT-X-DEFINE, by the name it defines: a reference made before it is said so.
+        var definedAt: [String: Int] = [:]
         let enabled = RuleRegistry.playlistRules.filter { rule in
             !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
         }
@@ -47,6 +49,11 @@ public enum PlaylistValidator {
                 if tag.name == .map, let map = MapTag(tag) { truth.noteMap(map, line: line.raw.number) }
             }
             context.segments?.note(tag)
+            if tag.name == .define, let name = tag.quotedString("NAME") ?? tag.quotedString("IMPORT") ?? tag.quotedString("QUERYPARAM"),
+                definedAt[name] == nil
+            {
+                definedAt[name] = line.raw.number
+            }
             for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
             for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
             keys.note(tag, line: line.raw.number)
@@ -101,6 +108,16 @@ public enum PlaylistValidator {
 
         // A line the reader could not read as written (its bytes, or its attribute list) is reported for
         // that; what rules then make of it is the same mistake again.
+        // A reference the reader found undefined, defined further down: said so (the variable exists; its
+        // EXT-X-DEFINE is too late, rfc8216bis 4.3: a reference is to a variable defined before it).
+        for index in readerFindings.indices where readerFindings[index].id == ParseDiagnostics.undefinedVariable.id {
+            let message = readerFindings[index].message
+            guard message.hasPrefix("{$"), let close = message.firstIndex(of: "}") else { continue }
+            let name = String(message[message.index(message.startIndex, offsetBy: 2)..<close])
+            guard let line = definedAt[name], line > readerFindings[index].location.line else { continue }
+            readerFindings[index].message =
+                "{$\(name)} is used before it is defined: its EXT-X-DEFINE is at line \(line); move the EXT-X-DEFINE above its first use"
+        }
         let garbled = Set(readerFindings.filter { Self.garbling.contains($0.id) }.map(\.location.line))
         let ruleFindings = garbled.isEmpty ? context.findings : context.findings.filter { !garbled.contains($0.location.line) }
         var findings = (readerFindings + ruleFindings).filter { !options.disabledRules.contains($0.id) }

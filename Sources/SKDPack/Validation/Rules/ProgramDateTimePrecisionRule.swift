@@ -21,7 +21,23 @@ struct ProgramDateTimePrecisionRule: ValidationRule {
         reported = true
         let missing = [hasZone ? nil : "a time zone (Z or ±hh:mm)", hasFraction ? nil : "milliseconds"].compactMap { $0 }
         context.report(
-            Self.kind, "write the date with \(missing.joined(separator: " and ")), as 2026-11-23T10:00:00.000Z",
+            Self.kind, "write the date with \(missing.joined(separator: " and ")): \(Self.suggestion(for: text))",
             line: line, column: tag.valueColumn ?? 1)
+    }
+
+    /// The date as written with what it lacks added: milliseconds `.000`, and `Z` where it has no zone (if
+    /// the time is UTC; the packager's zone otherwise).
+    static func suggestion(for text: String) -> String {
+        let characters = Array(text)
+        guard characters.count >= 19 else { return "YYYY-MM-DDThh:mm:ss.sssZ" }
+        var rest = characters[19...]
+        var fraction = ".000"
+        if rest.first == "." {
+            let digits = rest.dropFirst().prefix { $0.isNumber }
+            fraction = "." + String(digits) + String(repeating: "0", count: max(0, 3 - digits.count))
+            rest = rest.dropFirst(1 + digits.count)
+        }
+        let zone = rest.isEmpty ? "Z" : String(rest)
+        return String(characters[..<19]) + fraction + zone + (rest.isEmpty ? " (if the time is UTC; else its offset, as +01:00)" : "")
     }
 }
