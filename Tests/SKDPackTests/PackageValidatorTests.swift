@@ -59,6 +59,18 @@ struct PackageValidatorTests {
         #expect(findings.first?.message.contains(Self.sessionKey(second)) == true)
     }
 
+    @Test("a media key that is itself wrong is not offered as the session key to add (it would not pass)")
+    func missingButBroken() throws {
+        let broken = Self.fairPlay.replacingOccurrences(of: "skd://t/1", with: "sdk://t/2")
+            .replacingOccurrences(of: "METHOD=SAMPLE-AES", with: "METHOD=AES-128")
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: [Self.sessionKey(Self.fairPlay)]),
+            media: [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [broken])])
+        let message = try #require(findings.first { $0.id == "PKG-session-key-missing" }?.message)
+        #expect(!message.contains("EXT-X-SESSION-KEY:METHOD=AES-128"), "\(message)")
+        #expect(message.contains("fix it, then announce it"), "\(message)")
+    }
+
     @Test("no session keys at all is a choice, not a finding")
     func noSessionKeys() throws {
         let findings = PackageValidator.validate(

@@ -9,6 +9,12 @@ enum SessionKeyMissingRule {
         summary: "A master announces FairPlay session keys, but not every FairPlay key its media playlists use.",
         specSection: "4.3.4.5")
 
+    /// Whether `key` is a FairPlay key the FPS rules accept: SAMPLE-AES, an `skd:` URI, version 1 offered.
+    static func isSound(_ key: KeyAttributes) -> Bool {
+        key.method == FairPlay.method && key.uri.lowercased().hasPrefix("skd:")
+            && (key.keyFormatVersions.map { $0.split(separator: "/").contains("1") } ?? true)
+    }
+
     static func check(master: PlaylistValidation, media: [PlaylistValidation]) -> [Diagnostic] {
         let sessionKeys = master.keys.fairPlaySessionKeys
         guard let first = sessionKeys.first else { return [] }
@@ -20,8 +26,14 @@ enum SessionKeyMissingRule {
             }
         }
         return missing.map { key, playlist in
-            kind(
-                "the master announces FairPlay session keys but not \(key.uri) (used in \(playlist)); add \(key.text(.sessionKey))",
+            // Only a key that would pass is offered as the session key to write: copying a broken one
+            // (METHOD=AES-128, a URI that is not skd:) would add a second mistake.
+            let advice =
+                Self.isSound(key)
+                ? "add \(key.text(.sessionKey))"
+                : "that key has findings of its own in \(playlist) (METHOD=\(key.method)); fix it, then announce it as an EXT-X-SESSION-KEY"
+            return kind(
+                "the master announces FairPlay session keys but not \(key.uri) (used in \(playlist)); \(advice)",
                 at: SourceLocation(path: master.path, line: first.line, column: 1, offset: 0))
         }
     }
