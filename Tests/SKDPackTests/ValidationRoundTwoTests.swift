@@ -105,4 +105,20 @@ struct ValidationRoundTwoTests {
         let other = try PlaylistValidator.validate(MemorySource(Array(zoned.utf8)), path: "t.m3u8").diagnostics
         #expect(other.first { $0.id == "HLS-program-date-time-precision" }?.message.hasSuffix("2019-03-07T18:04:05.000+01:00") == true)
     }
+
+    /// rfc8216bis 4.4.6.1.1: corresponding members of two groups may differ in URI, CHANNELS, BIT-DEPTH,
+    /// STABLE-RENDITION-ID, INSTREAM-ID and SAMPLE-RATE; not in LANGUAGE.
+    @Test func renditionGroupsCompareByTheDraft() throws {
+        let master = { (second: String) in
+            "#EXTM3U\n#EXT-X-VERSION:7\n"
+                + #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="lo",NAME="en",LANGUAGE="en",SAMPLE-RATE=44100,STABLE-RENDITION-ID="a",URI="lo.m3u8""#
+                + "\n" + second + "\n"
+                + #"#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="mp4a.40.2",AUDIO="lo""# + "\nv1.m3u8\n"
+                + #"#EXT-X-STREAM-INF:BANDWIDTH=2,CODECS="mp4a.40.2",AUDIO="hi""# + "\nv2.m3u8\n"
+        }
+        let fine = #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="hi",NAME="en",LANGUAGE="en",SAMPLE-RATE=48000,STABLE-RENDITION-ID="b",URI="hi.m3u8""#
+        #expect(!(try Self.ids(master(fine))).contains("HLS-media-group"))
+        let language = fine.replacingOccurrences(of: #"LANGUAGE="en""#, with: #"LANGUAGE="fr""#)
+        #expect(try Self.ids(master(language)).contains("HLS-media-group"))
+    }
 }

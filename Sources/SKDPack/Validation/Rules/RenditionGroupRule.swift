@@ -3,8 +3,9 @@ import HLS
 /// A rendition group is one set of alternatives (RFC 8216 4.3.4.1.1): its members have different NAMEs,
 /// and at most one is the DEFAULT, or a player cannot tell them apart or choose. Groups of one TYPE are
 /// encodings of the same set ("each Group of the same TYPE MUST have the same set of members, and each
-/// corresponding member MUST have identical attributes with the exception of the URI and CHANNELS
-/// attributes"): a player switching variants switches group and expects to find the same choices.
+/// corresponding member MUST have identical attributes with the exception of the URI, CHANNELS, BIT-DEPTH,
+/// STABLE-RENDITION-ID, INSTREAM-ID, and SAMPLE-RATE attributes", rfc8216bis 4.4.6.1.1): a player switching
+/// variants switches group and expects to find the same choices.
 /// DEFAULT is not compared: the RFC's own example (section 8.7) picks a different default per group, so
 /// it is read as the group's choice rather than a member's attribute.
 struct RenditionGroupRule: ValidationRule {
@@ -24,7 +25,14 @@ struct RenditionGroupRule: ValidationRule {
 
     private var names: [GroupKey: [String: Int]] = [:]
     private var defaults: [GroupKey: Int] = [:]
-    /// Per group: each member's NAME and its attributes but GROUP-ID, URI, CHANNELS and DEFAULT.
+    /// What corresponding members may differ in: rfc8216bis 4.4.6.1.1 exempts URI, CHANNELS, BIT-DEPTH,
+    /// STABLE-RENDITION-ID, INSTREAM-ID and SAMPLE-RATE; GROUP-ID names the group, and DEFAULT is not
+    /// compared (above).
+    static let exempt: Set<String> = [
+        "GROUP-ID", "URI", "CHANNELS", "BIT-DEPTH", "STABLE-RENDITION-ID", "INSTREAM-ID", "SAMPLE-RATE", "DEFAULT",
+    ]
+
+    /// Per group: each member's NAME and its attributes but the exempt ones.
     private var members: [GroupKey: [String: [String: String]]] = [:]
     private var groupOrder: [GroupKey] = []
     private var groupPlaces: [GroupKey: RulePlace] = [:]
@@ -39,7 +47,7 @@ struct RenditionGroupRule: ValidationRule {
         }
         if let list = tag.attributes, let name = tag.quotedString("NAME") {
             var compared: [String: String] = [:]
-            for attribute in list where !["GROUP-ID", "URI", "CHANNELS", "DEFAULT"].contains(attribute.name) {
+            for attribute in list where !Self.exempt.contains(attribute.name) {
                 compared[attribute.name] = String(decoding: attribute.line[attribute.valueRange], as: UTF8.self)
             }
             members[group, default: [:]][name] = compared
@@ -85,7 +93,7 @@ struct RenditionGroupRule: ValidationRule {
             context.report(
                 Self.kind,
                 "\(group.type) group \"\(group.id)\" must have the members of group \"\(first.id)\" with the same attributes "
-                    + "but URI and CHANNELS; it \(parts.joined(separator: "; "))",
+                    + "but URI, CHANNELS, BIT-DEPTH, STABLE-RENDITION-ID, INSTREAM-ID and SAMPLE-RATE (rfc8216bis 4.4.6.1.1); it \(parts.joined(separator: "; "))",
                 at: place)
         }
     }
