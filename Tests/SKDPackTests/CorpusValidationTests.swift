@@ -127,7 +127,10 @@ struct CorpusValidationTests {
         table["videojs__m3u8-parser__test_fixtures_integration_llhls-byte-range.m3u8"]?.why += "; " + vodEndList
         // Keys: the RFC's rule, and FairPlay's (Apple's documents, not the RFC, say what FairPlay accepts).
         // ("{$v1}/2" lists version 1 among others: a list that offers FairPlay's version is not an error.)
-        table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L2788.m3u8"] = (["HLS-version-too-low"], version)
+        table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L2788.m3u8"] = (
+            ["HLS-version-too-low", "HLS-steering-pathway"],
+            version + "; rfc8216bis 4.4.6.6: EXT-X-CONTENT-STEERING's PATHWAY-ID MUST be one a variant stream has, and none has one"
+        )
         let fairPlayMethod = "FairPlay (Apple): a FairPlay key is METHOD=SAMPLE-AES (cbcs); FairPlay does not decrypt"
         table["video-dev__hls.js__tests_unit_loader_m3u8-parser.ts__L675.m3u8"] = (
             ["HLS-version-too-low", "FPS-method"], version + "; " + fairPlayMethod + " AES-128 segments"

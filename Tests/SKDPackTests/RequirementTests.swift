@@ -200,6 +200,10 @@ struct RequirementTests {
         RequirementCase("bis-8-a", "HLS-version-too-low", media("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", version: 8)),
         RequirementCase(
             "bis-4.4.4.4-a", "KEY-iv-forbidden", media(#"#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI="k",IV=0x00000000000000000000000000000001"#)),
+        RequirementCase(
+            "bis-4.4.6.6-a", "HLS-steering-pathway",
+            master(
+                #"#EXT-X-CONTENT-STEERING:SERVER-URI="https://s.example.com/m.json",PATHWAY-ID="CDN-B""#, variant: #",PATHWAY-ID="CDN-A""#)),
         RequirementCase("bis-6.2.1-a", "HLS-vod-without-endlist", media("#EXT-X-PLAYLIST-TYPE:VOD", ended: false)),
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(

@@ -282,6 +282,12 @@ struct ValidationRuleTests {
                     #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English (SDH)",LANGUAGE="en",AUTOSELECT=YES,CHARACTERISTICS="public.accessibility.describes-music-and-sound",URI="en2.m3u8""#
                 )),
             RuleCase(
+                rule: "HLS-steering-pathway", severity: .error, line: 3, column: 78,
+                broken: master(#"#EXT-X-CONTENT-STEERING:SERVER-URI="https://s.example.com/m.json",PATHWAY-ID="CDN-B""#)
+                    .replacingOccurrences(of: "BANDWIDTH=1000000", with: #"BANDWIDTH=1000000,PATHWAY-ID="CDN-A""#),
+                correct: master(#"#EXT-X-CONTENT-STEERING:SERVER-URI="https://s.example.com/m.json",PATHWAY-ID="CDN-A""#)
+                    .replacingOccurrences(of: "BANDWIDTH=1000000", with: #"BANDWIDTH=1000000,PATHWAY-ID="CDN-A""#)),
+            RuleCase(
                 rule: "HLS-vod-without-endlist", severity: .error, line: 4, column: 1,
                 broken: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXT-X-PLAYLIST-TYPE:VOD\n#EXTINF:10,\na.ts\n",
                 correct:

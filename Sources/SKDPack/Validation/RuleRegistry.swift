@@ -10,7 +10,7 @@ public enum RuleRegistry {
         SegmentsAfterEndListRule.self, VodEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
         SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self, DateRangeOverlapRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
-        GroupReferenceRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
+        GroupReferenceRule.self, ContentSteeringPathwayRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
         ServerControlRule.self, NormalizationRule.self,
         // HLS SHOULDs, as warnings.
         ProgramDateTimePrecisionRule.self, CodecsMissingRule.self, AudioChannelsRule.self, AutoselectDistinctRule.self,
