@@ -121,4 +121,17 @@ struct ValidationRoundTwoTests {
         let language = fine.replacingOccurrences(of: #"LANGUAGE="en""#, with: #"LANGUAGE="fr""#)
         #expect(try Self.ids(master(language)).contains("HLS-media-group"))
     }
+
+    /// rfc8216bis 4.4.5.1: START-DATE and END-DATE are ISO 8601 date/times; "invalid" is not one.
+    @Test func dateRangeDatesAreDates() throws {
+        let playlist = { (date: String) in
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
+                + #"#EXT-X-DATERANGE:ID="a",START-DATE="\#(date)""# + "\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        let found = try PlaylistValidator.validate(MemorySource(Array(playlist("invalid").utf8)), path: "t.m3u8").diagnostics
+        #expect(found.first { $0.id == "HLS-daterange" }?.message.hasPrefix(#"START-DATE="invalid" is not an ISO 8601 date/time"#) == true)
+        for good in ["2026-01-01T00:00:00.000Z", "2026-01-01T01:00:00+01:00", "2026-01-01T00:00:00"] {
+            #expect(!(try Self.ids(playlist(good))).contains("HLS-daterange"), "\(good)")
+        }
+    }
 }

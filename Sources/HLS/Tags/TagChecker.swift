@@ -137,6 +137,25 @@ public enum TagChecker {
     }
 
     /// `YYYY-MM-DDThh:mm:ss…`: the shape; the calendar is the player's business.
+    /// Whether `bytes` are a whole ISO 8601 date/time as HLS writes them: `YYYY-MM-DDThh:mm:ss`, optional
+    /// fractional seconds, an optional zone (`Z`, `±hh:mm`, `±hhmm`), nothing more.
+    public static func isDateTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard looksLikeDateTime(bytes) else { return false }
+        var index = 19
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let start = index
+            while index < bytes.count, bytes[index] &- 0x30 < 10 { index += 1 }
+            guard index > start else { return false }
+        }
+        let zone = Array(bytes[index...])
+        if zone.isEmpty || zone == [UInt8(ascii: "Z")] || zone == [UInt8(ascii: "z")] { return true }
+        guard zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-") else { return false }
+        let digits = zone.dropFirst().filter { $0 != UInt8(ascii: ":") }
+        return digits.count == 4 && digits.allSatisfy { $0 &- 0x30 < 10 }
+            && (zone.count == 5 || (zone.count == 6 && zone[3] == UInt8(ascii: ":")))
+    }
+
     static func looksLikeDateTime(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 19 else { return false }
         for index in [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18] where bytes[index] &- 0x30 >= 10 {

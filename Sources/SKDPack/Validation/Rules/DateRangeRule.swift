@@ -11,7 +11,7 @@ struct DateRangeRule: ValidationRule {
         id: "HLS-daterange", severity: .error,
         summary: "An EXT-X-DATERANGE breaks a rule of its attributes (START-DATE, END-ON-NEXT, END-DATE, X- values, one "
             + "ID's values).",
-        specSection: "4.3.2.7")
+        specSection: "rfc8216bis-22 4.4.5.1 (RFC 8216 4.3.2.7)")
 
     static let tags: Set<TagName>? = [.dateRange]
     static let watchesSegments = false
@@ -23,6 +23,18 @@ struct DateRangeRule: ValidationRule {
         guard tag.name == .dateRange, let list = tag.attributes else { return }
         func report(_ message: String, _ attribute: Attribute?) {
             context.report(Self.kind, message, line: line, column: attribute?.column ?? tag.valueColumn ?? 1)
+        }
+        // START-DATE and END-DATE hold an ISO 8601 date/time (rfc8216bis 4.4.5.1): a player that cannot read one
+        // cannot place the range. (One without a time zone is read as written: a date/time of local time.)
+        for name in ["START-DATE", "END-DATE"] {
+            guard let attribute = list[name], attribute.isQuoted else { continue }
+            let text = attribute.text
+            let readable = text.utf8.withContiguousStorageIfAvailable { TagChecker.isDateTime(UnsafeRawBufferPointer($0)) } ?? false
+            if !readable {
+                report(
+                    "\(name)=\"\(text.prefix(60))\" is not an ISO 8601 date/time: write it as 2026-11-23T10:00:00.000Z (YYYY-MM-DDThh:mm:ss.sss and a zone)",
+                    attribute)
+            }
         }
         if let endOnNext = list["END-ON-NEXT"] {
             if list["CLASS"] == nil { report("END-ON-NEXT=YES needs a CLASS attribute", endOnNext) }
