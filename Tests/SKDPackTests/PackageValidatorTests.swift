@@ -71,6 +71,19 @@ struct PackageValidatorTests {
         #expect(message.contains("fix it, then announce it"), "\(message)")
     }
 
+    @Test("a session key with a media key's URI and another KEYFORMATVERSIONS: PKG-session-key-attributes, not 'unused'")
+    func sessionKeyAttributes() throws {
+        let other = Self.sessionKey(Self.fairPlay).replacingOccurrences(of: #"KEYFORMATVERSIONS="1""#, with: #"KEYFORMATVERSIONS="1/2""#)
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: [other]),
+            media: [try Self.media("v1.m3u8", keys: [Self.fairPlay]), try Self.media("v2.m3u8", keys: [Self.fairPlay])])
+        #expect(findings.map(\.id).contains("PKG-session-key-attributes"), "\(findings)")
+        #expect(findings.map(\.id) == ["PKG-session-key-attributes"], "one mistake, one finding: \(findings)")
+        #expect(
+            findings.first { $0.id == "PKG-session-key-attributes" }?.message.contains(
+                #"KEYFORMATVERSIONS="1/2" where the media key has "1""#) == true)
+    }
+
     @Test("no session keys at all is a choice, not a finding")
     func noSessionKeys() throws {
         let findings = PackageValidator.validate(

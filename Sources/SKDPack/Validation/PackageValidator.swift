@@ -5,7 +5,10 @@ import HLS
 public enum PackageValidator {
     /// Each package rule: its kinds and its check.
     static let rules: [(kinds: [DiagnosticKind], check: @Sendable (PackageContents) -> [Diagnostic])] = [
-        ([SessionKeyUnusedRule.kind, SessionKeyUnusedRule.unverifiedKind], SessionKeyUnusedRule.check),
+        (
+            [SessionKeyUnusedRule.kind, SessionKeyUnusedRule.unverifiedKind, SessionKeyUnusedRule.attributesKind],
+            SessionKeyUnusedRule.check
+        ),
         ([SessionKeyMissingRule.kind], { SessionKeyMissingRule.check(master: $0.master, media: $0.media) }),
         ([ProtectionSystemsRule.kind], { ProtectionSystemsRule.check(master: $0.master, media: $0.media) }),
         ([IFramePlaylistRule.kind], IFramePlaylistRule.check),

@@ -21,7 +21,9 @@ enum SessionKeyMissingRule {
         let announced = sessionKeys.map(\.value)
         var missing: [(key: KeyAttributes, playlist: String)] = []
         for playlist in media {
-            for key in playlist.keys.fairPlayKeys where !announced.contains(key) && !missing.contains(where: { $0.key == key }) {
+            // A session key with the same URI and other attributes is PKG-session-key-attributes' finding.
+            for key in playlist.keys.fairPlayKeys
+            where !announced.contains(where: { $0.uri == key.uri }) && !missing.contains(where: { $0.key == key }) {
                 missing.append((key, playlist.path))
             }
         }
