@@ -204,6 +204,9 @@ struct RequirementTests {
             "bis-4.4.6.6-a", "HLS-steering-pathway",
             master(
                 #"#EXT-X-CONTENT-STEERING:SERVER-URI="https://s.example.com/m.json",PATHWAY-ID="CDN-B""#, variant: #",PATHWAY-ID="CDN-A""#)),
+        RequirementCase(
+            "bis-4.4.3.8-e", "HLS-part-hold-back",
+            media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=2.5", ended: false)),
         RequirementCase("bis-6.2.1-a", "HLS-vod-without-endlist", media("#EXT-X-PLAYLIST-TYPE:VOD", ended: false)),
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(

@@ -261,6 +261,10 @@ struct ValidationRuleTests {
                 broken: media("#EXT-X-SERVER-CONTROL:HOLD-BACK=20", version: 9),
                 correct: media("#EXT-X-SERVER-CONTROL:HOLD-BACK=30", version: 9)),
             RuleCase(
+                rule: "HLS-part-hold-back", severity: .warning, line: 5, column: 23,
+                broken: media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=2.5", version: 9),
+                correct: media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3", version: 9)),
+            RuleCase(
                 rule: "HLS-program-date-time-precision", severity: .warning, line: 4, column: 26,
                 broken: media("#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00Z"),
                 correct: media("#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z")),

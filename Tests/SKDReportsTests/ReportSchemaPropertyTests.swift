@@ -12,7 +12,7 @@ import Testing
 /// URI references that decode back to the path; JUnit names each test case's class after its package.
 @Suite("reports follow their schemas (generated)")
 struct ReportSchemaPropertyTests {
-    static let cases = 120
+    static let cases = 200
     static let xsd = try! XMLSchemaValidator(xsd: ReportSchemas.xsd)
 
     @Test("every generated report is valid against the XSD and the JSON Schema, and every rule id occurs")

@@ -11,7 +11,7 @@ public enum RuleRegistry {
         SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self, DateRangeOverlapRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
         GroupReferenceRule.self, ContentSteeringPathwayRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
-        ServerControlRule.self, NormalizationRule.self,
+        ServerControlRule.self, PartHoldBackRule.self, NormalizationRule.self,
         // HLS SHOULDs, as warnings.
         ProgramDateTimePrecisionRule.self, CodecsMissingRule.self, AudioChannelsRule.self, AutoselectDistinctRule.self,
         StartOffsetRule.self,
