@@ -55,8 +55,6 @@ public struct ElementaryStream: Sendable, Equatable {
     public var lastPTS: UInt64?
     /// The shortest positive distance between the presentation times read: a frame's duration.
     public var frameDuration: UInt64?
-    /// Whether the stream's first packet has the adaptation field's random_access_indicator.
-    public var randomAccessAtStart: Bool?
     /// The NAL unit types of the first video access unit, in order (H.264: 9 AUD, 7 SPS, 8 PPS, 5 IDR, 1
     /// non-IDR; HEVC's in its own numbering).
     public var firstNALUnitTypes: [UInt8] = []

@@ -108,12 +108,7 @@ struct TransportSegmentReader {
         let control = (packet[base + 3] >> 4) & 0x3
         let counter = packet[base + 3] & 0x0F
         var payload = base + 4
-        var randomAccess = false
-        if control & 0x2 != 0 {
-            let length = Int(packet[base + 4])
-            if length > 0, length <= 183 { randomAccess = packet[base + 5] & 0x40 != 0 }
-            payload += 1 + length
-        }
+        if control & 0x2 != 0 { payload += 1 + Int(packet[base + 4]) }
         if control & 0x1 != 0, pid != 0x1FFF {
             if let last = continuity[pid], counter != (last + 1) & 0x0F, counter != last {
                 segment.continuityErrors.append(ContinuityError(offset: offset, pid: pid, expected: (last + 1) & 0x0F, found: counter))
@@ -127,7 +122,6 @@ struct TransportSegmentReader {
         } else if pid == segment.pmtPID, segment.streams.isEmpty {
             try programMap(data, start: payloadStart, offset: offset)
         } else if let index = segment.streams.firstIndex(where: { $0.pid == pid }) {
-            if segment.streams[index].randomAccessAtStart == nil { segment.streams[index].randomAccessAtStart = randomAccess }
             elementary(data, start: payloadStart, stream: index)
         }
     }

@@ -60,15 +60,6 @@ public enum FFprobe {
     }
 
     private static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable!
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try SKDPackRunner.run(arguments, program: executable!).stdoutText
     }
 }

@@ -18,12 +18,13 @@ public enum SKDPackRunner {
         return bundle.appendingPathComponent("skdpack")
     }()
 
+    /// Runs `program` (the built skdpack unless said otherwise) with `arguments`.
     public static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-        directory: URL? = nil
+        directory: URL? = nil, program: URL = executable
     ) throws -> Result {
         let process = Process()
-        process.executableURL = executable
+        process.executableURL = program
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env.merge(environment) { $1 }

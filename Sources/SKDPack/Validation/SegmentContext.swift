@@ -9,7 +9,7 @@ final class SegmentContext {
     /// What became of the segment of a URI line.
     enum Reading {
         /// Read: what its bytes say.
-        case measured(MeasuredSegment, file: String)
+        case measured(MeasuredSegment)
         /// A URI with a scheme, or root-relative: not a file here.
         case remote(String)
         /// Not read, and why (a gap, a whole-segment AES-128 encryption, an init segment that is unreadable).
@@ -88,7 +88,7 @@ final class SegmentContext {
             reading = .remote(uri)
         }
         switch reading {
-        case .measured(let segment, _): measured.add(segment, line: line.raw.number, uri: uri)
+        case .measured(let segment): measured.add(segment, line: line.raw.number, uri: uri)
         case .skipped where gap: break
         default: measured.segmentsNotMeasured += 1
         }
@@ -112,7 +112,7 @@ final class SegmentContext {
         if InitSegmentSniffer.startsTransportStream(file, at: range?.offset ?? 0) || map.isNone {
             if iFrame { return .skipped("an I-frame segment of MPEG-TS (its PAT and PMT are elsewhere in the resource)") }
             do {
-                return .measured(MeasuredSegment(try TransportSegmentFile.read(file, range: span)), file: file)
+                return .measured(MeasuredSegment(try TransportSegmentFile.read(file, range: span)))
             } catch {
                 return .failed(error.description)
             }
@@ -120,7 +120,7 @@ final class SegmentContext {
         guard case .read(let initSegment, _) = map else { return .skipped("its init segment cannot be read here") }
         do {
             let segment = try MediaSegmentFile.read(file, range: span, defaults: initSegment.fragmentDefaults)
-            return .measured(MeasuredSegment(segment, initSegment: initSegment), file: file)
+            return .measured(MeasuredSegment(segment, initSegment: initSegment))
         } catch {
             return .failed(error.description)
         }

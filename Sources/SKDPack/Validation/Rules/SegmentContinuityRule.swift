@@ -15,9 +15,9 @@ struct SegmentContinuityRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard context.segments?.iFramesOnly == false, let segment = context.segment(at: line), !segment.discontinuity,
-            case .measured(let media, _) = segment.reading,
+            case .measured(let media) = segment.reading,
             let start = media.startTime, let previous = context.segments?.previous,
-            case .measured(let before, _) = previous.reading, before.container == media.container,
+            case .measured(let before) = previous.reading, before.container == media.container,
             let end = before.startTime.flatMap({ start in before.duration.map { start + $0 } })
         else { return }
         let step = start - end
@@ -43,8 +43,8 @@ struct SegmentFormatChangeRule: ValidationRule {
     static let keyTruth: KeyTruthSource? = .segments
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let segment = context.segment(at: line), !segment.discontinuity, case .measured(let media, _) = segment.reading,
-            let previous = context.segments?.previous, case .measured(let before, _) = previous.reading
+        guard let segment = context.segment(at: line), !segment.discontinuity, case .measured(let media) = segment.reading,
+            let previous = context.segments?.previous, case .measured(let before) = previous.reading
         else { return }
         let what: String
         if before.container != media.container {

@@ -15,7 +15,7 @@ struct SegmentDurationRule: ValidationRule {
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         // In an I-frame playlist EXTINF is the time to the next I-frame, not the segment's (4.4.3.6).
         guard context.segments?.iFramesOnly == false, let segment = context.segment(at: line),
-            case .measured(let media, _) = segment.reading,
+            case .measured(let media) = segment.reading,
             let measured = media.duration, let declared = segment.extinf
         else { return }
         let difference = abs(declared - measured)
@@ -61,7 +61,7 @@ struct SegmentOverTargetRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard context.segments?.iFramesOnly == false, let segment = context.segment(at: line),
-            case .measured(let media, _) = segment.reading,
+            case .measured(let media) = segment.reading,
             let measured = media.duration, let target = context.segments?.targetDuration, measured.rounded() > Double(target),
             (segment.extinf ?? 0).rounded() <= Double(target)
         else { return }

@@ -19,7 +19,7 @@ struct SegmentEncryptionRule: ValidationRule {
     private var pending: (serial: Int, place: RulePlace, message: (head: String, tail: String), count: Int)?
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading, let truth = context.keyTruth,
+        guard let segment = context.segment(at: line), case .measured(let media) = segment.reading, let truth = context.keyTruth,
             let message = Self.mismatch(media, truth, context)
         else { return }
         if let current = pending, current.serial == truth.serial {

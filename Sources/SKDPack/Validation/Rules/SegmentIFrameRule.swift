@@ -13,7 +13,7 @@ struct SegmentIFrameSyncRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard context.segments?.iFramesOnly == true, let segment = context.segment(at: line),
-            case .measured(let media, _) = segment.reading,
+            case .measured(let media) = segment.reading,
             media.startsWithSyncSample == false
         else { return }
         context.report(
@@ -37,7 +37,7 @@ struct SegmentIFrameInitRule: ValidationRule {
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard context.segments?.iFramesOnly == true, let segment = context.segment(at: line),
-            case .measured(let media, _) = segment.reading,
+            case .measured(let media) = segment.reading,
             media.holdsInitSection
         else { return }
         context.report(

@@ -15,7 +15,7 @@ struct SegmentKeyIDRule: ValidationRule {
     static let keyTruth: KeyTruthSource? = .segments
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading, !media.keyIDs.isEmpty,
+        guard let segment = context.segment(at: line), case .measured(let media) = segment.reading, !media.keyIDs.isEmpty,
             let truth = context.keyTruth
         else { return }
         var defaults: [KeyID] = []

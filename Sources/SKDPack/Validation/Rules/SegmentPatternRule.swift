@@ -18,7 +18,7 @@ struct SegmentPatternRule: ValidationRule {
     static let keyTruth: KeyTruthSource? = .segments
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading,
+        guard let segment = context.segment(at: line), case .measured(let media) = segment.reading,
             let key = context.keyTruth?.period(context).fairPlay, key.method == FairPlay.method
         else { return }
         if let video = media.videoPattern, video.crypt != 1 || video.skip != 9 {

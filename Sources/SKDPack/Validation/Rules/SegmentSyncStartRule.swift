@@ -47,7 +47,7 @@ struct SegmentIndependenceRule: ValidationRule {
     }
 
     static func startsWithoutSync(_ line: PlaylistLine, _ context: RuleContext) -> Bool {
-        guard let segment = context.segment(at: line), case .measured(let media, _) = segment.reading else { return false }
+        guard let segment = context.segment(at: line), case .measured(let media) = segment.reading else { return false }
         return media.startsWithSyncSample == false
     }
 }
