@@ -123,13 +123,15 @@ struct SegmentsCommandTests {
         let folder = try Self.ffmpegTitle(segmentType: "fmp4", extra: ["-hls_flags", "split_by_time"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("title.m3u8")
-        var run = try SKDPackRunner.run(["validate", "--segments", "--format", "json", playlist.path])
+        // ffmpeg writes EXT-X-VERSION:7 where its EXT-X-MAP needs 6 (HLS-version-too-high, not this test's).
+        let validate = ["validate", "--segments", "--disable", "HLS-version-too-high", "--format", "json", playlist.path]
+        var run = try SKDPackRunner.run(validate)
         #expect(try Self.findings(run.stdout).map(\.rule) == ["SEG-sync-start", "SEG-sync-start", "SEG-sync-start"])
         #expect(run.status == 0)
         let text = try String(contentsOf: playlist, encoding: .utf8)
         try text.replacingOccurrences(of: "#EXTM3U\n", with: "#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n").write(
             to: playlist, atomically: true, encoding: .utf8)
-        run = try SKDPackRunner.run(["validate", "--segments", "--format", "json", playlist.path])
+        run = try SKDPackRunner.run(validate)
         #expect(try Self.findings(run.stdout).map(\.rule) == ["SEG-not-independent", "SEG-not-independent", "SEG-not-independent"])
         #expect(run.status == 1)
     }

@@ -169,6 +169,60 @@ struct ValidateCommandTests {
         #expect(results.map { $0["level"] as? String } == ["error", "warning"])
     }
 
+    /// Each finding of a JSON report as "file:line rule".
+    static func findings(_ report: Data) throws -> [String] {
+        let json = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])
+        return (json["playlists"] as? [[String: Any]] ?? []).flatMap { playlist in
+            let file = (playlist["path"] as? String ?? "").split(separator: "/").last.map(String.init) ?? ""
+            return (playlist["diagnostics"] as? [[String: Any]] ?? []).map {
+                "\(file):\($0["line"] as? Int ?? 0) \($0["rule"] as? String ?? "")"
+            }
+        }
+    }
+
+    @Test("a tag cut by a \\ continuation is one finding: its rest is not taken for the variant's playlist")
+    func continuationIsOneFinding() throws {
+        let scratch = try Scratch(folder: "title")
+        defer { scratch.remove() }
+        try scratch.write(
+            "title/master.m3u8",
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1000000,\\\nCODECS=\"mp4a.40.2\"\nv.m3u8\n")
+        try scratch.write("title/v.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n")
+        let result = try SKDPackRunner.run(["validate", "--format", "json", scratch.path("title")])
+        #expect(try Self.findings(result.stdout) == ["master.m3u8:2 HLS-attribute-syntax"])
+    }
+
+    @Test(
+        "rfc8216bis 6.2.4: a package's media playlists share one target duration and one playlist type; VOD subtitles and I-frames may differ"
+    )
+    func packageTargetDurationAndType() throws {
+        let scratch = try Scratch(folder: "title")
+        defer { scratch.remove() }
+        let media = { (target: Int, type: String?) in
+            "#EXTM3U\n#EXT-X-TARGETDURATION:\(target)\n" + (type.map { "#EXT-X-PLAYLIST-TYPE:\($0)\n" } ?? "")
+                + "#EXTINF:\(target),\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        try scratch.write(
+            "title/master.m3u8",
+            "#EXTM3U\n"
+                + #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="en",LANGUAGE="en",URI="subs.m3u8""# + "\n"
+                + #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",LANGUAGE="en",CHANNELS="2",URI="audio.m3u8""# + "\n"
+                + #"#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="a",SUBTITLES="s""# + "\nlow.m3u8\n"
+                + #"#EXT-X-STREAM-INF:BANDWIDTH=2000000,CODECS="avc1.64001f,mp4a.40.2",AUDIO="a",SUBTITLES="s""# + "\nhigh.m3u8\n")
+        try scratch.write("title/low.m3u8", media(6, "VOD"))
+        try scratch.write("title/high.m3u8", media(6, "VOD"))
+        try scratch.write("title/audio.m3u8", media(6, "VOD"))
+        try scratch.write("title/subs.m3u8", media(60, "VOD"))
+        let validate = ["validate", "--format", "json", scratch.path("title")]
+        #expect(try Self.findings(try SKDPackRunner.run(validate).stdout) == [])
+        try scratch.write("title/audio.m3u8", media(10, nil))
+        let result = try SKDPackRunner.run(validate)
+        #expect(try Self.findings(result.stdout) == ["audio.m3u8:1 PKG-playlist-type", "audio.m3u8:2 PKG-target-duration"])
+        #expect(result.stdoutText.contains("EXT-X-TARGETDURATION:10 differs from the 6 s of low.m3u8 and 1 more"), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("no EXT-X-PLAYLIST-TYPE, unlike subs.m3u8 and 2 more (EXT-X-PLAYLIST-TYPE:VOD)"))
+        #expect(result.status == 1)
+    }
+
     @Test("a hostile line cannot reach the terminal: control characters are shown as ?")
     func terminalSafe() throws {
         let scratch = try Scratch()

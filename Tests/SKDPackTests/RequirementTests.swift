@@ -11,13 +11,19 @@ struct RequirementCase: Sendable, CustomTestStringConvertible {
     var bytes: [UInt8]
     /// A media playlist beside a master: the row's rule is a package rule.
     var media: String?
+    /// More media playlists of the package (`o0.m3u8`, `o1.m3u8`, …), for a rule that compares them.
+    var others: [String] = []
     /// The master names that media playlist in an EXT-X-I-FRAME-STREAM-INF.
     var isIFrames = false
     /// Validated with `--segments` in the folder of the rule fixtures, whose segments it names.
     var segments = false
 
-    init(_ ref: String, _ rule: DiagnosticID, _ text: String, media: String? = nil, isIFrames: Bool = false, segments: Bool = false) {
+    init(
+        _ ref: String, _ rule: DiagnosticID, _ text: String, media: String? = nil, others: [String] = [], isIFrames: Bool = false,
+        segments: Bool = false
+    ) {
         self.init(ref, rule, bytes: Array(text.utf8), media: media)
+        self.others = others
         self.isIFrames = isIFrames
         self.segments = segments
     }
@@ -208,6 +214,25 @@ struct RequirementTests {
             "bis-4.4.3.8-e", "HLS-part-hold-back",
             media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=2.5", ended: false)),
         RequirementCase("bis-6.2.1-a", "HLS-vod-without-endlist", media("#EXT-X-PLAYLIST-TYPE:VOD", ended: false)),
+        RequirementCase(
+            "bis-6.2.1-b", "HLS-program-date-time-overlap",
+            media(pdt, "#EXTINF:10,", "b.ts", "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:05.000Z")),
+        RequirementCase(
+            "bis-4.4.4.9-b", "HLS-part-too-short",
+            media(
+                "#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3", #"#EXT-X-PART:DURATION=1,URI="p0.ts""#,
+                #"#EXT-X-PART:DURATION=0.5,URI="p1.ts""#, #"#EXT-X-PART:DURATION=1,URI="p2.ts""#, ended: false)),
+        RequirementCase(
+            "bis-6.2.4-a", "PKG-target-duration", master(), media: media(),
+            others: [media().replacingOccurrences(of: "TARGETDURATION:10", with: "TARGETDURATION:6")]),
+        RequirementCase(
+            "bis-6.2.4-b", "PKG-playlist-type", master(), media: media("#EXT-X-PLAYLIST-TYPE:VOD"), others: [media()]),
+        RequirementCase(
+            "bis-8-b", "HLS-version-too-low",
+            master(#"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="en",INSTREAM-ID="CC1",URI="s.m3u8""#)),
+        RequirementCase(
+            "bis-4.4.5.1-b", "HLS-daterange-precision", media(pdt, #"#EXT-X-DATERANGE:ID="a",START-DATE="2026-11-23T10:00:00Z""#)),
+        RequirementCase("bis-6.2.1-c", "HLS-version-too-high", media(version: 5)),
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(
             "4.3.2.1-b", "SEG-extinf-duration", SegmentRuleCases.playlist(target: 4, [(2, "s0.m4s"), (3.5, "s1.m4s")]), segments: true),
@@ -260,8 +285,11 @@ struct RequirementTests {
         if let mediaText = requirement.media {
             let master = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: folder + "master.m3u8", options: options)
             let media = try PlaylistValidator.validate(MemorySource(Array(mediaText.utf8)), path: folder + "v.m3u8", options: options)
+            let others = try requirement.others.enumerated().map { index, text in
+                try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: folder + "o\(index).m3u8", options: options)
+            }
             found = PackageValidator.validate(
-                master: master, media: [media], iFramePlaylists: requirement.isIFrames ? [folder + "v.m3u8"] : [])
+                master: master, media: [media] + others, iFramePlaylists: requirement.isIFrames ? [folder + "v.m3u8"] : [])
         } else {
             found = try PlaylistValidator.validate(MemorySource(requirement.bytes), path: folder + "t.m3u8", options: options).diagnostics
         }

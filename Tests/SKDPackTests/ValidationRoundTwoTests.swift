@@ -134,4 +134,102 @@ struct ValidationRoundTwoTests {
             #expect(!(try Self.ids(playlist(good))).contains("HLS-daterange"), "\(good)")
         }
     }
+
+    static func message(_ id: DiagnosticID, in text: String) throws -> String? {
+        try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "t.m3u8").diagnostics.first { $0.id == id }?.message
+    }
+
+    /// rfc8216bis 6.2.1: a date that goes back into the segment before it by a second or more maps a date to
+    /// two segments; a sub-second overlap is allowed; a segment without a date carries the one before on.
+    @Test func programDatesThatOverlap() throws {
+        let playlist = { (second: String) in
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:6\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n#EXTINF:6.0,\na.ts\n"
+                + "#EXTINF:6.0,\nb.ts\n#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:\(second)\n#EXTINF:6.0,\nc.ts\n#EXT-X-ENDLIST\n"
+        }
+        // b.ts runs from 00:06 to 00:12 (carried on from a.ts's date).
+        let message = try #require(try Self.message("HLS-program-date-time-overlap", in: playlist("2026-01-01T00:00:09.000Z")))
+        #expect(
+            message.hasPrefix("2026-01-01T00:00:09.000Z goes back 3 s into the segment before it (dated by line 4, lasting 6 s)"),
+            "\(message)")
+        let earlier = try #require(try Self.message("HLS-program-date-time-overlap", in: playlist("2026-01-01T00:00:06.000Z")))
+        #expect(earlier.contains("is not after the start of the segment before it"))
+        // A zone-less date is read as UTC, as the draft tells clients to.
+        #expect(try Self.message("HLS-program-date-time-overlap", in: playlist("2026-01-01T00:00:09.000")) != nil)
+        for fine in ["2026-01-01T00:00:11.500Z", "2026-01-01T00:00:12.000Z", "2026-01-01T01:00:00.000Z", "2026-01-01T01:00:12.000+01:00"] {
+            #expect(try Self.message("HLS-program-date-time-overlap", in: playlist(fine)) == nil, "\(fine)")
+        }
+    }
+
+    /// rfc8216bis 4.4.4.9: each Partial Segment lasts at least 85% of PART-TARGET, except INDEPENDENT and GAP
+    /// parts, a part followed by a GAP part, and the last part of its parent; the last part of the parent
+    /// still being written may be its final one.
+    @Test func partialSegmentsTooShort() throws {
+        let playlist = { (parts: [String], closed: Bool) in
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PART-INF:PART-TARGET=1.0\n#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3.0\n"
+                + parts.map { "#EXT-X-PART:\($0)\n" }.joined() + (closed ? "#EXTINF:3.0,\na.mp4\n" : "")
+        }
+        let short = #"DURATION=0.8,URI="b.mp4""#
+        let full = #"DURATION=1.0,URI="c.mp4""#
+        let message = try #require(try Self.message("HLS-part-too-short", in: playlist([full, short, full], true)))
+        #expect(message.hasPrefix("this part lasts 0.8 s, under 85% of PART-TARGET=1.0 (0.85 s)"), "\(message)")
+        #expect(try Self.message("HLS-part-too-short", in: playlist([full, #"DURATION=0.85,URI="b.mp4""#, full], true)) == nil)
+        #expect(try Self.message("HLS-part-too-short", in: playlist([full, short + ",INDEPENDENT=YES", full], true)) == nil)
+        #expect(try Self.message("HLS-part-too-short", in: playlist([full, short, full + ",GAP=YES"], true)) == nil)
+        #expect(try Self.message("HLS-part-too-short", in: playlist([full, full, short], true)) == nil)
+        #expect(try Self.message("HLS-part-too-short", in: playlist([full, full, short], false)) == nil)
+    }
+
+    /// rfc8216bis 4.4.5.1: a DATERANGE date SHOULD have a time zone and milliseconds; one finding a playlist;
+    /// a date that is no date is HLS-daterange's, not also this one's.
+    @Test func dateRangeDatePrecision() throws {
+        let playlist = { (dates: [String]) in
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
+                + dates.enumerated().map { #"#EXT-X-DATERANGE:ID="\#($0.offset)",START-DATE="\#($0.element)""# + "\n" }.joined()
+                + "#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        let found = try PlaylistValidator.validate(
+            MemorySource(Array(playlist(["2026-01-01T00:00:01", "2026-01-01T00:00:02+01:00"]).utf8)), path: "t.m3u8"
+        ).diagnostics.filter { $0.id == "HLS-daterange-precision" }
+        #expect(
+            found.map(\.message) == [
+                "write START-DATE with a time zone (Z or ±hh:mm) and milliseconds: 2026-01-01T00:00:01.000Z (if the time is UTC; else its offset, as +01:00)"
+            ])
+        #expect(try Self.message("HLS-daterange-precision", in: playlist(["2026-01-01T00:00:01.000Z"])) == nil)
+        #expect(try Self.message("HLS-daterange-precision", in: playlist(["invalid"])) == nil)
+    }
+
+    /// rfc8216bis 6.2.1: EXT-X-VERSION SHOULD NOT be higher than the tags and attributes need (section 8);
+    /// an EXTINF over the target that rounds to it needs version 6; CAN-SKIP-UNTIL needs the delta updates'
+    /// 9; a multivariant playlist is not judged.
+    @Test func versionHigherThanNeeded() throws {
+        let media = { (version: Int, lines: String) in
+            "#EXTM3U\n#EXT-X-VERSION:\(version)\n#EXT-X-TARGETDURATION:6\n\(lines)#EXTINF:6.0,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        let key = #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""# + "\n"
+        let message = try #require(try Self.message("HLS-version-too-high", in: media(7, key)))
+        #expect(
+            message.hasPrefix(
+                "EXT-X-VERSION:7 is higher than this playlist needs; the newest thing it has, the KEYFORMAT attribute (line 4), needs version 5: write EXT-X-VERSION:5"
+            ), "\(message)")
+        #expect(try Self.message("HLS-version-too-high", in: media(5, key)) == nil)
+        #expect(try Self.message("HLS-version-too-high", in: media(4, "")) != nil)
+        #expect(try Self.message("HLS-version-too-high", in: media(3, "")) == nil)
+        let rounded = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXTINF:6.4,\na.ts\n#EXT-X-ENDLIST\n"
+        #expect(try Self.message("HLS-version-too-high", in: rounded) == nil)
+        #expect(try Self.message("HLS-version-too-high", in: media(9, "#EXT-X-SERVER-CONTROL:CAN-SKIP-UNTIL=36\n")) == nil)
+        let master = "#EXTM3U\n#EXT-X-VERSION:7\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\"\nv.m3u8\n"
+        #expect(try Self.message("HLS-version-too-high", in: master) == nil)
+    }
+
+    /// rfc8216bis 8: INSTREAM-ID on an EXT-X-MEDIA that is not CLOSED-CAPTIONS needs version 13.
+    @Test func instreamIDOutsideCaptionsNeedsThirteen() throws {
+        let master = { (version: Int) in
+            "#EXTM3U\n#EXT-X-VERSION:\(version)\n"
+                + #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="en",INSTREAM-ID="CC1",URI="s.m3u8""#
+                + "\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"avc1.64001f\",SUBTITLES=\"s\"\nv.m3u8\n"
+        }
+        let message = try #require(try Self.message("HLS-version-too-low", in: master(7)))
+        #expect(message.hasPrefix("INSTREAM-ID on an EXT-X-MEDIA that is not CLOSED-CAPTIONS needs version 13"), "\(message)")
+        #expect(try Self.message("HLS-version-too-low", in: master(13)) == nil)
+    }
 }

@@ -265,6 +265,34 @@ struct ValidationRuleTests {
                 broken: media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=2.5", version: 9),
                 correct: media("#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3", version: 9)),
             RuleCase(
+                rule: "HLS-program-date-time-overlap", severity: .error, line: 7, column: 26,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z\n#EXTINF:10,\na.ts\n"
+                    + "#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:08.000Z\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n",
+                // A sub-second overlap is the draft's one exception (clock drift).
+                correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z\n#EXTINF:10,\na.ts\n"
+                    + "#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:09.600Z\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"),
+            RuleCase(
+                rule: "HLS-part-too-short", severity: .error, line: 7, column: 13,
+                broken: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PART-INF:PART-TARGET=1.0\n"
+                    + "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3.0\n"
+                    + "#EXT-X-PART:DURATION=1.0,URI=\"a.0.mp4\"\n#EXT-X-PART:DURATION=0.5,URI=\"a.1.mp4\"\n"
+                    + "#EXT-X-PART:DURATION=1.0,URI=\"a.2.mp4\"\n#EXTINF:2.5,\na.mp4\n",
+                // Short parts the draft exempts: INDEPENDENT, before a GAP, the last of its parent.
+                correct: "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PART-INF:PART-TARGET=1.0\n"
+                    + "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3.0\n"
+                    + "#EXT-X-PART:DURATION=0.5,URI=\"a.0.mp4\",INDEPENDENT=YES\n#EXT-X-PART:DURATION=0.5,URI=\"a.1.mp4\"\n"
+                    + "#EXT-X-PART:DURATION=1.0,URI=\"a.2.mp4\",GAP=YES\n#EXT-X-PART:DURATION=0.5,URI=\"a.3.mp4\"\n#EXTINF:2.5,\na.mp4\n"),
+            RuleCase(
+                rule: "HLS-daterange-precision", severity: .warning, line: 5, column: 25,
+                broken: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z", #"#EXT-X-DATERANGE:ID="a",START-DATE="2026-11-23T10:00:00Z""#),
+                correct: media(
+                    "#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z", #"#EXT-X-DATERANGE:ID="a",START-DATE="2026-11-23T10:00:00.000Z""#)),
+            RuleCase(
+                rule: "HLS-version-too-high", severity: .warning, line: 2, column: 1,
+                broken: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#, version: 5),
+                correct: media(#"#EXT-X-KEY:METHOD=AES-128,URI="k""#, version: 1)),
+            RuleCase(
                 rule: "HLS-program-date-time-precision", severity: .warning, line: 4, column: 26,
                 broken: media("#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00Z"),
                 correct: media("#EXT-X-PROGRAM-DATE-TIME:2026-11-23T10:00:00.000Z")),

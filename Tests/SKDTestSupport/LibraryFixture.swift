@@ -42,7 +42,8 @@ public struct LibraryFixture {
     }
 
     static func media(title: String, name: String, segments: Int) -> String {
-        var text = "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+        // An I-frame playlist's EXT-X-MAP needs version 5, any other's 6 (rfc8216bis 8).
+        var text = "#EXTM3U\n#EXT-X-VERSION:\(name == "iframes" ? 5 : 6)\n#EXT-X-TARGETDURATION:6\n#EXT-X-PLAYLIST-TYPE:VOD\n"
         if name == "iframes" { text += "#EXT-X-I-FRAMES-ONLY\n" }
         text += "#EXT-X-MAP:URI=\"\(name)-init.mp4\"\n"
         text += widevine + "\n" + playReady + "\n" + fairPlay(title) + "\n"

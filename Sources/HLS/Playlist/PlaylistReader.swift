@@ -406,6 +406,11 @@ private struct PlaylistReaderCore: ~Copyable {
             currentSpansLine = line.raw.number
             for issue in issues { report(issue, on: line) }
             if options.parsesEveryTag { checkVariableReferences(in: content, on: line) }
+        } else if content.last == UInt8(ascii: "\\") {
+            // Not reported in this mode, but the next line is still this tag's rest, not a URI: a master read
+            // for its references does not take it for a variant's playlist.
+            var scratch = spans
+            previousTagContinues = Self.endsInContinuation(TagChecker.check(content, name: name, spans: &scratch), content: content)
         }
         segments.kind.note(name.scope)
         if name.appearsOnce, !seenOnceTags.insert(name).inserted {

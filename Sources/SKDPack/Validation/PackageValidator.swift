@@ -14,6 +14,7 @@ public enum PackageValidator {
         ([IFramePlaylistRule.kind], IFramePlaylistRule.check),
         ([SharedTagRule.repeatedKind, SharedTagRule.differentKind], SharedTagRule.check),
         (MeasuredVariantRule.kinds, MeasuredVariantRule.check),
+        ([PackageTargetDurationRule.targetKind, PackageTargetDurationRule.typeKind], PackageTargetDurationRule.check),
     ]
 
     /// The package findings, each placed in the playlist it is about; `master` is `nil` for a media

@@ -7,14 +7,15 @@ public enum RuleRegistry {
     static let playlistRules: [any ValidationRule.Type] = [
         // HLS: structure beyond what the reader checks line by line.
         MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
+        ProgramDateTimeOverlapRule.self,
         SegmentsAfterEndListRule.self, VodEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
         SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self, DateRangeOverlapRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
         GroupReferenceRule.self, ContentSteeringPathwayRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,
-        ServerControlRule.self, PartHoldBackRule.self, NormalizationRule.self,
+        ServerControlRule.self, PartHoldBackRule.self, PartDurationRule.self, NormalizationRule.self,
         // HLS SHOULDs, as warnings.
         ProgramDateTimePrecisionRule.self, CodecsMissingRule.self, AudioChannelsRule.self, AutoselectDistinctRule.self,
-        StartOffsetRule.self,
+        StartOffsetRule.self, DateRangePrecisionRule.self, VersionTooHighRule.self,
         // KEY: EXT-X-KEY and EXT-X-SESSION-KEY.
         KeyMethodUnknownRule.self, KeyIVForbiddenRule.self, KeyNoneAttributesRule.self, KeyFormatVersionsSyntaxRule.self,
         KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,

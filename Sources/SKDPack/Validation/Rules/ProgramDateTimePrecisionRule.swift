@@ -14,15 +14,20 @@ struct ProgramDateTimePrecisionRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         // One finding per playlist: a packager that writes one such date writes them all.
-        guard !reported, tag.name == .programDateTime, case .dateTime(let text) = tag.value else { return }
+        guard !reported, tag.name == .programDateTime, case .dateTime(let text) = tag.value, let missing = Self.missing(text)
+        else { return }
+        reported = true
+        context.report(Self.kind, "write the date with \(missing): \(Self.suggestion(for: text))", line: line, column: tag.valueColumn ?? 1)
+    }
+
+    /// What the date/time `text` lacks of what rfc8216bis asks of every date a playlist writes (a time zone,
+    /// fractional seconds to the millisecond), as words; `nil` when it has both.
+    static func missing(_ text: String) -> String? {
         let hasFraction = text.utf8.count > 19 && text.utf8.dropFirst(19).first == UInt8(ascii: ".")
         let hasZone = DateTimeParsing.seconds(text) != nil
-        guard !hasFraction || !hasZone else { return }
-        reported = true
-        let missing = [hasZone ? nil : "a time zone (Z or ±hh:mm)", hasFraction ? nil : "milliseconds"].compactMap { $0 }
-        context.report(
-            Self.kind, "write the date with \(missing.joined(separator: " and ")): \(Self.suggestion(for: text))",
-            line: line, column: tag.valueColumn ?? 1)
+        guard !hasFraction || !hasZone else { return nil }
+        return [hasZone ? nil : "a time zone (Z or ±hh:mm)", hasFraction ? nil : "milliseconds"].compactMap { $0 }.joined(
+            separator: " and ")
     }
 
     /// The date as written with what it lacks added: milliseconds `.000`, and `Z` where it has no zone (if

@@ -10,21 +10,118 @@ struct VersionRule: ValidationRule {
         summary: "The playlist uses a feature its EXT-X-VERSION (1 when absent) does not allow.",
         specSection: "7")
 
-    static let tags: Set<TagName>? = [
+    static let tags = VersionFeatures.tags
+    static let watchesSegments = false
+
+    private var features = VersionFeatures()
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        features.note(tag, at: line, in: context)
+    }
+
+    mutating func finish(in context: RuleContext) {
+        guard let uses = features.finished() else { return }
+        let declared = features.declared
+        let version = declared?.version ?? 1
+        let stated = declared.map { "EXT-X-VERSION:\($0.version) (line \($0.line))" } ?? "no EXT-X-VERSION, so version 1"
+        let tooNew = uses.filter { $0.feature.version > version }
+        // One finding per line: a key line that uses KEYFORMAT, KEYFORMATVERSIONS and SAMPLE-AES is one fix.
+        for (line, features) in Dictionary(grouping: tooNew, by: \.line).sorted(by: { $0.key < $1.key }) {
+            let features = features.sorted { $0.column < $1.column }
+            let needed = features.map(\.feature.version).max() ?? version
+            let first = features[0]
+            // Each feature with the version it needs (rfc8216bis section 8), the most demanding first.
+            var parts: [String] = []
+            for wanted in Set(features.map(\.feature.version)).sorted(by: >) {
+                let names = features.filter { $0.feature.version == wanted }.map(\.feature.name)
+                let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+                parts.append("\(list) need\(names.count == 1 ? "s" : "") version \(wanted)")
+            }
+            context.report(
+                Self.kind,
+                parts.joined(separator: "; ") + " (rfc8216bis 8): write EXT-X-VERSION:\(needed) or higher; the playlist has \(stated)",
+                at: SourceLocation(path: context.path, line: line, column: first.column, offset: first.offset + first.column - 1))
+        }
+    }
+}
+
+/// rfc8216bis 6.2.1: "The value of the EXT-X-VERSION tag SHOULD NOT be greater than what is required for the
+/// tags and attributes in the Playlist (see Section 8)": each version above it shuts out the players that
+/// stop at it, for nothing.
+///
+/// What "required" covers besides section 8's lists: an EXTINF over the target duration that rounds to it
+/// relies on version 6's rounding (section 8's note); CAN-SKIP-UNTIL announces delta updates, which carry
+/// EXT-X-SKIP (version 9, 10 with CAN-SKIP-DATERANGES), and a playlist keeps its version from one reload to
+/// the next. Multivariant playlists are not judged: the sentence is about the Media Playlist the server
+/// makes, and the draft lets a multivariant playlist with renditions "consider indicating an EXT-X-VERSION
+/// of 4 or higher".
+struct VersionTooHighRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-version-too-high", severity: .warning,
+        summary: "EXT-X-VERSION is higher than the playlist's tags and attributes need.", specSection: "bis 6.2.1")
+
+    static let tags = VersionFeatures.tags.union([.targetDuration, .serverControl])
+    static let watchesSegments = false
+
+    private var features = VersionFeatures()
+    private var target: UInt64?
+    private var longest = 0.0
+    private var skipsUntil = false
+    private var skipsDateRanges = false
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        features.note(tag, at: line, in: context)
+        switch (tag.name, tag.value) {
+        case (.targetDuration, .decimalInteger(let seconds)): target = seconds
+        case (.extInf, .segmentDuration(let duration, _)): longest = max(longest, duration)
+        case (.serverControl, .attributes(let list)):
+            skipsUntil = list["CAN-SKIP-UNTIL"] != nil
+            skipsDateRanges = list.attribute("CAN-SKIP-DATERANGES", is: "YES")
+        default: break
+        }
+    }
+
+    mutating func finish(in context: RuleContext) {
+        guard context.reader.kind == .media, let uses = features.finished(), let declared = features.declared else { return }
+        var needed: (version: UInt64, why: String) = (1, "")
+        for use in uses where use.feature.version > needed.version {
+            needed = (use.feature.version, "\(use.feature.name) (line \(use.line))")
+        }
+        if let target, longest > Double(target), needed.version < 6 {
+            needed = (6, "an EXTINF over the target duration, which only version 6 rounds")
+        }
+        if skipsUntil, needed.version < (skipsDateRanges ? 10 : 9) {
+            needed = (skipsDateRanges ? 10 : 9, "the delta updates CAN-SKIP-UNTIL announces")
+        }
+        guard declared.version > needed.version else { return }
+        let advice =
+            needed.version == 1
+            ? "nothing in it needs more than version 1: remove the tag (or write EXT-X-VERSION:1)"
+            : "the newest thing it has, \(needed.why), needs version \(needed.version): write EXT-X-VERSION:\(needed.version)"
+        context.report(
+            Self.kind,
+            "EXT-X-VERSION:\(declared.version) is higher than this playlist needs; \(advice), so that players of the versions "
+                + "between play it too (rfc8216bis 6.2.1 and 8)",
+            at: SourceLocation(path: context.path, line: declared.line, column: 1, offset: declared.offset))
+    }
+}
+
+/// The first use of each feature of a playlist that needs a protocol version (rfc8216bis 8), and the
+/// version it declares: what both version rules read.
+struct VersionFeatures {
+    static let tags: Set<TagName> = [
         .version, .key, .sessionKey, .extInf, .byteRange, .iFramesOnly, .map, .define, .skip, .media, .streamInf, .iFrameStreamInf,
     ]
-    static let watchesSegments = false
 
     /// The first use of each feature that needs a version, in the order met.
     private var uses: [Use] = []
-    private var declared: (version: UInt64, line: Int)?
+    private(set) var declared: (version: UInt64, line: Int, offset: Int)?
     private var unreadableVersion = false
     private var isIFramesOnly = false
     private var sawFractionalDuration = false
     private var sawByteRange = false
-    private var firstMap: (line: Int, offset: Int)?
 
-    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+    mutating func note(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let name = tag.name else { return }
         func note(_ feature: Feature, _ line: PlaylistLine, _ column: Int) {
             self.note(feature, line, context.fileColumn(column, on: line))
@@ -32,7 +129,7 @@ struct VersionRule: ValidationRule {
         switch name {
         case .version:
             if case .decimalInteger(let version) = tag.value {
-                declared = (version, line.raw.number)
+                declared = (version, line.raw.number, line.raw.offset)
             } else {
                 unreadableVersion = true
             }
@@ -59,7 +156,6 @@ struct VersionRule: ValidationRule {
             isIFramesOnly = true
             note(.iFramesOnly, line, 1)
         case .map:
-            if firstMap == nil { firstMap = (line.raw.number, line.raw.offset) }
             note(.map, line, 1)
         case .define:
             note(.define, line, 1)
@@ -68,7 +164,10 @@ struct VersionRule: ValidationRule {
             note(.skip, line, 1)
             if let list = tag.attributes?["RECENTLY-REMOVED-DATERANGES"] { note(.skipDateRanges, line, list.column) }
         case .media:
-            if let id = tag.attributes?["INSTREAM-ID"], id.text.hasPrefix("SERVICE") { note(.serviceChannel, line, id.column) }
+            if let id = tag.attributes?["INSTREAM-ID"] {
+                if id.text.hasPrefix("SERVICE") { note(.serviceChannel, line, id.column) }
+                if let type = tag.attributes?["TYPE"], type.text != "CLOSED-CAPTIONS" { note(.instreamIDOutsideCaptions, line, id.column) }
+            }
             noteRequirementAttributes(tag, line, context)
         case .streamInf, .iFrameStreamInf:
             noteRequirementAttributes(tag, line, context)
@@ -77,11 +176,20 @@ struct VersionRule: ValidationRule {
         }
     }
 
+    /// The uses, once the playlist is read (EXT-X-MAP's version known); `nil` when its EXT-X-VERSION
+    /// cannot be read (`#EXT-X-VERSION: 10` is the reader's finding; the playlist is not then judged as
+    /// version 1).
+    mutating func finished() -> [Use]? {
+        guard !unreadableVersion else { return nil }
+        if let index = uses.firstIndex(where: { $0.feature == .map }), !isIFramesOnly { uses[index].feature = .mapOutsideIFrames }
+        return uses
+    }
+
     /// What needs a version (RFC 8216 section 7).
     enum Feature: Hashable {
         case iv, keyFormat, keyFormatVersions, sampleAES, fractionalDuration, byteRange, iFramesOnly, define
         /// rfc8216bis section 8.
-        case serviceChannel, skip, skipDateRanges, queryParameter, requirementAttribute
+        case serviceChannel, skip, skipDateRanges, queryParameter, requirementAttribute, instreamIDOutsideCaptions
         /// EXT-X-MAP: version 5 in an I-frame playlist, 6 elsewhere (known once the playlist is read).
         case map, mapOutsideIFrames
 
@@ -102,6 +210,7 @@ struct VersionRule: ValidationRule {
             case .skipDateRanges: "EXT-X-SKIP replacing date ranges (RECENTLY-REMOVED-DATERANGES)"
             case .queryParameter: "the QUERYPARAM attribute of EXT-X-DEFINE"
             case .requirementAttribute: "a REQ- attribute"
+            case .instreamIDOutsideCaptions: "INSTREAM-ID on an EXT-X-MEDIA that is not CLOSED-CAPTIONS"
             }
         }
 
@@ -118,40 +227,16 @@ struct VersionRule: ValidationRule {
             case .skipDateRanges: 10
             case .queryParameter: 11
             case .requirementAttribute: 12
+            case .instreamIDOutsideCaptions: 13
             }
         }
     }
 
-    private struct Use {
+    struct Use {
         var feature: Feature
         var line: Int
         var offset: Int
         var column: Int
-    }
-
-    mutating func finish(in context: RuleContext) {
-        guard !unreadableVersion else { return }
-        if let index = uses.firstIndex(where: { $0.feature == .map }), !isIFramesOnly { uses[index].feature = .mapOutsideIFrames }
-        let version = declared?.version ?? 1
-        let stated = declared.map { "EXT-X-VERSION:\($0.version) (line \($0.line))" } ?? "no EXT-X-VERSION, so version 1"
-        let tooNew = uses.filter { $0.feature.version > version }
-        // One finding per line: a key line that uses KEYFORMAT, KEYFORMATVERSIONS and SAMPLE-AES is one fix.
-        for (line, features) in Dictionary(grouping: tooNew, by: \.line).sorted(by: { $0.key < $1.key }) {
-            let features = features.sorted { $0.column < $1.column }
-            let needed = features.map(\.feature.version).max() ?? version
-            let first = features[0]
-            // Each feature with the version it needs (rfc8216bis section 8), the most demanding first.
-            var parts: [String] = []
-            for wanted in Set(features.map(\.feature.version)).sorted(by: >) {
-                let names = features.filter { $0.feature.version == wanted }.map(\.feature.name)
-                let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
-                parts.append("\(list) need\(names.count == 1 ? "s" : "") version \(wanted)")
-            }
-            context.report(
-                Self.kind,
-                parts.joined(separator: "; ") + " (rfc8216bis 8): write EXT-X-VERSION:\(needed) or higher; the playlist has \(stated)",
-                at: SourceLocation(path: context.path, line: line, column: first.column, offset: first.offset + first.column - 1))
-        }
     }
 
     /// rfc8216bis 8: an attribute whose name starts with `REQ-` (REQ-VIDEO-LAYOUT) needs version 12.
