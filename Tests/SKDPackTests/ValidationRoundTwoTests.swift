@@ -232,4 +232,18 @@ struct ValidationRoundTwoTests {
         #expect(message.hasPrefix("INSTREAM-ID on an EXT-X-MEDIA that is not CLOSED-CAPTIONS needs version 13"), "\(message)")
         #expect(try Self.message("HLS-version-too-low", in: master(13)) == nil)
     }
+
+    /// A header with spaces around it is one finding that says which spaces to remove, in a media playlist
+    /// and in a master alike: no knock-on (a master read as media, an EXTINF missing).
+    @Test func headerWithSpacesIsOneFinding() throws {
+        let master = "#EXT-X-STREAM-INF:BANDWIDTH=1000000,CODECS=\"avc1.64001f\"\nv.m3u8\n"
+        let media = "#EXT-X-TARGETDURATION:4\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        for (header, side) in [("#EXTM3U ", "after"), (" #EXTM3U", "before"), ("  #EXTM3U  ", "around")] {
+            for body in [master, media] {
+                let found = try PlaylistValidator.validate(MemorySource(Array((header + "\n" + body).utf8)), path: "t.m3u8").diagnostics
+                #expect(found.map(\.id) == ["HLS-extm3u-first"], "\(header) \(found)")
+                #expect(found.first?.message == "the first line must be exactly #EXTM3U: remove the spaces \(side) it")
+            }
+        }
+    }
 }

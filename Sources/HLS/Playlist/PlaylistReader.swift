@@ -276,10 +276,8 @@ private struct PlaylistReaderCore: ~Copyable {
         if line.kind == .uri, let spaces = Self.spacesBeforeTag(line.content) {
             line.prefixLength += spaces
             line.kind = LineKind.classify(line.content)
-            if raw.number == 1, Self.trimmingSpaces(line.content).elementsEqual("#EXTM3U".utf8) {
-                report(
-                    ParseDiagnostics.missingHeader, "the first line must be exactly #EXTM3U: remove the spaces around it", on: line,
-                    column: 1)
+            if raw.number == 1 {
+                report(ParseDiagnostics.missingHeader, Self.headerMessage(raw.content), on: line, column: 1)
                 headerReported = true
             } else {
                 report(
@@ -293,7 +291,7 @@ private struct PlaylistReaderCore: ~Copyable {
             report(problem, on: line)
         }
         if raw.number == 1, !headerReported, line.kind != .tag(.extM3U) || content.count != 7 {
-            report(ParseDiagnostics.missingHeader, "the first line must be exactly #EXTM3U", on: line, column: 1)
+            report(ParseDiagnostics.missingHeader, Self.headerMessage(content), on: line, column: 1)
         }
         switch line.kind {
         case .tag(let name?): readTag(name, &line)
@@ -334,6 +332,16 @@ private struct PlaylistReaderCore: ~Copyable {
             content[first] == UInt8(ascii: "#")
         else { return nil }
         return first
+    }
+
+    /// What the first line `content` must become: `#EXTM3U` alone, and where it stands between spaces,
+    /// which of them to remove.
+    private static func headerMessage(_ content: UnsafeRawBufferPointer) -> String {
+        let message = "the first line must be exactly #EXTM3U"
+        guard trimmingSpaces(content).elementsEqual("#EXTM3U".utf8) else { return message }
+        let space = UInt8(ascii: " ")
+        let side = content.first == space ? (content.last == space ? "around" : "before") : "after"
+        return message + ": remove the spaces \(side) it"
     }
 
     private static func trimmingSpaces(_ content: UnsafeRawBufferPointer) -> ArraySlice<UInt8> {
