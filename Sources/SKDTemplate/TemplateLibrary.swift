@@ -62,14 +62,7 @@ public struct TemplateLibrary: Sendable {
                 throw .syntax(argument, error)
             }
         }
-        let isPath = argument.contains("/") || [".yaml", ".yml", ".json"].contains { argument.hasSuffix($0) }
-        if isPath { return try load(path: argument) }
-        for directory in searchPaths {
-            for suffix in [".yaml", ".yml", ".json"] {
-                let path = directory + "/" + argument + suffix
-                if FileManager.default.fileExists(atPath: path) { return try load(path: path) }
-            }
-        }
+        if let path = filePath(for: argument) { return try load(path: path) }
         if let text = ShippedTemplates.files[argument] {
             do {
                 return try TemplateFile.parse(text, path: "templates/\(argument).yaml", fields: fields)
@@ -78,6 +71,22 @@ public struct TemplateLibrary: Sendable {
             }
         }
         throw .unknown(argument, known: Self.shippedNames)
+    }
+
+    /// The template file `argument` names, if it names one: a path (it has a `/` or a template file's
+    /// suffix), or a name found in ``searchPaths``. `nil` for an inline URI, a shipped name or an unknown one.
+    public func filePath(for argument: String) -> String? {
+        let utf8 = argument.utf8
+        guard !utf8.indices.contains(where: { utf8[$0...].starts(with: "://".utf8) }), !argument.hasPrefix("skd:") else { return nil }
+        let isPath = argument.contains("/") || [".yaml", ".yml", ".json"].contains { argument.hasSuffix($0) }
+        if isPath { return argument }
+        for directory in searchPaths {
+            for suffix in [".yaml", ".yml", ".json"] {
+                let path = directory + "/" + argument + suffix
+                if FileManager.default.fileExists(atPath: path) { return path }
+            }
+        }
+        return nil
     }
 
     /// Reads and checks the template file at `path`.

@@ -41,7 +41,8 @@ extension SKDPackCommand {
         } catch {
             let code = exitCode(for: error)
             guard code == .validationFailure else { exit(withError: error) }
-            FileHandleStandardError.write(fullMessage(for: error) + "\n")
+            let advice = UsageAdvice.message(for: Array(CommandLine.arguments.dropFirst())).map { "Error: " + $0 }
+            FileHandleStandardError.write((advice ?? fullMessage(for: error)) + "\n")
             exit(withError: ExitStatus.failure)
         }
     }

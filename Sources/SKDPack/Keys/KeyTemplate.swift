@@ -40,75 +40,94 @@ public struct KeyTemplate: Sendable {
         self.sessionKeys = sessionKeys
     }
 
-    /// Reads the key fields of `definition`'s file, each checked as the attribute it becomes.
+    /// Reads the key fields of `definition`'s file, each checked as the attribute it becomes; throws every
+    /// problem.
     public init(reading definition: TemplateDefinition) throws(TemplateFileError) {
-        self.init(definition)
+        let (template, problems) = Self.read(definition, uriRead: true)
+        if let error = TemplateFileError.combining(problems) { throw error }
+        self = template
+    }
+
+    /// Reads the key fields of `definition`'s file as ``init(reading:)`` does, noting each problem and going
+    /// on. `uriRead`: whether the file's uri was read; if not, the uri is not compared with the variables.
+    static func read(_ definition: TemplateDefinition, uriRead: Bool) -> (KeyTemplate, [TemplateFileError]) {
+        var template = KeyTemplate(definition)
+        var problems: [TemplateFileError] = []
         let path = definition.path ?? definition.name
-        func refuse(_ message: String, at node: YAMLNode) -> TemplateFileError {
-            TemplateFileError(path: path, line: node.mark.line, column: node.mark.column, message: message)
+        func refuse(_ message: String, at mark: YAMLMark) {
+            problems.append(TemplateFileError(path: path, line: mark.line, column: mark.column, message: message))
         }
         /// The field's text and node, checked as the attribute it becomes.
-        func field(
-            _ name: String, as attribute: String, _ type: (String) -> AttributeValue
-        ) throws(TemplateFileError) -> (String, YAMLNode)? {
+        func field(_ name: String, as attribute: String, _ type: (String) -> AttributeValue) -> (String, YAMLNode)? {
             guard let node = definition.fields[name] else { return nil }
-            guard let value = node.string else { throw refuse("\(name) must be a string", at: node) }
+            guard let value = node.string else {
+                refuse("\(name) must be a string", at: node.mark)
+                return nil
+            }
             do {
                 _ = try type(value).encoded(as: attribute)
             } catch {
-                throw refuse("\(name): \(error)", at: node)
+                refuse("\(name): \(error)", at: node.mark)
+                return nil
             }
             return (value, node)
         }
-        if let (method, node) = try field("method", as: "METHOD", AttributeValue.enumeratedString) {
-            guard Self.methods.contains(method) else {
-                throw refuse(
-                    "method '\(method)' is not an HLS METHOD (\(Self.methods.joined(separator: ", "))); FairPlay uses SAMPLE-AES", at: node)
+        if let (method, node) = field("method", as: "METHOD", AttributeValue.enumeratedString) {
+            if Self.methods.contains(method) {
+                template.method = method
+            } else {
+                refuse(
+                    "method '\(method)' is not an HLS METHOD (\(Self.methods.joined(separator: ", "))); FairPlay uses SAMPLE-AES",
+                    at: node.mark)
             }
-            self.method = method
         }
-        if let (keyFormat, node) = try field("keyformat", as: "KEYFORMAT", AttributeValue.quotedString) {
-            guard !keyFormat.isEmpty else { throw refuse("keyformat is empty; FairPlay's is \(FairPlay.keyFormat)", at: node) }
-            self.keyFormat = keyFormat
+        if let (keyFormat, node) = field("keyformat", as: "KEYFORMAT", AttributeValue.quotedString) {
+            if keyFormat.isEmpty {
+                refuse("keyformat is empty; FairPlay's is \(FairPlay.keyFormat)", at: node.mark)
+            } else {
+                template.keyFormat = keyFormat
+            }
         }
-        if let (versions, node) = try field("keyformatversions", as: "KEYFORMATVERSIONS", AttributeValue.quotedString) {
+        if let (versions, node) = field("keyformatversions", as: "KEYFORMATVERSIONS", AttributeValue.quotedString) {
             let valid = versions.split(separator: "/", omittingEmptySubsequences: false)
                 .allSatisfy { !$0.isEmpty && $0.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
-            guard valid else { throw refuse("keyformatversions must look like \"1\" or \"1/2\" (RFC 8216 4.3.2.4)", at: node) }
-            self.keyFormatVersions = versions
+            if valid {
+                template.keyFormatVersions = versions
+            } else {
+                refuse("keyformatversions must look like \"1\" or \"1/2\" (RFC 8216 4.3.2.4)", at: node.mark)
+            }
         }
-        if let (iv, node) = try field("iv", as: "IV", AttributeValue.hexadecimalSequence) {
-            guard iv.utf8.count == 34 else { throw refuse("iv must be 0x followed by 32 hex digits (a 128-bit IV)", at: node) }
-            self.iv = iv
+        if let (iv, node) = field("iv", as: "IV", AttributeValue.hexadecimalSequence) {
+            if iv.utf8.count == 34 {
+                template.iv = iv
+            } else {
+                refuse("iv must be 0x followed by 32 hex digits (a 128-bit IV)", at: node.mark)
+            }
         }
-        try Self.checkDeclarations(
-            of: definition,
-            refuse: { message, mark in
-                TemplateFileError(path: path, line: mark.line, column: mark.column, message: message)
-            })
+        if uriRead { checkDeclarations(of: definition, refuse: refuse) }
         if let node = definition.fields["session_keys"] {
-            guard let value = node.bool else { throw refuse("session_keys must be true or false", at: node) }
-            self.sessionKeys = value
+            if let value = node.bool { template.sessionKeys = value } else { refuse("session_keys must be true or false", at: node.mark) }
         }
+        return (template, problems)
     }
 
     /// A file that declares its variables must declare every variable its URI uses (a built-in aside), and
     /// use every variable it requires: a typo in either (`{contnet_id}`) is found when the file is loaded,
     /// not key by key. A file without a `variables` section declares nothing and is not held to this.
-    private static func checkDeclarations(
-        of definition: TemplateDefinition, refuse: (String, YAMLMark) -> TemplateFileError
-    ) throws(TemplateFileError) {
+    private static func checkDeclarations(of definition: TemplateDefinition, refuse: (String, YAMLMark) -> Void) {
         guard !definition.variables.isEmpty else { return }
         let used = definition.uri.variableNames
         let declared = definition.variables.keys.sorted()
         let uriMark = definition.marks["uri"] ?? YAMLMark(line: 1, column: 1)
+        var undeclared: Set<String> = []
         for segment in definition.uri.segments {
             guard case .placeholder(let placeholder) = segment, definition.variables[placeholder.name] == nil,
-                !VariableSources.builtInNames.contains(placeholder.name), !KeyTruth.variableNames.contains(placeholder.name)
+                !VariableSources.builtInNames.contains(placeholder.name), !KeyTruth.variableNames.contains(placeholder.name),
+                undeclared.insert(placeholder.name).inserted
             else { continue }
             // The column inside a quoted URI, counted from its opening quote.
             let mark = YAMLMark(line: uriMark.line, column: uriMark.column + placeholder.column)
-            throw refuse(
+            refuse(
                 "uri: {\(placeholder.name)} is not declared under variables (declared: \(declared.joined(separator: ", ")); "
                     + "built-in: \(VariableSources.builtInNames.joined(separator: ", ")); from key truth: "
                     + "\(KeyTruth.variableNames.joined(separator: ", ")))",
@@ -117,21 +136,43 @@ public struct KeyTemplate: Sendable {
         for name in declared where !used.contains(name) {
             // A secret the uri does not use names a match group to hide (an old URI's token).
             guard let spec = definition.variables[name], spec.required, spec.defaultValue == nil, !spec.secret else { continue }
-            throw refuse(
+            refuse(
                 "\(name) is declared (and required) but the uri never uses it; remove it, or use {\(name)} in the uri "
                     + "(or mark it secret: true, for a match group to hide)",
                 definition.marks["variables." + name] ?? uriMark)
         }
     }
 
+    /// Every problem of the template file at `path`, both the template language's and the key fields', in
+    /// the file's order, as `skdpack templates check` lists them; throws only when the file cannot be read.
+    public static func problems(
+        inFileAt path: String
+    ) throws(TemplateLibrary.LookupError) -> (template: KeyTemplate?, problems: [TemplateFileError]) {
+        let text: String
+        do {
+            text = try TextFile.read(path)
+        } catch {
+            throw .unreadable(path, error.reason)
+        }
+        let reading = TemplateFile.read(text, path: path, fields: fields)
+        guard let definition = reading.definition else { return (nil, reading.problems) }
+        let (template, problems) = read(definition, uriRead: reading.uriRead)
+        let all = TemplateFileError.combining(reading.problems + problems)?.all ?? []
+        return (all.isEmpty ? template : nil, all)
+    }
+
     /// The template file at `path`, every field checked.
     public static func load(path: String) throws(TemplateLibrary.LookupError) -> KeyTemplate {
-        try reading(try TemplateLibrary(fields: fields).load(path: path))
+        let (template, problems) = try problems(inFileAt: path)
+        if let template { return template }
+        throw .file(TemplateFileError.combining(problems)!)
     }
 
     /// The template `argument` names (a shipped name, a file, or an `skd:` URI template), its key fields
     /// checked.
     public static func resolve(_ argument: String, in library: TemplateLibrary) throws(TemplateLibrary.LookupError) -> KeyTemplate {
+        // A file is read whole, every problem said; a shipped template or an inline URI has one reading.
+        if let path = library.filePath(for: argument) { return try load(path: path) }
         var library = library
         library.fields.formUnion(fields)
         return try reading(try library.resolve(argument))

@@ -4,7 +4,7 @@ import SKDPack
 
 /// How `apply` and `validate` go over a library: how many packages at once, and which share of them.
 struct LibraryOptions: ParsableArguments {
-    @Option(help: "Process this many packages at once (default: the number of cores).")
+    @Option(help: ArgumentHelp("Process this many packages at once: 1 or more (default: the number of cores).", valueName: "N"))
     var jobs: Int?
 
     @Option(

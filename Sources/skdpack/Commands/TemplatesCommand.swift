@@ -80,7 +80,13 @@ struct TemplatesCommand: ParsableCommand {
             var failed = false
             for file in files {
                 do {
-                    let definition = try KeyTemplate.load(path: file).definition
+                    // Every problem of the file, each with its line and column, as a compiler lists them.
+                    let (template, problems) = try KeyTemplate.problems(inFileAt: file)
+                    for problem in problems { FileHandleStandardError.write("\(problem)\n") }
+                    guard let definition = template?.definition else {
+                        failed = true
+                        continue
+                    }
                     let variables = definition.uri.variableNames.joined(separator: ", ")
                     print("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))")
                 } catch {
