@@ -138,7 +138,7 @@ struct RequirementTests {
         RequirementCase("4.3.4.1-e", "HLS-media-attributes", master(audio("a", "en", ",FORCED=NO"))),
         RequirementCase(
             "4.3.4.1-f", "HLS-media-attributes", master(#"#EXT-X-MEDIA:TYPE=CLOSED-CAPTIONS,GROUP-ID="c",NAME="en",INSTREAM-ID="CC5""#)),
-        RequirementCase("4.3.4.1-g", "HLS-media-attributes", master(audio("a", "en", #",INSTREAM-ID="CC1""#))),
+        RequirementCase("4.3.4.1-g", "HLS-media-attributes", master(audio("a", "en", #",INSTREAM-ID="track-1""#))),
         RequirementCase("4.3.4.1-h", "HLS-channels-missing", master(#"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",URI="en.m3u8""#)),
         RequirementCase(
             "4.3.4.1.1-b", "HLS-media-group", master(audio("a", "en"), audio("a", "en").replacingOccurrences(of: "a-en", with: "a-en2"))),
@@ -233,6 +233,24 @@ struct RequirementTests {
         RequirementCase(
             "bis-4.4.5.1-b", "HLS-daterange-precision", media(pdt, #"#EXT-X-DATERANGE:ID="a",START-DATE="2026-11-23T10:00:00Z""#)),
         RequirementCase("bis-6.2.1-c", "HLS-version-too-high", media(version: 5)),
+        RequirementCase(
+            "bis-4.4.3.1-a", "HLS-targetduration-missing", media().replacingOccurrences(of: "TARGETDURATION:10", with: "TARGETDURATION:0")),
+        RequirementCase("bis-4.4.5.2-b", "HLS-tag-repeated", media("#EXT-X-SKIP:SKIPPED-SEGMENTS=3", "#EXT-X-SKIP:SKIPPED-SEGMENTS=3")),
+        RequirementCase("bis-4.4.4.5-a", "HLS-byterange-without-offset", media(#"#EXT-X-MAP:URI="init.mp4",BYTERANGE="720""#)),
+        RequirementCase(
+            "bis-4.4.4.9-c", "HLS-low-latency",
+            media(
+                "#EXT-X-PART-INF:PART-TARGET=1", "#EXT-X-SERVER-CONTROL:PART-HOLD-BACK=3", #"#EXT-X-PART:DURATION=1,URI="p0.ts""#,
+                "#EXT-X-DISCONTINUITY", #"#EXT-X-PART:DURATION=1,URI="p1.ts""#, ended: false)),
+        RequirementCase(
+            "bis-4.4.5.1-c", "HLS-daterange", media(pdt, #"#EXT-X-DATERANGE:ID="a",START-DATE="2026-11-23T10:00:00.000Z",CUE="PRE,POST""#)),
+        RequirementCase("bis-4.4.2.3-c", "HLS-define-attributes", master(#"#EXT-X-DEFINE:IMPORT="host""#)),
+        RequirementCase(
+            "bis-4.4.6.1-a", "HLS-media-attributes",
+            master(#"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="en",LANGUAGE="en",CHANNELS="2",URI="s.m3u8""#)),
+        RequirementCase(
+            "bis-4.4.6.6-b", "HLS-tag-repeated",
+            master(#"#EXT-X-CONTENT-STEERING:SERVER-URI="/s.json""#, #"#EXT-X-CONTENT-STEERING:SERVER-URI="/s.json""#)),
         // With --segments, against segments written box by box (SegmentRuleCases: 2-second fragments).
         RequirementCase(
             "4.3.2.1-b", "SEG-extinf-duration", SegmentRuleCases.playlist(target: 4, [(2, "s0.m4s"), (3.5, "s1.m4s")]), segments: true),

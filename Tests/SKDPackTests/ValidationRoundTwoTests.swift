@@ -246,4 +246,41 @@ struct ValidationRoundTwoTests {
             }
         }
     }
+
+    /// rfc8216bis 4.4.6.1 makes INSTREAM-ID OPTIONAL for TYPEs other than CLOSED-CAPTIONS (letters, digits and
+    /// '.'); RFC 8216 forbade it. At version 13 such a rendition is clean; a character outside the set is not.
+    @Test func instreamIDOnOtherTypes() throws {
+        let master = { (id: String) in
+            "#EXTM3U\n#EXT-X-VERSION:13\n"
+                + #"#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="a",NAME="en",LANGUAGE="en",CHANNELS="2",INSTREAM-ID="\#(id)",URI="a.m3u8""#
+                + "\n#EXT-X-STREAM-INF:BANDWIDTH=1,CODECS=\"mp4a.40.2\",AUDIO=\"a\"\nv.m3u8\n"
+        }
+        #expect(try Self.ids(master("track.1")).filter { $0.rawValue.hasPrefix("HLS-") } == [])
+        let message = try #require(try Self.message("HLS-media-attributes", in: master("track-1")))
+        #expect(message == #"INSTREAM-ID of TYPE=AUDIO is letters, digits and '.', found "track-1" (rfc8216bis 4.4.6.1)"#)
+    }
+
+    /// rfc8216bis 4.4.5.1: a client attribute's number is a signed-decimal-floating-point.
+    @Test func clientAttributeSignedNumber() throws {
+        let playlist = { (value: String) in
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z\n"
+                + #"#EXT-X-DATERANGE:ID="a",START-DATE="2026-01-01T00:00:00.000Z",X-COM-EXAMPLE-OFFSET=\#(value)"#
+                + "\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        #expect(try Self.message("HLS-daterange", in: playlist("-1.5")) == nil)
+        #expect(try Self.message("HLS-daterange", in: playlist("1.5")) == nil)
+        #expect(try Self.message("HLS-daterange", in: playlist("ABC")) != nil)
+    }
+
+    /// "to at least millisecond accuracy": `.5` is a fraction, not milliseconds.
+    @Test func millisecondAccuracy() throws {
+        let playlist = { (date: String) in
+            "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:4\n#EXT-X-PROGRAM-DATE-TIME:\(date)\n#EXTINF:4,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        #expect(
+            try Self.message("HLS-program-date-time-precision", in: playlist("2026-01-01T00:00:00.5Z"))
+                == "write the date with milliseconds: 2026-01-01T00:00:00.500Z")
+        #expect(try Self.message("HLS-program-date-time-precision", in: playlist("2026-01-01T00:00:00.500Z")) == nil)
+        #expect(try Self.message("HLS-program-date-time-precision", in: playlist("2026-01-01T00:00:00.123456Z")) == nil)
+    }
 }

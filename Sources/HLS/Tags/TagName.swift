@@ -95,7 +95,7 @@ public enum TagName: String, CaseIterable, Sendable, Codable {
     public var appearsOnce: Bool {
         switch self {
         case .extM3U, .version, .targetDuration, .mediaSequence, .discontinuitySequence, .endList, .playlistType,
-            .iFramesOnly, .partInf, .serverControl, .contentSteering, .independentSegments, .start:
+            .iFramesOnly, .partInf, .serverControl, .contentSteering, .independentSegments, .start, .skip:
             true
         default:
             false

@@ -4,7 +4,8 @@ import HLS
 /// ID; END-ON-NEXT=YES needs a CLASS and
 /// takes no DURATION or END-DATE; END-DATE is not before START-DATE, and with a DURATION it is START-DATE
 /// plus DURATION (to the millisecond playlists write); a client attribute (`X-…`) is a
-/// quoted-string, hexadecimal-sequence or decimal-floating-point; and tags that share an ID agree on every
+/// quoted-string, hexadecimal-sequence or signed-decimal-floating-point (rfc8216bis 4.4.5.1; RFC 8216 had it
+/// unsigned); and tags that share an ID agree on every
 /// attribute they both carry (they describe one date range).
 struct DateRangeRule: ValidationRule {
     static let kind = DiagnosticKind(
@@ -36,6 +37,10 @@ struct DateRangeRule: ValidationRule {
                     attribute)
             }
         }
+        // rfc8216bis 4.4.5.1: "A CUE attribute MUST NOT include both PRE and POST."
+        if let cue = list["CUE"], case let words = cue.text.split(separator: ","), words.contains("PRE"), words.contains("POST") {
+            report("CUE has both PRE and POST; a date range's cue is one of them (rfc8216bis 4.4.5.1)", cue)
+        }
         if let endOnNext = list["END-ON-NEXT"] {
             if list["CLASS"] == nil { report("END-ON-NEXT=YES needs a CLASS attribute", endOnNext) }
             for name in ["DURATION", "END-DATE"] {
@@ -52,9 +57,11 @@ struct DateRangeRule: ValidationRule {
             }
         }
         for attribute in list where attribute.name.hasPrefix("X-") {
-            guard !attribute.isQuoted, !attribute.matches(.hexadecimalSequence), !attribute.matches(.decimalFloatingPoint)
+            guard !attribute.isQuoted, !attribute.matches(.hexadecimalSequence), !attribute.matches(.signedDecimalFloatingPoint)
             else { continue }
-            report("\(attribute.name) must be a quoted-string, a hexadecimal-sequence or a decimal-floating-point", attribute)
+            report(
+                "\(attribute.name) must be a quoted-string, a hexadecimal-sequence or a signed-decimal-floating-point (rfc8216bis 4.4.5.1)",
+                attribute)
         }
         guard let id = tag.quotedString("ID") else { return }
         // START-DATE is REQUIRED; the RFC's own example (8.10) leaves it out of a later tag of the same ID,

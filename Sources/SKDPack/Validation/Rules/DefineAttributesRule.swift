@@ -1,7 +1,9 @@
 import HLS
 
 /// rfc8216bis 4.4.2.3: an EXT-X-DEFINE has exactly one of NAME, IMPORT and QUERYPARAM; a NAME needs its
-/// VALUE; and a variable name is made of `[A-Za-z0-9_-]` only, or `{$name}` references cannot find it.
+/// VALUE; a variable name is made of `[A-Za-z0-9_-]` only, or `{$name}` references cannot find it; and
+/// "EXT-X-DEFINE tags containing the IMPORT attribute MUST NOT occur in Multivariant Playlists" (there is
+/// nothing above them to import from).
 struct DefineAttributesRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-define-attributes", severity: .error,
@@ -11,6 +13,18 @@ struct DefineAttributesRule: ValidationRule {
 
     static let tags: Set<TagName>? = [.define]
     static let watchesSegments = false
+
+    private var imports: [RulePlace] = []
+
+    mutating func finish(in context: RuleContext) {
+        guard context.reader.kind == .master else { return }
+        for place in imports {
+            context.report(
+                Self.kind,
+                "IMPORT takes a variable from the multivariant playlist, so it has no place in one; define it with NAME and VALUE",
+                at: place)
+        }
+    }
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .define, let list = tag.attributes else { return }
@@ -23,6 +37,8 @@ struct DefineAttributesRule: ValidationRule {
             context.report(Self.kind, message, line: line, column: named.last?.column ?? tag.valueColumn ?? 1)
             return
         }
+        // Whether the playlist is a multivariant one is known at its end.
+        if attribute.name == "IMPORT" { imports.append(context.place(line, column: attribute.column)) }
         if attribute.name == "NAME", list["VALUE"] == nil {
             context.report(Self.kind, "EXT-X-DEFINE with NAME needs a VALUE", line: line, column: attribute.column)
         }

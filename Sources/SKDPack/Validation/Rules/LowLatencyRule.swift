@@ -3,7 +3,9 @@ import HLS
 /// The rules that tie the low-latency tags of rfc8216bis together: EXT-X-PART-INF "is REQUIRED if a
 /// Playlist contains one or more EXT-X-PART tags" (4.4.3.7); CAN-SKIP-DATERANGES requires CAN-SKIP-UNTIL
 /// (4.4.3.8); a playlist with EXT-X-ENDLIST has no EXT-X-PRELOAD-HINT (4.4.3.4): nothing is coming; and
-/// PART-TARGET is "the maximum duration of any Partial Segment" (4.4.3.7).
+/// PART-TARGET is "the maximum duration of any Partial Segment" (4.4.3.7); and EXT-X-DISCONTINUITY, EXT-X-KEY,
+/// EXT-X-MAP and EXT-X-PROGRAM-DATE-TIME, which apply to a parent segment and so to its first part, "MUST
+/// appear before the first EXT-X-PART tag of that Parent Segment" (4.4.4.9).
 struct LowLatencyRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-low-latency", severity: .error,
@@ -11,8 +13,13 @@ struct LowLatencyRule: ValidationRule {
             + "without CAN-SKIP-UNTIL, EXT-X-PRELOAD-HINT in an ended playlist.",
         specSection: "bis 4.4.3.7")
 
-    static let tags: Set<TagName>? = [.part, .partInf, .preloadHint, .endList, .serverControl]
-    static let watchesSegments = false
+    static let tags: Set<TagName>? = [
+        .part, .partInf, .preloadHint, .endList, .serverControl, .discontinuity, .key, .map, .programDateTime,
+    ]
+    static let watchesSegments = true
+
+    /// The first part of the parent segment being read, if it has one yet.
+    private var firstPartOfParent: Int?
 
     private var firstPart: RulePlace?
     private var hasPartInf = false
@@ -22,8 +29,16 @@ struct LowLatencyRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         switch tag.name {
+        case .discontinuity, .key, .map, .programDateTime:
+            guard let first = firstPartOfParent, let name = tag.name else { return }
+            context.report(
+                Self.kind,
+                "#\(name.rawValue) applies to the parent segment and so to its first part: move it above that part's EXT-X-PART "
+                    + "(line \(first)) (rfc8216bis 4.4.4.9)",
+                line: line, column: 1)
         case .part:
             if firstPart == nil { firstPart = context.place(line) }
+            if firstPartOfParent == nil { firstPartOfParent = line.raw.number }
             if let partTarget, let duration = tag.decimalFloat("DURATION"), duration > partTarget,
                 let attribute = tag.attributes?["DURATION"]
             {
@@ -46,6 +61,10 @@ struct LowLatencyRule: ValidationRule {
         default:
             break
         }
+    }
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        firstPartOfParent = nil
     }
 
     mutating func finish(in context: RuleContext) {

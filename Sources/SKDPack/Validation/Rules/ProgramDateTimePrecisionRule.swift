@@ -23,7 +23,9 @@ struct ProgramDateTimePrecisionRule: ValidationRule {
     /// What the date/time `text` lacks of what rfc8216bis asks of every date a playlist writes (a time zone,
     /// fractional seconds to the millisecond), as words; `nil` when it has both.
     static func missing(_ text: String) -> String? {
-        let hasFraction = text.utf8.count > 19 && text.utf8.dropFirst(19).first == UInt8(ascii: ".")
+        // "fractional parts of seconds, to at least millisecond accuracy": three digits or more.
+        let fraction = text.utf8.dropFirst(19)
+        let hasFraction = fraction.first == UInt8(ascii: ".") && fraction.dropFirst().prefix(while: { $0 &- 0x30 < 10 }).count >= 3
         let hasZone = DateTimeParsing.seconds(text) != nil
         guard !hasFraction || !hasZone else { return nil }
         return [hasZone ? nil : "a time zone (Z or ±hh:mm)", hasFraction ? nil : "milliseconds"].compactMap { $0 }.joined(

@@ -26,6 +26,12 @@ struct RenditionAttributesRule: ValidationRule {
         if let forced = list["FORCED"], type != "SUBTITLES" {
             report("FORCED may be present only when TYPE=SUBTITLES; remove it from this \(type) rendition (4.3.4.1)", at: forced)
         }
+        // rfc8216bis 4.4.6.1: each "MUST NOT be present unless the TYPE is AUDIO".
+        for name in ["CHANNELS", "BIT-DEPTH", "SAMPLE-RATE"] where type != "AUDIO" {
+            if let attribute = list[name] {
+                report("\(name) is for AUDIO renditions only; remove it from this \(type) one (rfc8216bis 4.4.6.1)", at: attribute)
+            }
+        }
         let instreamID = list["INSTREAM-ID"]
         switch type {
         case "CLOSED-CAPTIONS":
@@ -45,7 +51,17 @@ struct RenditionAttributesRule: ValidationRule {
             if list["URI"] == nil { report("a SUBTITLES rendition needs a URI (4.3.4.2.1)", at: nil) }
             fallthrough
         default:
-            if let instreamID { report("INSTREAM-ID belongs to CLOSED-CAPTIONS renditions only; remove it (4.3.4.1)", at: instreamID) }
+            // rfc8216bis 4.4.6.1 makes it OPTIONAL for the other TYPEs (the protocol version 13 of section 8
+            // is HLS-version-too-low's): letters, digits and '.'.
+            if let instreamID,
+                !instreamID.text.unicodeScalars.allSatisfy({
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == ".")
+                })
+            {
+                report(
+                    "INSTREAM-ID of TYPE=\(type) is letters, digits and '.', found \"\(instreamID.text.prefix(40))\" (rfc8216bis 4.4.6.1)",
+                    at: instreamID)
+            }
         }
     }
 
