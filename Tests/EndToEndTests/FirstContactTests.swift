@@ -81,4 +81,87 @@ struct FirstContactTests {
         let lines = result.stderr.split(separator: "\n").map { $0.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
         #expect(lines == ["3:9", "6:5", "7:1"], "\(result.stderr)")
     }
+
+    @Test("resolve with a host not allowed prints no URL, says why on standard error, and exits 1")
+    func resolveRefusedHost() throws {
+        let refused = try SKDPackRunner.run(["resolve", "--allow-host", "lic.example.com", "skd://other.example.com/fps?cid=1"])
+        #expect(refused.status == 1)
+        #expect(refused.stdout.isEmpty)
+        #expect(refused.stderr.contains("the license host other.example.com is not allowed by --allow-host (lic.example.com)"))
+        let allowed = try SKDPackRunner.run(["resolve", "--allow-host", "lic.example.com", "skd://lic.example.com/fps?cid=1"])
+        #expect(allowed.status == 0)
+        #expect(allowed.stdoutText == "https://lic.example.com/fps?cid=1\n")
+    }
+
+    @Test(
+        "inspect of an init segment: one entry per trak, its sample entries inside it",
+        .enabled(if: SharedMaterial.media != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func inspectTracksByTrak() throws {
+        // Shaka's FairPlay title: one video trak with two sample entries, encv (cbcs) and the clear lead's avc1.
+        let file = SharedMaterial.media!.appendingPathComponent("shaka-project__shaka-player__test_test_assets_init-fairplay.mp4")
+        let run = try SKDPackRunner.run(["inspect", file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let tracks = try #require(json["tracks"] as? [[String: Any]])
+        #expect(tracks.count == 1)
+        #expect(tracks.first?["trackID"] as? Int == 1)
+        let entries = tracks.first?["sampleEntries"] as? [[String: Any]] ?? []
+        #expect(entries.map { $0["format"] as? String } == ["encv", "avc1"])
+        #expect(entries.map { $0["scheme"] as? String } == ["cbcs", nil])
+    }
+
+    @Test("a catalogue that cannot be opened is named without a line, with the reason")
+    func missingCatalogue() throws {
+        let result = try SKDPackRunner.run(["apply", "--template", "entitlement", "--catalog", "cat.csvv", "examples/library"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("cat.csvv: error: cannot read the catalogue: No such file or directory"), "\(result.stderr)")
+        #expect(!result.stderr.contains("cat.csvv:0:"))
+    }
+
+    @Test("a CPIX document with a DTD is refused as such, with why, whatever its DTD holds")
+    func cpixWithDTD() throws {
+        let scratch = try Scratch(folder: "c")
+        defer { scratch.remove() }
+        let document = #"<CPIX xmlns="urn:dashif:org:cpix" version="2.3" contentId="&cid;"><ContentKeyList/></CPIX>"#
+        for doctype in [
+            #"<!DOCTYPE CPIX [<!ENTITY cid "title-1">]>"#, #"<!DOCTYPE CPIX SYSTEM "cpix.dtd">"#,
+            #"<!DOCTYPE CPIX [<!ENTITY cid SYSTEM "file:///etc/passwd">]>"#,
+        ] {
+            try scratch.write("c/keys.xml", "<?xml version=\"1.0\"?>\n\(doctype)\n\(document)\n")
+            let result = try SKDPackRunner.run(["cpix", "show", scratch.path("c/keys.xml")])
+            #expect(result.status != 0)
+            #expect(
+                result.stderr.contains("keys.xml:2: the document has a DTD (<!DOCTYPE …>), and documents with one are refused"),
+                "\(result.stderr)")
+            #expect(!result.stderr.contains("not well-formed"))
+        }
+    }
+
+    /// What bash offers for the last word of `words` (after `skdpack`), through the completion script the
+    /// binary generates, as the shell calls it.
+    static func completions(_ words: [String]) throws -> [String] {
+        let script = """
+            source <("$0" --generate-completion-script bash)
+            COMP_WORDS=("$0" "$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+            COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
+            _skdpack "$0" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let run = try SKDPackRunner.run(
+            ["-c", script, SKDPackRunner.executable.path] + words, directory: PackageLocation.root,
+            program: URL(fileURLWithPath: "/bin/bash"))
+        return run.stdoutText.split(separator: "\n").map(String.init)
+    }
+
+    @Test("bash completions offer template names, rule ids, media, formats and report suffixes")
+    func shellCompletions() throws {
+        #expect(try Self.completions(["apply", "--template", "entitle"]) == ["entitlement", "entitlement-rotation"])
+        #expect(try Self.completions(["apply", "--template", "templates/key"]) == ["templates/key-id.yaml"])
+        #expect(try Self.completions(["validate", "--disable", "HLS-version"]) == ["HLS-version-too-high", "HLS-version-too-low"])
+        #expect(try Self.completions(["apply", "--disable", "HLS-tab"]) == ["HLS-tab-character"])
+        #expect(try Self.completions(["apply", "--kid-from", ""]) == ["media"])
+        #expect(try Self.completions(["validate", "--format", ""]) == ["human", "json", "xml", "junit", "sarif"])
+        #expect(try Self.completions(["report", "merge", "--format", ""]) == ["json", "xml", "junit", "sarif"])
+        #expect(try Self.completions(["apply", "--report", "out"]) == ["out.json", "out.xml", "out.junit.xml", "out.sarif"])
+    }
 }

@@ -61,7 +61,8 @@ struct KeyTruthCommandTests {
         let run = try SKDPackRunner.run(["inspect", url.path])
         #expect(run.status == 0, "\(run.stderr)")
         let json = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
-        let tracks = (json?["tracks"] as? [[String: Any]] ?? []).filter { $0["scheme"] != nil }
+        let tracks = (json?["tracks"] as? [[String: Any]] ?? []).flatMap { $0["sampleEntries"] as? [[String: Any]] ?? [] }
+            .filter { $0["scheme"] != nil }
         let schemes = row["scheme(schm)"]!.hasPrefix("none") ? [] : row["scheme(schm)"]!.split(separator: ",").map(String.init)
         #expect(tracks.map { $0["scheme"] as? String } == schemes)
         let kids = schemes.isEmpty ? [] : row["default_KID(tenc)"]!.split(separator: ",").map(String.init)

@@ -30,9 +30,10 @@ public struct Catalog: Sendable {
 
     public struct LoadError: Error, Sendable, CustomStringConvertible {
         public var path: String
-        public var line: Int
+        /// `nil` for the file as a whole (it cannot be read, or a JSON catalogue, which has no rows by line).
+        public var line: Int?
         public var message: String
-        public var description: String { "\(path):\(line): error: \(message)" }
+        public var description: String { "\(path):\(line.map { "\($0):" } ?? "") error: \(message)" }
     }
 
     /// The row for `playlist`, if the catalogue has one.
@@ -52,7 +53,7 @@ public struct Catalog: Sendable {
         do {
             bytes = try TextFile.bytes(path)
         } catch {
-            throw LoadError(path: path, line: 0, message: "cannot read the catalogue: \(error.reason)")
+            throw LoadError(path: path, line: nil, message: "cannot read the catalogue: \(error.reason)")
         }
         // A value in another encoding (a spreadsheet's Windows-1252, say) would reach the URIs as U+FFFD.
         if let line = TextFile.firstLineNotUTF8(bytes) {
@@ -98,15 +99,15 @@ public struct Catalog: Sendable {
             for (title, fields) in byTitle.sorted(by: { $0.key < $1.key }) {
                 var row = fields.mapValues(\.text)
                 row["title_dir"] = row["title_dir"] ?? title
-                try catalog.add(row, source: "\(path) entry \(title)", line: 0)
+                try catalog.add(row, source: "\(path) entry \(title)", line: nil)
             }
         } else if let rows = try? JSONDecoder().decode([[String: Scalar]].self, from: data) {
             for (index, fields) in rows.enumerated() {
-                try catalog.add(fields.mapValues(\.text), source: "\(path) entry \(index)", line: 0)
+                try catalog.add(fields.mapValues(\.text), source: "\(path) entry \(index)", line: nil)
             }
         } else {
             throw LoadError(
-                path: path, line: 0,
+                path: path, line: nil,
                 message: "a JSON catalogue is an object of title entries, or an array of entries, each an object of "
                     + "strings or numbers")
         }
@@ -139,29 +140,32 @@ public struct Catalog: Sendable {
         (text.first?.isWhitespace ?? false) || (text.last?.isWhitespace ?? false)
     }
 
-    private mutating func add(_ fields: [String: String], source: String, line: Int) throws(LoadError) {
+    /// Adds the row of `fields`, from `line` of a CSV catalogue or, without one, the JSON entry `source`.
+    private mutating func add(_ fields: [String: String], source: String, line: Int?) throws(LoadError) {
+        // A JSON entry has no line: the message names it.
+        let row = line == nil ? "the " + String(source.dropFirst(self.path.count + 1)) : "this row"
         if let (name, value) = fields.sorted(by: { $0.key < $1.key }).first(where: { Self.hasSurroundingSpace($0.value) }) {
             throw LoadError(
                 path: self.path, line: line,
-                message: "the \(name) of \(line > 0 ? "this row" : source) is \"\(value)\", with spaces around it; remove them "
+                message: "the \(name) of \(row) is \"\(value)\", with spaces around it; remove them "
                     + "(a value is used as written)")
         }
         var values = fields
         let path = values.removeValue(forKey: "path").flatMap { $0.isEmpty ? nil : $0 }
         let title = values.removeValue(forKey: "title_dir").flatMap { $0.isEmpty ? nil : $0 }
-        let row = Row(values: values, source: source)
+        let entry = Row(values: values, source: source)
         if let path {
             guard byPath[path] == nil else {
-                throw LoadError(path: self.path, line: line, message: "a second row for the path '\(path)'")
+                throw LoadError(path: self.path, line: line, message: "\(row) is a second row for the path '\(path)'")
             }
-            byPath[path] = row
+            byPath[path] = entry
         } else if let title {
             guard byTitle[title] == nil else {
-                throw LoadError(path: self.path, line: line, message: "a second row for the title '\(title)'")
+                throw LoadError(path: self.path, line: line, message: "\(row) is a second row for the title '\(title)'")
             }
-            byTitle[title] = row
+            byTitle[title] = entry
         } else {
-            throw LoadError(path: self.path, line: line, message: "this row names neither a path nor a title_dir")
+            throw LoadError(path: self.path, line: line, message: "\(row) names neither a path nor a title_dir")
         }
     }
 }

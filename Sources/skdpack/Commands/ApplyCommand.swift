@@ -88,7 +88,9 @@ struct ApplyCommand: ParsableCommand {
             valueName: "FILE"))
     var cpix: [String] = []
 
-    @Option(help: ArgumentHelp("Take {kid} from the default KID of each key period's init segment (EXT-X-MAP).", valueName: "media"))
+    @Option(
+        help: ArgumentHelp("Take {kid} from the default KID of each key period's init segment (EXT-X-MAP).", valueName: "media"),
+        completion: Completions.kidSource)
     var kidFrom: String?
 
     @Option(
@@ -104,7 +106,7 @@ struct ApplyCommand: ParsableCommand {
         name: .customLong("disable"),
         help: ArgumentHelp(
             "Let a grammar finding of the reader pass (repeatable), e.g. HLS-tab-character: playlists with only such findings are still updated, their lines copied as they are.",
-            valueName: "RULE"))
+            valueName: "RULE"), completion: Completions.ignorableFinding)
     var disabledRules: [String] = []
 
     @OptionGroup var library: LibraryOptions
@@ -114,7 +116,7 @@ struct ApplyCommand: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Write a report of every change and finding to FILE (repeatable); the format follows the name: .json, .xml, .junit.xml, .sarif.",
-            valueName: "FILE"))
+            valueName: "FILE"), completion: Completions.reportFile)
     var report: [String] = []
 
     /// Runs the command line ArgumentParser checked, read by ``ApplyOptionTable`` (whose settings the

@@ -92,13 +92,14 @@ enum LicenseReport {
     static func print(for uri: String, command: String, allowHosts: [String], hostsOrigin: String) throws {
         switch LicenseURL.derive(fromKeyURI: uri) {
         case .url(let url, let host):
-            Swift.print(url)
+            // A URL that must not be used is not printed: a script that reads standard output gets nothing.
             guard LicenseURL.isAllowed(host: host, by: allowHosts) else {
                 FileHandleStandardError.write(
-                    "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) (\(allowHosts.joined(separator: ", ")))\n"
-                )
+                    "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) (\(allowHosts.joined(separator: ", "))): "
+                        + "a player would send its license requests there; no URL is printed\n")
                 throw ExitStatus.findings
             }
+            Swift.print(url)
         case .identifier(let identifier):
             FileHandleStandardError.write(
                 "skdpack \(command): \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n"

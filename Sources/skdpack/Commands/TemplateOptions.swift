@@ -14,7 +14,7 @@ struct TemplateOptions: ParsableArguments {
         name: .long,
         help: ArgumentHelp(
             "The template: a shipped name (skdpack templates list), a template file, or an skd:// URI template.",
-            valueName: "NAME|FILE|URI"))
+            valueName: "NAME|FILE|URI"), completion: Completions.template)
     var template: String
 
     @Option(
@@ -22,7 +22,9 @@ struct TemplateOptions: ParsableArguments {
         help: ArgumentHelp("A template variable (repeatable); beats every other source.", valueName: "NAME=VALUE"))
     var variables: [String] = []
 
-    @Option(help: ArgumentHelp("Variables per title from a CSV (header row) or JSON file.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp("Variables per title from a CSV (header row) or JSON file.", valueName: "FILE"),
+        completion: .file(extensions: ["csv", "json"]))
     var catalog: String?
 
     @Option(

@@ -48,7 +48,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Output format: human, json, xml (the report; schemas from `skdpack report schema`), junit or sarif.")
     var format: Format = .human
 
-    @Option(name: .customLong("disable"), help: ArgumentHelp("Turn off a rule (repeatable).", valueName: "RULE"))
+    @Option(
+        name: .customLong("disable"), help: ArgumentHelp("Turn off a rule (repeatable).", valueName: "RULE"),
+        completion: Completions.validationRule)
     var disabledRules: [String] = []
 
     @Flag(help: "Count warnings as errors (and fail on them).")
@@ -57,7 +59,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "The longest FairPlay key URI accepted, in bytes (FPS-uri-length).")
     var maxURILength = ValidationOptions().maximumURILength
 
-    @Option(help: "Check that every FairPlay key is one this template makes (a shipped name, a file, or an skd:// template).")
+    @Option(
+        help: "Check that every FairPlay key is one this template makes (a shipped name, a file, or an skd:// template).",
+        completion: Completions.template)
     var template: String?
 
     @Option(

@@ -19,8 +19,8 @@ enum UsageAdvice {
             guard let next = subcommands.first(where: { $0.commandName == word }) else {
                 guard word != "help" else { return nil }
                 let names = subcommands.filter { $0.shouldDisplay != false }.map(\.commandName)
-                let nearest = nearest(to: word, in: names).map { "did you mean '\($0)'? " } ?? ""
-                return "'\(word)' is not a command of \(path.joined(separator: " ")); \(nearest)"
+                let nearest = nearest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                return "'\(word)' is not a command of \(path.joined(separator: " "))\(nearest) "
                     + "(its commands: \(names.joined(separator: ", ")); \(path.joined(separator: " ")) --help)"
             }
             command = next
