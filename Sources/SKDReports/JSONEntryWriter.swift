@@ -14,10 +14,19 @@ struct JSONEntryWriter {
         bytes += "{\n".utf8
         array("changes", playlist.changes, depth: depth + 1) { writer, change, depth in writer.change(change, depth: depth) }
         bytes += ",\n".utf8
+        if let declared = playlist.declared {
+            key("declared", depth: depth + 1)
+            self.declared(declared, depth: depth + 1)
+            bytes += ",\n".utf8
+        }
         array("diagnostics", playlist.diagnostics, depth: depth + 1) { writer, finding, depth in
             writer.finding(finding, depth: depth)
         }
         bytes += ",\n".utf8
+        if let periods = playlist.keyPeriods {
+            array("keyPeriods", periods, depth: depth + 1) { writer, period, depth in writer.keyPeriod(period, depth: depth) }
+            bytes += ",\n".utf8
+        }
         member("kind", string: playlist.kind.rawValue, depth: depth + 1, last: false)
         if let measured = playlist.measured {
             key("measured", depth: depth + 1)
@@ -41,6 +50,57 @@ struct JSONEntryWriter {
         if let source = change.kidSource { member("kidSource", string: source.rawValue, depth: depth + 1, last: false) }
         member("line", number: change.line, depth: depth + 1, last: false)
         member("tag", string: change.tag, depth: depth + 1, last: true)
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func declared(_ declared: Report.Declared, depth: Int) {
+        bytes += "{\n".utf8
+        array("renditions", declared.renditions, depth: depth + 1) { writer, rendition, depth in
+            writer.bytes += "{\n".utf8
+            if let channels = rendition.channels { writer.member("channels", number: channels, depth: depth + 1, last: false) }
+            writer.member("group", string: rendition.group, depth: depth + 1, last: false)
+            writer.member("line", number: rendition.line, depth: depth + 1, last: false)
+            if let name = rendition.name { writer.member("name", string: name, depth: depth + 1, last: false) }
+            writer.member("type", string: rendition.type, depth: depth + 1, last: rendition.uri == nil)
+            if let uri = rendition.uri { writer.member("uri", string: uri, depth: depth + 1, last: true) }
+            writer.indent(depth)
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
+        bytes += ",\n".utf8
+        array("variants", declared.variants, depth: depth + 1) { writer, variant, depth in
+            writer.bytes += "{\n".utf8
+            if let audio = variant.audio { writer.member("audio", string: audio, depth: depth + 1, last: false) }
+            if let rate = variant.averageBandwidth { writer.member("averageBandwidth", number: rate, depth: depth + 1, last: false) }
+            if let rate = variant.bandwidth { writer.member("bandwidth", number: rate, depth: depth + 1, last: false) }
+            if let codecs = variant.codecs { writer.member("codecs", string: codecs, depth: depth + 1, last: false) }
+            if let rate = variant.frameRate { writer.member("frameRate", string: rate, depth: depth + 1, last: false) }
+            writer.member("line", number: variant.line, depth: depth + 1, last: false)
+            if let resolution = variant.resolution { writer.member("resolution", string: resolution, depth: depth + 1, last: false) }
+            writer.member("uri", string: variant.uri, depth: depth + 1, last: true)
+            writer.indent(depth)
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
+        bytes += "\n".utf8
+        indent(depth)
+        bytes.append(UInt8(ascii: "}"))
+    }
+
+    private mutating func keyPeriod(_ period: Report.KeyPeriod, depth: Int) {
+        bytes += "{\n".utf8
+        member("firstSegment", number: period.firstSegment, depth: depth + 1, last: false)
+        array("keys", period.keys, depth: depth + 1) { writer, key, depth in
+            writer.bytes += "{\n".utf8
+            writer.member("format", string: key.format, depth: depth + 1, last: false)
+            if let keyID = key.keyID { writer.member("keyID", string: keyID, depth: depth + 1, last: false) }
+            writer.member("method", string: key.method, depth: depth + 1, last: key.uri == nil)
+            if let uri = key.uri { writer.member("uri", string: uri, depth: depth + 1, last: true) }
+            writer.indent(depth)
+            writer.bytes.append(UInt8(ascii: "}"))
+        }
+        bytes += ",\n".utf8
+        member("line", number: period.line, depth: depth + 1, last: false)
+        member("startMilliseconds", number: period.startMilliseconds, depth: depth + 1, last: true)
         indent(depth)
         bytes.append(UInt8(ascii: "}"))
     }

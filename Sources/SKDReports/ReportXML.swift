@@ -107,6 +107,53 @@ public final class ReportXMLStream: ReportStream {
         }
         try xml.endElement()
         if let measured = playlist.measured { try writeMeasured(measured, to: xml) }
+        if let declared = playlist.declared { try writeDeclared(declared, to: xml) }
+        if let periods = playlist.keyPeriods {
+            try xml.startElement("keyPeriods")
+            for period in periods {
+                try xml.startElement("keyPeriod")
+                try xml.attribute("line", period.line)
+                try xml.attribute("firstSegment", period.firstSegment)
+                try xml.attribute("startMilliseconds", period.startMilliseconds)
+                for key in period.keys {
+                    try xml.startElement("key")
+                    try xml.attribute("format", key.format)
+                    try xml.attribute("method", key.method)
+                    if let keyID = key.keyID { try xml.attribute("keyID", keyID) }
+                    if let uri = key.uri { try xml.text(uri) }
+                    try xml.endElement()
+                }
+                try xml.endElement()
+            }
+            try xml.endElement()
+        }
+        try xml.endElement()
+    }
+
+    private static func writeDeclared(_ declared: Report.Declared, to xml: XMLDocumentWriter) throws {
+        try xml.startElement("declared")
+        for variant in declared.variants {
+            try xml.startElement("variant")
+            try xml.attribute("line", variant.line)
+            if let rate = variant.bandwidth { try xml.attribute("bandwidth", rate) }
+            if let rate = variant.averageBandwidth { try xml.attribute("averageBandwidth", rate) }
+            if let codecs = variant.codecs { try xml.attribute("codecs", codecs) }
+            if let resolution = variant.resolution { try xml.attribute("resolution", resolution) }
+            if let rate = variant.frameRate { try xml.attribute("frameRate", rate) }
+            if let audio = variant.audio { try xml.attribute("audio", audio) }
+            try xml.text(variant.uri)
+            try xml.endElement()
+        }
+        for rendition in declared.renditions {
+            try xml.startElement("rendition")
+            try xml.attribute("line", rendition.line)
+            try xml.attribute("type", rendition.type)
+            try xml.attribute("group", rendition.group)
+            if let name = rendition.name { try xml.attribute("name", name) }
+            if let channels = rendition.channels { try xml.attribute("channels", channels) }
+            if let uri = rendition.uri { try xml.text(uri) }
+            try xml.endElement()
+        }
         try xml.endElement()
     }
 

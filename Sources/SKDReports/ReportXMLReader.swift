@@ -65,7 +65,37 @@ public enum ReportXMLReader {
             path: try element.attribute("path"), package: try element.attribute("package"),
             kind: try element.value("kind", as: PlaylistKind.self),
             status: try element.value("status", as: Report.Playlist.Status.self), changes: changes, diagnostics: findings,
-            measured: try element.children("measured").first.map(measured))
+            measured: try element.children("measured").first.map(measured), declared: try element.children("declared").first.map(declared),
+            keyPeriods: try element.children("keyPeriods").first.map { list in
+                try list.children("keyPeriod").map { period in
+                    Report.KeyPeriod(
+                        line: try period.number("line"), firstSegment: try period.number("firstSegment"),
+                        startMilliseconds: try period.number("startMilliseconds"),
+                        keys: try period.children("key").map { key in
+                            Report.KeyPeriod.Key(
+                                format: try key.attribute("format"), method: try key.attribute("method"),
+                                uri: key.text.isEmpty ? nil : key.text, keyID: key.attributes["keyID"])
+                        })
+                }
+            })
+    }
+
+    private static func declared(_ element: XMLElement) throws -> Report.Declared {
+        Report.Declared(
+            variants: try element.children("variant").map { variant in
+                func optional(_ name: String) throws -> Int? { variant.attributes[name] == nil ? nil : try variant.number(name) }
+                return Report.Declared.Variant(
+                    line: try variant.number("line"), uri: variant.text, bandwidth: try optional("bandwidth"),
+                    averageBandwidth: try optional("averageBandwidth"), codecs: variant.attributes["codecs"],
+                    resolution: variant.attributes["resolution"], frameRate: variant.attributes["frameRate"],
+                    audio: variant.attributes["audio"])
+            },
+            renditions: try element.children("rendition").map { rendition in
+                Report.Declared.Rendition(
+                    line: try rendition.number("line"), type: try rendition.attribute("type"), group: try rendition.attribute("group"),
+                    name: rendition.attributes["name"], uri: rendition.text.isEmpty ? nil : rendition.text,
+                    channels: rendition.attributes["channels"] == nil ? nil : try rendition.number("channels"))
+            })
     }
 
     private static func measured(_ element: XMLElement) throws -> Report.Measured {

@@ -34,6 +34,19 @@ enum ReportFixture {
                     ],
                     diagnostics: [
                         Report.Finding(rule: "FPS-iv", severity: .info, line: 6, column: 30, message: "an IV")
+                    ],
+                    keyPeriods: [
+                        Report.KeyPeriod(line: 4, firstSegment: 0, startMilliseconds: 0, keys: []),
+                        Report.KeyPeriod(
+                            line: 8, firstSegment: 1, startMilliseconds: 6006,
+                            keys: [
+                                Report.KeyPeriod.Key(
+                                    format: "com.apple.streamingkeydelivery", method: "SAMPLE-AES", uri: "skd://lic.example.com/fps?cid=42",
+                                    keyID: "0123456789abcdef0123456789abcdef"),
+                                Report.KeyPeriod.Key(
+                                    format: "urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed", method: "SAMPLE-AES",
+                                    uri: "data:text/plain;base64,…", keyID: nil),
+                            ]),
                     ]),
                 Report.Playlist(
                     path: "library/title/master.m3u8", package: "library/title/master.m3u8", kind: .master, status: .failed,
@@ -46,7 +59,18 @@ enum ReportFixture {
                     diagnostics: [
                         Report.Finding(rule: "FPS-scheme", severity: .error, line: 4, column: 45, message: hostileMessage),
                         Report.Finding(rule: "FPS-skd-without-slashes", severity: .warning, line: 5, column: 1, message: "skd: & no //"),
-                    ]),
+                    ],
+                    declared: Report.Declared(
+                        variants: [
+                            Report.Declared.Variant(
+                                line: 6, uri: "video.m3u8", bandwidth: 2_000_000, averageBandwidth: 1_800_000,
+                                codecs: "avc1.64001f,mp4a.40.2",
+                                resolution: "1280x720", frameRate: "29.970", audio: "aac")
+                        ],
+                        renditions: [
+                            Report.Declared.Rendition(
+                                line: 5, type: "AUDIO", group: "aac", name: "English <en>", uri: "audio.m3u8", channels: 2)
+                        ])),
                 Report.Playlist(
                     path: "library/other/index.m3u8", package: "library/other/index.m3u8", kind: .media, status: .unchanged,
                     changes: [], diagnostics: []),

@@ -140,7 +140,8 @@ struct ReportGenerator {
                         path: chance(30) ? package : path() + "/" + pick(Self.pathParts) + ".m3u8", package: package,
                         kind: pick([.master, .media, .mixed, .unknown]), status: pick([.changed, .unchanged, .passed, .failed]),
                         changes: (0..<Int(random.next() % 3)).map { _ in change() }, diagnostics: findings,
-                        measured: chance(30) ? measured() : nil))
+                        measured: chance(30) ? measured() : nil, declared: chance(30) ? declared() : nil,
+                        keyPeriods: chance(30) ? keyPeriods() : nil))
             }
         }
         let shards = 1 + Int(random.next() % 8)
@@ -168,6 +169,45 @@ struct ReportGenerator {
                     durationMilliseconds: Int(random.next() % 20_000),
                     bytes: Int(random.next() % 5_000_000), bitRate: Int(random.next() % 20_000_000))
             })
+    }
+
+    /// A master's variants and renditions, with and without their optional values. (An empty URI of a
+    /// rendition or key is no URI: XML cannot tell them apart.)
+    mutating func declared() -> Report.Declared {
+        let texts = Self.texts.filter { !$0.isEmpty }
+        return Report.Declared(
+            variants: (0..<Int(random.next() % 4)).map { _ in
+                let full = chance(60)
+                return Report.Declared.Variant(
+                    line: 1 + Int(random.next() % 1000), uri: pick(Self.texts + [path()]),
+                    bandwidth: full ? Int(random.next() % 20_000_000) : nil,
+                    averageBandwidth: full ? Int(random.next() % 20_000_000) : nil,
+                    codecs: full ? pick(["avc1.64001f,mp4a.40.2", pick(Self.texts)]) : nil,
+                    resolution: full ? pick(["1280x720", pick(Self.texts)]) : nil, frameRate: full ? pick(["29.970", "25"]) : nil,
+                    audio: full ? pick(Self.texts) : nil)
+            },
+            renditions: (0..<Int(random.next() % 3)).map { _ in
+                let full = chance(60)
+                return Report.Declared.Rendition(
+                    line: 1 + Int(random.next() % 1000), type: pick(["AUDIO", "SUBTITLES", pick(Self.texts)]), group: pick(Self.texts),
+                    name: full ? pick(Self.texts) : nil, uri: full ? pick(texts + [path()]) : nil,
+                    channels: full ? Int(random.next() % 16) : nil)
+            })
+    }
+
+    /// Key periods: clear ones, and ones with keys of any system, with and without URI and key id.
+    mutating func keyPeriods() -> [Report.KeyPeriod] {
+        let texts = Self.texts.filter { !$0.isEmpty }
+        return (0..<Int(random.next() % 4)).map { index in
+            Report.KeyPeriod(
+                line: 1 + Int(random.next() % 100_000), firstSegment: index * 100, startMilliseconds: index * 600_000,
+                keys: (0..<Int(random.next() % 3)).map { _ in
+                    Report.KeyPeriod.Key(
+                        format: pick(["com.apple.streamingkeydelivery", "identity", pick(Self.texts)]),
+                        method: pick(["SAMPLE-AES", "NONE", pick(Self.texts)]),
+                        uri: chance(70) ? pick(texts + ["skd://x"]) : nil, keyID: chance(50) ? "0123456789abcdef0123456789abcdef" : nil)
+                })
+        }
     }
 
     mutating func change() -> ApplyChange {

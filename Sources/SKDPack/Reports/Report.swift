@@ -10,9 +10,9 @@ public struct Report: Hashable, Sendable, Codable {
     /// 1.1 added, to each change, the key id written and where it came from (`kid`, `kidSource`, `kidFile`);
     /// 1.2 the playlists a stopped run did not get to (`run.notDone`); 1.3 what `validate --segments`
     /// measures of each media playlist (`measured`).
-    public static let currentSchemaVersion = "1.3"
+    public static let currentSchemaVersion = "1.4"
     /// The versions this skdpack reads back (`report merge`): each adds to the one before.
-    public static let readableSchemaVersions = ["1", "1.1", "1.2", "1.3"]
+    public static let readableSchemaVersions = ["1", "1.1", "1.2", "1.3", "1.4"]
 
     public var schemaVersion = Report.currentSchemaVersion
     public var tool: Tool
@@ -143,10 +143,15 @@ public struct Report: Hashable, Sendable, Codable {
         public var diagnostics: [Finding]
         /// With `validate --segments`: what a media playlist's segments measure (schema version 1.3).
         public var measured: Measured?
+        /// With `validate`: what a master declares of its variants and renditions (schema version 1.4).
+        public var declared: Declared?
+        /// With `validate`: a media playlist's key periods, where each starts and the keys in force (schema
+        /// version 1.4).
+        public var keyPeriods: [KeyPeriod]?
 
         public init(
             path: String, package: String, kind: PlaylistKind, status: Status, changes: [ApplyChange],
-            diagnostics: [Finding], measured: Measured? = nil
+            diagnostics: [Finding], measured: Measured? = nil, declared: Declared? = nil, keyPeriods: [KeyPeriod]? = nil
         ) {
             self.path = path
             self.package = package
@@ -155,6 +160,8 @@ public struct Report: Hashable, Sendable, Codable {
             self.changes = changes
             self.diagnostics = diagnostics
             self.measured = measured
+            self.declared = declared
+            self.keyPeriods = keyPeriods
         }
 
         /// The entry for a validated playlist of `package`.
@@ -163,7 +170,9 @@ public struct Report: Hashable, Sendable, Codable {
             self.init(
                 path: validation.path, package: package, kind: validation.kind, status: failed ? .failed : .passed,
                 changes: [], diagnostics: validation.diagnostics.map(Finding.init),
-                measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0) : nil })
+                measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0) : nil },
+                declared: validation.kind == .master ? Declared(validation.variants) : nil,
+                keyPeriods: validation.kind == .media ? validation.keyPeriods : nil)
         }
 
         /// The entry for a playlist of `package` that `apply` processed.
@@ -246,6 +255,114 @@ public struct Report: Hashable, Sendable, Codable {
         }
 
         static func milliseconds(_ seconds: Double) -> Int { seconds.isFinite ? Int((seconds * 1000).rounded()) : 0 }
+    }
+
+    /// What a master playlist declares: each variant (EXT-X-STREAM-INF) and rendition (EXT-X-MEDIA), as
+    /// written.
+    public struct Declared: Hashable, Sendable, Codable {
+        public struct Variant: Hashable, Sendable, Codable {
+            public var line: Int
+            public var uri: String
+            public var bandwidth: Int?
+            public var averageBandwidth: Int?
+            /// As written, comma-separated.
+            public var codecs: String?
+            /// `WIDTHxHEIGHT`.
+            public var resolution: String?
+            /// As written.
+            public var frameRate: String?
+            public var audio: String?
+
+            public init(
+                line: Int, uri: String, bandwidth: Int?, averageBandwidth: Int?, codecs: String?, resolution: String?, frameRate: String?,
+                audio: String?
+            ) {
+                self.line = line
+                self.uri = uri
+                self.bandwidth = bandwidth
+                self.averageBandwidth = averageBandwidth
+                self.codecs = codecs
+                self.resolution = resolution
+                self.frameRate = frameRate
+                self.audio = audio
+            }
+        }
+
+        public struct Rendition: Hashable, Sendable, Codable {
+            public var line: Int
+            public var type: String
+            public var group: String
+            public var name: String?
+            public var uri: String?
+            public var channels: Int?
+
+            public init(line: Int, type: String, group: String, name: String?, uri: String?, channels: Int?) {
+                self.line = line
+                self.type = type
+                self.group = group
+                self.name = name
+                self.uri = uri
+                self.channels = channels
+            }
+        }
+
+        public var variants: [Variant]
+        public var renditions: [Rendition]
+
+        public init(variants: [Variant], renditions: [Rendition]) {
+            self.variants = variants
+            self.renditions = renditions
+        }
+
+        init(_ facts: VariantFacts) {
+            self.init(
+                variants: facts.variants.map { variant in
+                    Variant(
+                        line: variant.line, uri: variant.uri, bandwidth: variant.bandwidth.map { Int(clamping: $0) },
+                        averageBandwidth: variant.averageBandwidth.map { Int(clamping: $0) }, codecs: variant.codecsWritten,
+                        resolution: variant.resolution.map { "\($0.width)x\($0.height)" }, frameRate: variant.frameRateWritten,
+                        audio: variant.audioGroup)
+                },
+                renditions: facts.renditions.map {
+                    Rendition(line: $0.line, type: $0.type, group: $0.group, name: $0.name, uri: $0.uri, channels: $0.channels)
+                })
+        }
+    }
+
+    /// A key period of a media playlist: from the segment after a change of the keys in force to the next.
+    public struct KeyPeriod: Hashable, Sendable, Codable {
+        public struct Key: Hashable, Sendable, Codable {
+            /// KEYFORMAT (`identity` when absent).
+            public var format: String
+            public var method: String
+            /// The URI, secrets redacted; `data:` URIs shortened.
+            public var uri: String?
+            /// KEYID, or the key id a FairPlay URI names, as 32 hex digits.
+            public var keyID: String?
+
+            public init(format: String, method: String, uri: String?, keyID: String?) {
+                self.format = format
+                self.method = method
+                self.uri = uri
+                self.keyID = keyID
+            }
+        }
+
+        /// The line of the period's first segment.
+        public var line: Int
+        /// Its index among the playlist's segments, from 0.
+        public var firstSegment: Int
+        /// Its start: the EXTINF durations of the segments before it.
+        public var startMilliseconds: Int
+        /// The keys in force; none for clear segments.
+        public var keys: [Key]
+
+        public init(line: Int, firstSegment: Int, startMilliseconds: Int, keys: [Key]) {
+            self.line = line
+            self.firstSegment = firstSegment
+            self.startMilliseconds = startMilliseconds
+            self.keys = keys
+        }
     }
 
     /// A diagnostic as reports carry it: the path is the playlist's.

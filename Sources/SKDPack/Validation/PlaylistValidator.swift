@@ -22,6 +22,7 @@ public enum PlaylistValidator {
         var keys = KeyFacts()
         var presentation = PresentationFacts()
         var variants = VariantFacts()
+        var keyPeriods = KeyPeriodLog()
         /// The line of each EXT-X-DEFINE, by the name it defines: a reference made before it is said so.
         var definedAt: [String: Int] = [:]
         let enabled = RuleRegistry.playlistRules.filter { rule in
@@ -59,6 +60,7 @@ public enum PlaylistValidator {
             keys.note(tag, line: line.raw.number)
             presentation.note(tag, line: line)
             variants.note(tag, line: line.raw.number)
+            keyPeriods.note(tag)
         }
         var continued: [UInt8]?
         var isPlaylist = true
@@ -91,6 +93,7 @@ public enum PlaylistValidator {
             case .uri where line.uriRole == .variant:
                 variants.noteURI(String(decoding: line.content, as: UTF8.self))
             case .uri:
+                keyPeriods.segment(at: line.raw.number, reader: reader)
                 for index in dispatch.segmentRules { rules[index].segment(at: line, in: context) }
                 if let truth = context.keyTruth, truth.serial != periodSeen {
                     periodSeen = truth.serial
@@ -135,6 +138,7 @@ public enum PlaylistValidator {
         validation.redaction = redaction
         validation.measured = context.segments.map { $0.summary() }
         validation.variants = variants
+        validation.keyPeriods = keyPeriods.redacted(redaction)
         return validation
     }
 
@@ -210,6 +214,8 @@ public struct PlaylistValidation: Sendable {
     public var measured: MeasuredPlaylist?
     /// A master's variants and renditions, for the package rules that hold them to their media.
     public var variants = VariantFacts()
+    /// A media playlist's key periods, for reports.
+    public var keyPeriods: [Report.KeyPeriod] = []
 
     public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic], keys: KeyFacts = KeyFacts()) {
         self.path = path

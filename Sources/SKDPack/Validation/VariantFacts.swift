@@ -10,9 +10,13 @@ public struct VariantFacts: Sendable, Equatable {
         public var bandwidth: UInt64?
         public var averageBandwidth: UInt64?
         public var codecs: [String]?
+        /// CODECS as written.
+        public var codecsWritten: String?
         public var resolution: (width: UInt64, height: UInt64)?
         public var audioGroup: String?
         public var frameRate: Double?
+        /// FRAME-RATE as written.
+        public var frameRateWritten: String?
 
         public static func == (lhs: Variant, rhs: Variant) -> Bool {
             lhs.line == rhs.line && lhs.uri == rhs.uri && lhs.bandwidth == rhs.bandwidth && lhs.averageBandwidth == rhs.averageBandwidth
@@ -25,6 +29,7 @@ public struct VariantFacts: Sendable, Equatable {
         public var line: Int
         public var type: String
         public var group: String
+        public var name: String?
         public var uri: String?
         public var channels: Int?
     }
@@ -41,18 +46,20 @@ public struct VariantFacts: Sendable, Equatable {
             var variant = Variant(line: line, uri: "")
             variant.bandwidth = tag.decimalInteger("BANDWIDTH")
             variant.averageBandwidth = tag.decimalInteger("AVERAGE-BANDWIDTH")
+            variant.codecsWritten = tag.quotedString("CODECS")
             variant.codecs = tag.quotedString("CODECS")?.split(separator: ",").map { String($0.trimmingPrefix(" ")).lowercased() }
             if case .decimalResolution(let width, let height)? = tag.attributes?["RESOLUTION"]?.typedValue(as: .decimalResolution) {
                 variant.resolution = (width, height)
             }
             variant.audioGroup = tag.quotedString("AUDIO")
             variant.frameRate = tag.decimalFloat("FRAME-RATE")
+            variant.frameRateWritten = tag.attributes?["FRAME-RATE"]?.text
             pending = variant
         case .media:
             guard let type = tag.unquoted("TYPE"), let group = tag.quotedString("GROUP-ID") else { return }
             renditions.append(
                 Rendition(
-                    line: line, type: type, group: group, uri: tag.quotedString("URI"),
+                    line: line, type: type, group: group, name: tag.quotedString("NAME"), uri: tag.quotedString("URI"),
                     channels: tag.quotedString("CHANNELS").flatMap { Int($0.prefix { $0.isNumber }) }))
         default:
             break

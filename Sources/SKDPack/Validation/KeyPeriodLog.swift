@@ -1,0 +1,59 @@
+import HLS
+import SKDTemplate
+
+/// A media playlist's key periods as reports show them (``Report/KeyPeriod``): a period starts at the first
+/// segment, and at each segment after a key tag that changes the keys in force; each has the line and the
+/// time it starts at, and its keys.
+struct KeyPeriodLog {
+    private(set) var periods: [Report.KeyPeriod] = []
+    private var keyTagSeen = true
+    private var segments = 0
+    private var elapsed = 0.0
+    private var duration = 0.0
+
+    mutating func note(_ tag: Tag) {
+        switch (tag.name, tag.value) {
+        case (.key, _): keyTagSeen = true
+        case (.extInf, .segmentDuration(let seconds, _)): duration = seconds.isFinite ? max(0, seconds) : 0
+        default: break
+        }
+    }
+
+    /// A segment's URI line: it opens a period when the keys changed since the one before.
+    mutating func segment(at line: Int, reader: PlaylistReader) {
+        defer {
+            segments += 1
+            elapsed += duration
+            duration = 0
+        }
+        guard keyTagSeen else { return }
+        keyTagSeen = false
+        let keys = reader.keyAttributesInForce.map { attributes, _ in
+            Report.KeyPeriod.Key(
+                format: attributes["KEYFORMAT"]?.text ?? "identity", method: attributes["METHOD"]?.text ?? "",
+                uri: attributes["URI"].map { Self.shown(reader.variables.substitute($0.text).text) },
+                keyID: KeyIDInURI.named(by: attributes, variables: reader.variables)?.hex)
+        }
+        // A key tag that repeats the keys in force starts no new period.
+        guard periods.last?.keys != keys else { return }
+        periods.append(
+            Report.KeyPeriod(
+                line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), keys: keys))
+    }
+
+    /// The periods with `redaction`'s secrets hidden in their URIs.
+    func redacted(_ redaction: Redaction) -> [Report.KeyPeriod] {
+        guard !redaction.isEmpty else { return periods }
+        return periods.map { period in
+            var period = period
+            for index in period.keys.indices { period.keys[index].uri = period.keys[index].uri.map { redaction.redact($0) } }
+            return period
+        }
+    }
+
+    /// A URI as a report shows it: a `data:` URI (a whole pssh box in base64) cut after its media type.
+    private static func shown(_ uri: String) -> String {
+        guard uri.hasPrefix("data:"), uri.utf8.count > 64, let comma = uri.firstIndex(of: ",") else { return uri }
+        return String(uri[...comma]) + "…"
+    }
+}
