@@ -121,6 +121,9 @@ struct JSONEntryWriter {
             writer.member("bitRate", number: segment.bitRate, depth: depth + 1, last: false)
             writer.member("bytes", number: segment.bytes, depth: depth + 1, last: false)
             writer.member("durationMilliseconds", number: segment.durationMilliseconds, depth: depth + 1, last: false)
+            if let extinf = segment.extinfMilliseconds {
+                writer.member("extinfMilliseconds", number: extinf, depth: depth + 1, last: false)
+            }
             writer.member("line", number: segment.line, depth: depth + 1, last: false)
             writer.member("uri", string: segment.uri, depth: depth + 1, last: true)
             writer.indent(depth)

@@ -49,6 +49,7 @@ public final class ReportFiles: ReportSink {
                 switch format {
                 case .json: .streaming(ReportJSONStream(tool: tool))
                 case .xml: .streaming(try ReportXMLStream(tool: tool))
+                case .html: .streaming(HTMLReportStream(tool: tool))
                 case .junit, .sarif: .whole(format)
                 }
             let output: Output

@@ -174,6 +174,7 @@ public final class ReportXMLStream: ReportStream {
             try xml.attribute("durationMilliseconds", segment.durationMilliseconds)
             try xml.attribute("bytes", segment.bytes)
             try xml.attribute("bitRate", segment.bitRate)
+            if let extinf = segment.extinfMilliseconds { try xml.attribute("extinfMilliseconds", extinf) }
             try xml.text(segment.uri)
             try xml.endElement()
         }

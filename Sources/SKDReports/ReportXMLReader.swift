@@ -110,7 +110,8 @@ public enum ReportXMLReader {
                 Report.Measured.Segment(
                     line: try segment.number("line"), uri: segment.text,
                     durationMilliseconds: try segment.number("durationMilliseconds"), bytes: try segment.number("bytes"),
-                    bitRate: try segment.number("bitRate"))
+                    bitRate: try segment.number("bitRate"),
+                    extinfMilliseconds: segment.attributes["extinfMilliseconds"] == nil ? nil : try segment.number("extinfMilliseconds"))
             })
     }
 }

@@ -223,6 +223,60 @@ struct ValidateCommandTests {
         #expect(result.status == 1)
     }
 
+    @Test("validate --report, repeated: JSON, SARIF, JUnit and HTML in one pass, beside --format on standard output")
+    func reportsInOnePass() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let names = ["x.json", "x.sarif", "x.junit.xml", "x.html"]
+        let result = try SKDPackRunner.run(
+            ["validate", "--format", "json"] + names.flatMap { ["--report", scratch.path($0)] } + [scratch.path("library")])
+        #expect(result.status == 1)
+        let stdout = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let file = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("x.json")))) as? [String: Any])
+        #expect(
+            NSDictionary(dictionary: stdout["summary"] as! [String: Any]) == NSDictionary(dictionary: file["summary"] as! [String: Any]))
+        let sarif = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("x.sarif")))) as? [String: Any])
+        #expect(sarif["version"] as? String == "2.1.0")
+        let junit = try [UInt8](Data(contentsOf: URL(fileURLWithPath: scratch.path("x.junit.xml"))))
+        #expect(XMLSchemaValidator.wellFormednessProblem(in: junit) == nil)
+        let html = try scratch.text("x.html")
+        #expect(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
+        let errors = (file["summary"] as! [String: Any])["errors"] as! Int
+        #expect(html.contains("<dd id=\"total-errors\">\(errors)</dd>"))
+        let bad = try SKDPackRunner.run(["validate", "--report", scratch.path("x.txt"), scratch.path("library")])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("name it .json, .xml, .junit.xml, .sarif or .html"))
+    }
+
+    @Test("validate --template --catalog: a key with another title's content id is an error that names both")
+    func anotherTitlesKey() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let catalog = PackageLocation.root.appendingPathComponent("examples/catalog.csv").path
+        let apply = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement", "--catalog", catalog, "--in-place", "--no-progress", scratch.path("library")])
+        #expect(apply.status == 1, "\(apply.stderr)")
+        let validate = [
+            "validate", "--template", "entitlement", "--catalog", catalog, "--format", "json", scratch.path("library/legacy-title"),
+        ]
+        var result = try SKDPackRunner.run(validate)
+        #expect(!result.stdoutText.contains("TPL-key-mismatch"), "\(result.stdoutText)")
+        // legacy-title's key given multi-drm-title's content id.
+        let path = "library/legacy-title/video-360p.m3u8"
+        try scratch.write(path, try scratch.text(path).replacingOccurrences(of: "cid=title-0042", with: "cid=title-2001"))
+        result = try SKDPackRunner.run(validate)
+        #expect(result.status == 1)
+        #expect(
+            result.stdoutText.contains(
+                "this key carries content_id=title-2001 (the value of \(catalog) row 3), but this title's is title-0042 (\(catalog) row 4)"),
+            "\(result.stdoutText)")
+        let alone = try SKDPackRunner.run(["validate", "--catalog", catalog, scratch.path("library")])
+        #expect(alone.status == 2)
+        #expect(alone.stderr.contains("--catalog needs --template"))
+    }
+
     @Test("a hostile line cannot reach the terminal: control characters are shown as ?")
     func terminalSafe() throws {
         let scratch = try Scratch()

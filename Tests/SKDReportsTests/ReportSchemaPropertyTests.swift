@@ -167,7 +167,8 @@ struct ReportGenerator {
                 Report.Measured.Segment(
                     line: 1 + Int(random.next() % 100_000), uri: pick(Self.texts + [path()]),
                     durationMilliseconds: Int(random.next() % 20_000),
-                    bytes: Int(random.next() % 5_000_000), bitRate: Int(random.next() % 20_000_000))
+                    bytes: Int(random.next() % 5_000_000), bitRate: Int(random.next() % 20_000_000),
+                    extinfMilliseconds: chance(70) ? Int(random.next() % 20_000) : nil)
             })
     }
 

@@ -9,6 +9,8 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
         public var bytes: Int
         /// bits per second.
         public var bitRate: Int
+        /// What its EXTINF says.
+        public var extinf: Double?
     }
 
     public var segments: [Segment] = []
@@ -33,7 +35,7 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
     /// Whether every segment (but gaps) was measured.
     public var isComplete: Bool { segmentsNotMeasured == 0 }
 
-    mutating func add(_ segment: MeasuredSegment, line: Int, uri: String) {
+    mutating func add(_ segment: MeasuredSegment, line: Int, uri: String, extinf: Double?) {
         segmentsRead += 1
         bytesRead += segment.bytesRead
         for codec in segment.codecs where !codecs.contains(codec) { codecs.append(codec) }
@@ -43,7 +45,9 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
         guard let duration = segment.duration, duration > 0 else { return }
         self.duration += duration
         segments.append(
-            Segment(line: line, uri: uri, duration: duration, bytes: segment.size, bitRate: Self.bitRate(segment.size, duration)))
+            Segment(
+                line: line, uri: uri, duration: duration, bytes: segment.size, bitRate: Self.bitRate(segment.size, duration), extinf: extinf
+            ))
     }
 
     /// The peak and average segment bit rates (rfc8216bis 4.1): the largest bit rate of any contiguous set

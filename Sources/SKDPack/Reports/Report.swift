@@ -202,13 +202,16 @@ public struct Report: Hashable, Sendable, Codable {
             public var durationMilliseconds: Int
             public var bytes: Int
             public var bitRate: Int
+            /// What its EXTINF says (schema version 1.4).
+            public var extinfMilliseconds: Int?
 
-            public init(line: Int, uri: String, durationMilliseconds: Int, bytes: Int, bitRate: Int) {
+            public init(line: Int, uri: String, durationMilliseconds: Int, bytes: Int, bitRate: Int, extinfMilliseconds: Int? = nil) {
                 self.line = line
                 self.uri = uri
                 self.durationMilliseconds = durationMilliseconds
                 self.bytes = bytes
                 self.bitRate = bitRate
+                self.extinfMilliseconds = extinfMilliseconds
             }
         }
 
@@ -250,7 +253,7 @@ public struct Report: Hashable, Sendable, Codable {
                 segments: measured.segments.map {
                     Segment(
                         line: $0.line, uri: $0.uri, durationMilliseconds: Self.milliseconds($0.duration), bytes: $0.bytes,
-                        bitRate: $0.bitRate)
+                        bitRate: $0.bitRate, extinfMilliseconds: $0.extinf.map(Self.milliseconds))
                 })
         }
 

@@ -8,15 +8,18 @@ import SKDTemplate
 /// values) and those of every enabled rule of ``RuleRegistry``, in line order.
 public enum PlaylistValidator {
     /// The findings for the playlist read from `source`, shown as `path`; `tracks` are what its master
-    /// says it carries (for the `CPIX` rules).
+    /// says it carries (for the `CPIX` rules); `title` is the path of its title's master, for the values
+    /// its title must have (``ValidationOptions/titleValues``).
     public static func validate(
-        _ source: any ByteSource, path: String, options: ValidationOptions = ValidationOptions(), tracks: [TrackContext] = []
+        _ source: any ByteSource, path: String, options: ValidationOptions = ValidationOptions(), tracks: [TrackContext] = [],
+        title: String? = nil
     ) throws(IOError) -> PlaylistValidation {
         var readerOptions = options.reader
         readerOptions.parsesEveryTag = true
         let reader = PlaylistReader(source: source, path: path, options: readerOptions)
         let context = RuleContext(
-            path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind, tracks: tracks)
+            path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind, tracks: tracks,
+            identity: PlaylistIdentity(path: path, titlePath: title))
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
         var keys = KeyFacts()

@@ -88,7 +88,7 @@ final class SegmentContext {
             reading = .remote(uri)
         }
         switch reading {
-        case .measured(let segment): measured.add(segment, line: line.raw.number, uri: uri)
+        case .measured(let segment): measured.add(segment, line: line.raw.number, uri: uri, extinf: extinf)
         case .skipped where gap: break
         default: measured.segmentsNotMeasured += 1
         }

@@ -51,11 +51,46 @@ public final class TemplateMatcher: @unchecked Sendable {
         self.secretPlaceholders = placeholders.indices.filter { secrets.contains(placeholders[$0].name) }
     }
 
-    public func check(_ uri: String) -> Verdict {
+    /// Whether `uri` is one the template makes with the pinned values and `expected` (a title's own values,
+    /// from its catalogue row or path; `--var`'s pinned values beat them).
+    public func check(_ uri: String, expected: [String: String] = [:]) -> Verdict {
         let renderer = definition.renderer
-        guard let match = try? shape.wholeMatch(in: uri) else {
-            return .mismatch("this key URI does not have the form of the template \(definition.name) (\(definition.uri))")
+        let pinned = expected.filter { name, _ in placeholders.contains { $0.name == name } }.merging(self.pinned) { $1 }
+        let firstRendering: String
+        switch values(in: uri, pinned: pinned) {
+        case .noForm: return .mismatch("this key URI does not have the form of the template \(definition.name) (\(definition.uri))")
+        case .found: return .matches
+        case .error(let error): return .mismatch("\(error.message) (template \(definition.name))")
+        case .rendered(let rendering): firstRendering = rendering
         }
+        let pins = pinned.keys.sorted().map { "\($0)=\(renderer.shown(pinned[$0]!, of: $0))" }.joined(separator: ", ")
+        // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
+        let secrets = definition.secretNames
+        let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map(\.value))
+        let rendering = " makes \(redaction.redact(firstRendering))"
+        return .mismatch(
+            pins.isEmpty
+                ? "this key URI is not one the template \(definition.name) makes (\(definition.uri))"
+                : "with \(pins) the template \(definition.name)\(rendering), not this URI")
+    }
+
+    /// What a search for the values behind a URI found.
+    enum Search {
+        /// The URI has not the template's literal text.
+        case noForm
+        /// These values make it.
+        case found([String: String])
+        /// No values make it; the first rendering tried.
+        case rendered(String)
+        /// No candidate renders at all.
+        case error(RenderError)
+    }
+
+    /// The values the template makes `uri` with, `pinned` fixed: each candidate read back from the URI's
+    /// pieces is rendered by the real renderer, and the one that gives the URI back wins.
+    func values(in uri: String, pinned: [String: String]) -> Search {
+        let renderer = definition.renderer
+        guard let match = try? shape.wholeMatch(in: uri) else { return .noForm }
         var candidates: [[String: String]] = [[:]]
         for (index, placeholder) in placeholders.enumerated() where candidates[0][placeholder.name] == nil {
             let captured = match.output[index + 1].substring.map(String.init) ?? ""
@@ -67,24 +102,26 @@ public final class TemplateMatcher: @unchecked Sendable {
         for candidate in candidates {
             do {
                 let rendered = try renderer.render { name in
-                    candidate[name].map { TemplateValue($0, source: self.pinned[name] == nil ? "the URI" : self.names.values) }
+                    candidate[name].map { TemplateValue($0, source: pinned[name] == nil ? "the URI" : self.names.values) }
                 }
-                if rendered == uri { return .matches }
+                if rendered == uri { return .found(candidate) }
                 if firstRendering == nil { firstRendering = rendered }
             } catch {
                 if firstError == nil { firstError = error }
             }
         }
-        if let firstError, firstRendering == nil { return .mismatch("\(firstError.message) (template \(definition.name))") }
-        let pins = pinned.keys.sorted().map { "\($0)=\(renderer.shown(pinned[$0]!, of: $0))" }.joined(separator: ", ")
-        // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
-        let secrets = definition.secretNames
-        let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map(\.value))
-        let rendering = firstRendering.map { " makes \(redaction.redact($0))" } ?? ""
-        return .mismatch(
-            pins.isEmpty
-                ? "this key URI is not one the template \(definition.name) makes (\(definition.uri))"
-                : "with \(pins) the template \(definition.name)\(rendering), not this URI")
+        if let firstRendering { return .rendered(firstRendering) }
+        return firstError.map(Search.error) ?? .noForm
+    }
+
+    /// The values `uri` carries where they differ from `expected` (a title's own), when the template makes
+    /// it with other values than the title's: what another title's key looks like.
+    public func differingValues(in uri: String, expected: [String: String]) -> [(name: String, carried: String, expected: String)] {
+        guard case .found(let values) = self.values(in: uri, pinned: pinned) else { return [] }
+        return expected.keys.sorted().compactMap { name in
+            guard let carried = values[name], let own = expected[name], carried != own else { return nil }
+            return (name, carried, own)
+        }
     }
 
     /// What stands where the template's secret variables are, in a URI of the template's form: the text as

@@ -11,6 +11,9 @@ public struct ValidationOptions: Sendable {
     public var maximumURILength = 2048
     /// With a template: every FairPlay key must be one it makes (`TPL-key-mismatch`).
     public var templateMatcher: TemplateMatcher?
+    /// Each title's own values for the template (`--catalog`, `--path-pattern`): its keys must carry them,
+    /// and a key with another title's is named with both.
+    public var titleValues: VariableSources?
     /// Hosts the derived https license URLs may point at (`TPL-host-not-allowed`); empty: not checked.
     public var allowHosts: [String] = []
     /// The reader's options (line length limit, findings per kind).

@@ -62,6 +62,11 @@ final class RuleContext {
 
     /// The template FairPlay keys must come from, if one was given.
     let templateMatcher: TemplateMatcher?
+    /// The values this playlist's title must have made its keys with (``ValidationOptions/titleValues``),
+    /// with where each comes from.
+    let expectedValues: [String: TemplateValue]
+    /// Every title's values, to name the title whose values a key carries.
+    let titleValues: VariableSources?
     /// Values of the template's secret variables found in the playlist's keys, to hide in what is shown.
     var secretValues: Set<String> = []
     /// Hosts license URLs may point at; empty when not checked.
@@ -72,8 +77,13 @@ final class RuleContext {
     /// With `--segments`: the media segments, each read once.
     let segments: SegmentContext?
 
-    init(path: String, reader: PlaylistReader, options: ValidationOptions, maximumPerKind: Int, tracks: [TrackContext] = []) {
+    init(
+        path: String, reader: PlaylistReader, options: ValidationOptions, maximumPerKind: Int, tracks: [TrackContext] = [],
+        identity: PlaylistIdentity? = nil
+    ) {
         self.path = path
+        self.titleValues = options.titleValues
+        self.expectedValues = options.titleValues?.playlistValues(for: identity ?? PlaylistIdentity(path: path)) ?? [:]
         self.keyTruth =
             options.checksMedia || !options.keyTruth.documents.isEmpty
             ? KeyTruthContext(path: path, truth: options.keyTruth, checksMedia: options.checksMedia, tracks: tracks) : nil

@@ -41,6 +41,13 @@ public struct Catalog: Sendable {
         byPath[playlist.path] ?? byTitle[playlist.titleDirectory]
     }
 
+    /// The rows that give `name` the value `value`, by their source (`cat.csv row 3`), in file order.
+    public func rows(giving name: String, _ value: String) -> [String] {
+        let sources = (Array(byPath.values) + Array(byTitle.values)).filter { $0.values[name] == value }.map(\.source)
+        // Rows in file order: `row 9` before `row 10`.
+        return Array(Set(sources)).sorted { ($0.count, $0) < ($1.count, $1) }
+    }
+
     /// The variables the catalogue gives (its columns, `path` and `title_dir` aside).
     public var columns: Set<String> {
         Set(byPath.values.flatMap(\.values.keys)).union(byTitle.values.flatMap(\.values.keys))

@@ -115,7 +115,7 @@ struct ApplyCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Write a report of every change and finding to FILE (repeatable); the format follows the name: .json, .xml, .junit.xml, .sarif.",
+            "Write a report of every change and finding to FILE (repeatable); the format follows the name: .json, .xml, .junit.xml, .sarif, .html.",
             valueName: "FILE"), completion: Completions.reportFile)
     var report: [String] = []
 
@@ -152,12 +152,7 @@ extension ApplySettings {
     func run() throws {
         let clock = RunClock()
         try reportingUsage {
-            let reportFormats = try reports.map { file throws -> (target: ReportFiles.Target, format: ReportFormat) in
-                guard let format = ReportFormat(fileName: file) else {
-                    throw UsageFailure("--report \(file): name it .json, .xml, .junit.xml or .sarif to choose its format")
-                }
-                return (.file(file), format)
-            }
+            let reportFormats = try ReportOptions.targets(reports)
             let printer = DiagnosticPrinter()
             defer { printer.flush() }
             let destination = try self.destination()

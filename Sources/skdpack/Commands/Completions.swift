@@ -28,7 +28,7 @@ enum Completions {
 
     /// A report file: what is typed, with each suffix that names a format.
     static let reportFile = CompletionKind.custom { _, _, prefix in
-        let suffixes = [".json", ".xml", ".junit.xml", ".sarif"]
+        let suffixes = [".json", ".xml", ".junit.xml", ".sarif", ".html"]
         guard !prefix.isEmpty, ReportFormat(fileName: prefix) == nil else { return files(beginning: prefix, suffixes: suffixes) }
         return suffixes.map { prefix + $0 } + files(beginning: prefix, suffixes: suffixes)
     }

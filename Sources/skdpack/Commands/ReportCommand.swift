@@ -53,7 +53,7 @@ struct ReportMergeCommand: ParsableCommand {
               skdpack report merge --format xml shard-*.xml > report.xml
             """)
 
-    @Option(help: "Output format: json, xml, junit or sarif.")
+    @Option(help: "Output format: json, xml, junit, sarif or html.")
     var format: ReportFormat = .json
 
     @Argument(help: "The reports of the shards, JSON or XML (told apart by their first character), in any mix.")

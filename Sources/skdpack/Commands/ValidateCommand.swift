@@ -48,6 +48,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Output format: human, json, xml (the report; schemas from `skdpack report schema`), junit or sarif.")
     var format: Format = .human
 
+    @Option(help: ArgumentHelp(ReportOptions.help, valueName: "FILE"), completion: Completions.reportFile)
+    var report: [String] = []
+
     @Option(
         name: .customLong("disable"), help: ArgumentHelp("Turn off a rule (repeatable).", valueName: "RULE"),
         completion: Completions.validationRule)
@@ -68,6 +71,19 @@ struct ValidateCommand: ParsableCommand {
         name: .customLong("var"),
         help: ArgumentHelp("With --template: a value the keys must have been made with (repeatable).", valueName: "NAME=VALUE"))
     var variables: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "With --template: each title's values from a CSV (header row) or JSON file; a key must carry its own title's.",
+            valueName: "FILE"),
+        completion: .file(extensions: ["csv", "json"]))
+    var catalog: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --template: named groups of this regular expression, matched on each playlist's path, are the values its keys must carry.",
+            valueName: "REGEX"))
+    var pathPattern: String?
 
     @Option(
         name: .customLong("allow-host"),
@@ -113,13 +129,11 @@ struct ValidateCommand: ParsableCommand {
             inputs.names = .commandLine
             let run = ValidateRun(options: options, library: inputs)
             let report: ReportFiles?
+            // Standard output in the --format asked for, and every --report file, in one pass.
+            var targets = try ReportOptions.targets(self.report)
+            if format != .human { targets.insert((.stream(fd: 1, name: "<stdout>"), ReportFormat(rawValue: format.rawValue)!), at: 0) }
             do {
-                report =
-                    format == .human
-                    ? nil
-                    : try ReportFiles(
-                        [(.stream(fd: 1, name: "<stdout>"), ReportFormat(rawValue: format.rawValue)!)],
-                        tool: Report.Tool(version: SKDPackVersion.current))
+                report = targets.isEmpty ? nil : try ReportFiles(targets, tool: Report.Tool(version: SKDPackVersion.current))
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
@@ -192,6 +206,13 @@ struct ValidateCommand: ParsableCommand {
             options.allowHosts += definition.allowHosts
         } else if !pinned.isEmpty {
             throw UsageFailure("--var needs --template: the values are checked against the keys it makes")
+        }
+        if catalog != nil || pathPattern != nil {
+            guard template != nil else {
+                throw UsageFailure(
+                    "\(catalog != nil ? "--catalog" : "--path-pattern") needs --template: the values are checked against the keys it makes")
+            }
+            options.titleValues = try TemplateOptions.sources(variables: [], catalog: catalog, pathPattern: pathPattern, match: nil)
         }
         return options
     }
