@@ -25,7 +25,7 @@ public final class HTMLReportStream: ReportStream {
     static let listedTitles = 1000
     /// The most key periods a timeline draws, and the most rows a table lists, per playlist.
     static let drawnPeriods = 400
-    static let listedRows = 50
+    static let listedRows = 20
 
     public init(tool: Report.Tool) {
         self.tool = tool
@@ -82,7 +82,7 @@ public final class HTMLReportStream: ReportStream {
                 let place = "\(Self.fileName(playlist.path)):\(finding.line)"
                 if var known = findings[finding.rule] {
                     known.count += 1
-                    if known.first.count < 5 { known.first.append(place) }
+                    if known.first.count < 5, !known.first.contains(place) { known.first.append(place) }
                     findings[finding.rule] = known
                 } else {
                     findings[finding.rule] = (finding.severity, 1, [place], finding.message)
@@ -226,26 +226,39 @@ public final class HTMLReportStream: ReportStream {
         return html + "</tbody>\n</table>\n"
     }
 
-    /// Per media playlist, its key periods as a timeline (a band per period, as long as it lasts, coloured by
-    /// what encrypts it) and a table of where each starts and its keys.
+    /// The key periods of the title's media playlists as a timeline (a band per period, as long as it lasts,
+    /// coloured by what encrypts it) and a table of where each starts and its keys: once for the playlists
+    /// whose periods start at the same times with the same keys (a title's variants, usually).
     private func keyPeriodsSection() -> String {
-        let playlists = entries.filter { !($0.keyPeriods ?? []).isEmpty }
-        guard !playlists.isEmpty else { return "" }
+        var groups: [(schedule: [Schedule], playlists: [Report.Playlist])] = []
+        for playlist in entries where !(playlist.keyPeriods ?? []).isEmpty {
+            let schedule = (playlist.keyPeriods ?? []).map { Schedule(start: $0.startMilliseconds, keys: $0.keys) }
+            if let index = groups.firstIndex(where: { $0.schedule == schedule }) {
+                groups[index].playlists.append(playlist)
+            } else {
+                groups.append((schedule, [playlist]))
+            }
+        }
+        guard !groups.isEmpty else { return "" }
         var html = "<h3>Key periods</h3>\n"
-        for playlist in playlists {
+        for group in groups {
+            let playlist = group.playlists[0]
             let periods = playlist.keyPeriods ?? []
-            let end = max(playlist.measured?.durationMilliseconds ?? 0, (periods.last?.startMilliseconds ?? 0) + 1)
+            let names = group.playlists.map { Self.fileName($0.path) }
+            let shown =
+                names.count <= 3 ? names.joined(separator: ", ") : names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) more"
+            let end = max(
+                group.playlists.compactMap { $0.measured?.durationMilliseconds }.max() ?? 0, (periods.last?.startMilliseconds ?? 0) + 1)
             html += """
-                <div class="keys">
-                <h4>\(Self.escape(Self.fileName(playlist.path))) <span class="muted">\(periods.count) period\(periods.count == 1 ? "" : "s")</span></h4>
-                <div class="timeline" role="img" aria-label="key periods of \(Self.escape(Self.fileName(playlist.path)))">
+                <div class="keys" data-playlists="\(group.playlists.count)">
+                <h4>\(Self.escape(shown)) <span class="muted">\(periods.count) period\(periods.count == 1 ? "" : "s")</span></h4>
+                <div class="timeline" role="img" aria-label="key periods of \(Self.escape(shown))">
                 """
             for (index, period) in periods.prefix(Self.drawnPeriods).enumerated() {
                 let next = index + 1 < periods.count ? periods[index + 1].startMilliseconds : end
                 let share = max(0.2, Double(max(0, next - period.startMilliseconds)) * 100 / Double(end))
-                let label = Self.periodLabel(period)
                 html +=
-                    "<span class=\"period \(Self.periodClass(period))\" style=\"flex-grow:\(Self.decimal(share))\" title=\"\(Self.escape(label))\"></span>"
+                    "<span class=\"period \(Self.periodClass(period))\" style=\"flex-grow:\(Self.decimal(share))\" title=\"\(Self.escape(Self.periodLabel(period)))\"></span>"
             }
             html += "</div>\n"
             if periods.count > Self.drawnPeriods { html += "<p class=\"muted\">The first \(Self.drawnPeriods) periods are drawn.</p>\n" }
@@ -262,7 +275,7 @@ public final class HTMLReportStream: ReportStream {
                     : period.keys.map { key in
                         "<span class=\"key \(Self.systemClass(key.format))\">\(Self.escape(Self.systemName(key.format))) \(Self.escape(key.method))"
                             + (key.keyID.map { " KID <code>\(Self.escape($0))</code>" } ?? "")
-                            + (key.uri.map { " <code>\(Self.escape($0))</code>" } ?? "") + "</span>"
+                            + (key.uri.map { " <code>\(Self.escape(Self.shortened($0)))</code>" } ?? "") + "</span>"
                     }.joined(separator: "<br>")
                 html += """
                     <tr class="\(Self.periodClass(period))"><td class="number">\(index)</td><td class="number">\(period.line)</td><td class="number">\(Self.time(period.startMilliseconds))</td><td>\(keys)</td></tr>
@@ -273,6 +286,18 @@ public final class HTMLReportStream: ReportStream {
             html += "</tbody>\n</table>\n</div>\n"
         }
         return html
+    }
+
+    /// When a key period starts and its keys: what playlists share to share a timeline.
+    private struct Schedule: Equatable {
+        var start: Int
+        var keys: [Report.KeyPeriod.Key]
+    }
+
+    /// A `data:` URI (a whole pssh box) as its media type and an ellipsis.
+    static func shortened(_ uri: String) -> String {
+        guard uri.hasPrefix("data:"), let comma = uri.firstIndex(of: ",") else { return uri }
+        return String(uri[...comma]) + "…"
     }
 
     /// With `--segments`: per media playlist, each segment's bit rate over time against the BANDWIDTH and
