@@ -232,7 +232,9 @@ public final class HTMLReportStream: ReportStream {
     private func keyPeriodsSection() -> String {
         var groups: [(schedule: [Schedule], playlists: [Report.Playlist])] = []
         for playlist in entries where !(playlist.keyPeriods ?? []).isEmpty {
-            let schedule = (playlist.keyPeriods ?? []).map { Schedule(start: $0.startMilliseconds, keys: $0.keys) }
+            let schedule = (playlist.keyPeriods ?? []).map {
+                Schedule(start: $0.startMilliseconds, duration: $0.durationMilliseconds, keys: $0.keys)
+            }
             if let index = groups.firstIndex(where: { $0.schedule == schedule }) {
                 groups[index].playlists.append(playlist)
             } else {
@@ -247,16 +249,15 @@ public final class HTMLReportStream: ReportStream {
             let names = group.playlists.map { Self.fileName($0.path) }
             let shown =
                 names.count <= 3 ? names.joined(separator: ", ") : names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) more"
-            let end = max(
-                group.playlists.compactMap { $0.measured?.durationMilliseconds }.max() ?? 0, (periods.last?.startMilliseconds ?? 0) + 1)
+            let total = max(1, periods.reduce(0) { $0 + $1.durationMilliseconds })
             html += """
                 <div class="keys" data-playlists="\(group.playlists.count)">
                 <h4>\(Self.escape(shown)) <span class="muted">\(periods.count) period\(periods.count == 1 ? "" : "s")</span></h4>
                 <div class="timeline" role="img" aria-label="key periods of \(Self.escape(shown))">
                 """
-            for (index, period) in periods.prefix(Self.drawnPeriods).enumerated() {
-                let next = index + 1 < periods.count ? periods[index + 1].startMilliseconds : end
-                let share = max(0.2, Double(max(0, next - period.startMilliseconds)) * 100 / Double(end))
+            for period in periods.prefix(Self.drawnPeriods) {
+                // As long as it lasts; a period of no time still a sliver.
+                let share = max(0.2, Double(period.durationMilliseconds) * 100 / Double(total))
                 html +=
                     "<span class=\"period \(Self.periodClass(period))\" style=\"flex-grow:\(Self.decimal(share))\" title=\"\(Self.escape(Self.periodLabel(period)))\"></span>"
             }
@@ -264,7 +265,7 @@ public final class HTMLReportStream: ReportStream {
             if periods.count > Self.drawnPeriods { html += "<p class=\"muted\">The first \(Self.drawnPeriods) periods are drawn.</p>\n" }
             html += """
                 <table class="periods">
-                <thead><tr><th>#</th><th>Line</th><th>Starts</th><th>Keys</th></tr></thead>
+                <thead><tr><th>#</th><th>First segment, line in \(Self.escape(Self.fileName(playlist.path)))</th><th>Starts</th><th>Lasts</th><th>Keys</th></tr></thead>
                 <tbody>
 
                 """
@@ -278,11 +279,11 @@ public final class HTMLReportStream: ReportStream {
                             + (key.uri.map { " <code>\(Self.escape(Self.shortened($0)))</code>" } ?? "") + "</span>"
                     }.joined(separator: "<br>")
                 html += """
-                    <tr class="\(Self.periodClass(period))"><td class="number">\(index)</td><td class="number">\(period.line)</td><td class="number">\(Self.time(period.startMilliseconds))</td><td>\(keys)</td></tr>
+                    <tr class="\(Self.periodClass(period))"><td class="number">\(index)</td><td class="number">\(period.line)</td><td class="number">\(Self.time(period.startMilliseconds))</td><td class="number">\(Self.time(period.durationMilliseconds))</td><td>\(keys)</td></tr>
 
                     """
             }
-            if periods.count > Self.listedRows { html += "<tr><td colspan=\"4\">… and \(periods.count - Self.listedRows) more</td></tr>\n" }
+            if periods.count > Self.listedRows { html += "<tr><td colspan=\"5\">… and \(periods.count - Self.listedRows) more</td></tr>\n" }
             html += "</tbody>\n</table>\n</div>\n"
         }
         return html
@@ -291,6 +292,7 @@ public final class HTMLReportStream: ReportStream {
     /// When a key period starts and its keys: what playlists share to share a timeline.
     private struct Schedule: Equatable {
         var start: Int
+        var duration: Int
         var keys: [Report.KeyPeriod.Key]
     }
 

@@ -88,6 +88,7 @@ struct JSONEntryWriter {
 
     private mutating func keyPeriod(_ period: Report.KeyPeriod, depth: Int) {
         bytes += "{\n".utf8
+        member("durationMilliseconds", number: period.durationMilliseconds, depth: depth + 1, last: false)
         member("firstSegment", number: period.firstSegment, depth: depth + 1, last: false)
         array("keys", period.keys, depth: depth + 1) { writer, key, depth in
             writer.bytes += "{\n".utf8

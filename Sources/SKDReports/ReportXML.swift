@@ -115,6 +115,7 @@ public final class ReportXMLStream: ReportStream {
                 try xml.attribute("line", period.line)
                 try xml.attribute("firstSegment", period.firstSegment)
                 try xml.attribute("startMilliseconds", period.startMilliseconds)
+                try xml.attribute("durationMilliseconds", period.durationMilliseconds)
                 for key in period.keys {
                     try xml.startElement("key")
                     try xml.attribute("format", key.format)

@@ -71,6 +71,7 @@ public enum ReportXMLReader {
                     Report.KeyPeriod(
                         line: try period.number("line"), firstSegment: try period.number("firstSegment"),
                         startMilliseconds: try period.number("startMilliseconds"),
+                        durationMilliseconds: try period.number("durationMilliseconds"),
                         keys: try period.children("key").map { key in
                             Report.KeyPeriod.Key(
                                 format: try key.attribute("format"), method: try key.attribute("method"),

@@ -72,7 +72,7 @@ def page_checks(driver, report, problems):
         # One timeline for the playlists whose periods start at the same times with the same keys.
         with_periods = []
         for p in playlists:
-            schedule = [(k["startMilliseconds"], json.dumps(k["keys"], sort_keys=True)) for k in p.get("keyPeriods") or []]
+            schedule = [(k["startMilliseconds"], k["durationMilliseconds"], json.dumps(k["keys"], sort_keys=True)) for k in p.get("keyPeriods") or []]
             if schedule and schedule not in [s for s, _ in with_periods]:
                 with_periods.append((schedule, p))
         with_periods = [p for _, p in with_periods]
@@ -80,7 +80,13 @@ def page_checks(driver, report, problems):
         for timeline, playlist in zip(timelines, with_periods):
             bands = timeline.find_elements(By.CSS_SELECTOR, ".period")
             expect(len(bands) == len(playlist["keyPeriods"]), f"{playlist['path']}: {len(bands)} bands")
+            # Each band as wide as its period lasts, against the whole.
+            total = sum(k["durationMilliseconds"] for k in playlist["keyPeriods"]) or 1
+            width = sum(b.size["width"] for b in bands) or 1
             for band, period in zip(bands, playlist["keyPeriods"]):
+                share = period["durationMilliseconds"] / total
+                expect(abs(band.size["width"] / width - share) < 0.03 or share < 0.01,
+                       f"{playlist['path']} line {period['line']}: band {band.size['width'] / width:.2f} of the timeline for {share:.2f} of the time")
                 encrypted = [k for k in period["keys"] if k["method"] != "NONE"]
                 kind = "clear" if not encrypted else "fairplay" if any(k["format"] == "com.apple.streamingkeydelivery" for k in encrypted) else "other"
                 expect(kind in band.get_attribute("class"), f"{playlist['path']} line {period['line']}: band {band.get_attribute('class')}")

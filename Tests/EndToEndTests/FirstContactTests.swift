@@ -80,6 +80,10 @@ struct FirstContactTests {
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n").map { $0.split(separator: ":").dropFirst().prefix(2).joined(separator: ":") }
         #expect(lines == ["3:9", "6:5", "7:1"], "\(result.stderr)")
+        // A file that cannot be read is the tool's failure, not the file's: exit 2, and a shipped name says so.
+        let shipped = try SKDPackRunner.run(["templates", "check", "entitlement"])
+        #expect(shipped.status == 2)
+        #expect(shipped.stderr.contains("entitlement is a shipped template"))
     }
 
     @Test("resolve with a host not allowed prints no URL, says why on standard error, and exits 1")

@@ -36,9 +36,9 @@ enum ReportFixture {
                         Report.Finding(rule: "FPS-iv", severity: .info, line: 6, column: 30, message: "an IV")
                     ],
                     keyPeriods: [
-                        Report.KeyPeriod(line: 4, firstSegment: 0, startMilliseconds: 0, keys: []),
+                        Report.KeyPeriod(line: 4, firstSegment: 0, startMilliseconds: 0, durationMilliseconds: 6006, keys: []),
                         Report.KeyPeriod(
-                            line: 8, firstSegment: 1, startMilliseconds: 6006,
+                            line: 8, firstSegment: 1, startMilliseconds: 6006, durationMilliseconds: 12012,
                             keys: [
                                 Report.KeyPeriod.Key(
                                     format: "com.apple.streamingkeydelivery", method: "SAMPLE-AES", uri: "skd://lic.example.com/fps?cid=42",

@@ -202,6 +202,7 @@ struct ReportGenerator {
         return (0..<Int(random.next() % 4)).map { index in
             Report.KeyPeriod(
                 line: 1 + Int(random.next() % 100_000), firstSegment: index * 100, startMilliseconds: index * 600_000,
+                durationMilliseconds: Int(random.next() % 600_000),
                 keys: (0..<Int(random.next() % 3)).map { _ in
                     Report.KeyPeriod.Key(
                         format: pick(["com.apple.streamingkeydelivery", "identity", pick(Self.texts)]),

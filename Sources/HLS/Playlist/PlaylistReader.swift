@@ -369,7 +369,10 @@ private struct PlaylistReaderCore: ~Copyable {
         let cutShort: Set<DiagnosticID> = [
             ParseDiagnostics.attributeMissing.id, ParseDiagnostics.keyURIMissing.id, ParseDiagnostics.keyMethodMissing.id,
         ]
-        return issues.filter { !cutShort.contains($0.kind.id) }.map { issue in
+        // A space where a comma belongs is one mistake: the whitespace finding says it, the "expected ','" is its echo.
+        let spaced = issues.contains { $0.kind.id == ParseDiagnostics.attributeWhitespace.id }
+        return issues.filter { !cutShort.contains($0.kind.id) && !(spaced && $0.kind.id == ParseDiagnostics.attributeSyntax.id) }.map {
+            issue in
             guard continues, grammarKinds.contains(issue.kind.id) else { return issue }
             var issue = issue
             issue.message = "a tag cannot go on over the next line (RFC 8216 4.1: one tag a line); remove the \\ and join the two lines"

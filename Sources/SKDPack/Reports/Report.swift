@@ -257,7 +257,12 @@ public struct Report: Hashable, Sendable, Codable {
                 })
         }
 
-        static func milliseconds(_ seconds: Double) -> Int { seconds.isFinite ? Int((seconds * 1000).rounded()) : 0 }
+        /// Whole milliseconds; 0 for what is not finite, and no more than a report can count (an EXTINF may
+        /// be written with any number of digits).
+        static func milliseconds(_ seconds: Double) -> Int {
+            guard seconds.isFinite else { return 0 }
+            return Int((min(max(seconds, 0), 1e15) * 1000).rounded())
+        }
     }
 
     /// What a master playlist declares: each variant (EXT-X-STREAM-INF) and rendition (EXT-X-MEDIA), as
@@ -357,13 +362,16 @@ public struct Report: Hashable, Sendable, Codable {
         public var firstSegment: Int
         /// Its start: the EXTINF durations of the segments before it.
         public var startMilliseconds: Int
+        /// Its length: the EXTINF durations of its segments.
+        public var durationMilliseconds: Int
         /// The keys in force; none for clear segments.
         public var keys: [Key]
 
-        public init(line: Int, firstSegment: Int, startMilliseconds: Int, keys: [Key]) {
+        public init(line: Int, firstSegment: Int, startMilliseconds: Int, durationMilliseconds: Int, keys: [Key]) {
             self.line = line
             self.firstSegment = firstSegment
             self.startMilliseconds = startMilliseconds
+            self.durationMilliseconds = durationMilliseconds
             self.keys = keys
         }
     }

@@ -3,9 +3,9 @@ import SKDTemplate
 
 /// A media playlist's key periods as reports show them (``Report/KeyPeriod``): a period starts at the first
 /// segment, and at each segment after a key tag that changes the keys in force; each has the line and the
-/// time it starts at, and its keys.
+/// time it starts at, how long it lasts, and its keys.
 struct KeyPeriodLog {
-    private(set) var periods: [Report.KeyPeriod] = []
+    private var periods: [Report.KeyPeriod] = []
     private var keyTagSeen = true
     private var segments = 0
     private var elapsed = 0.0
@@ -38,14 +38,19 @@ struct KeyPeriodLog {
         guard periods.last?.keys != keys else { return }
         periods.append(
             Report.KeyPeriod(
-                line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), keys: keys))
+                line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), durationMilliseconds: 0,
+                keys: keys))
     }
 
-    /// The periods with `redaction`'s secrets hidden in their URIs.
+    /// The periods, each lasting until the next starts (the last until the end of the playlist), with
+    /// `redaction`'s secrets hidden in their URIs.
     func redacted(_ redaction: Redaction) -> [Report.KeyPeriod] {
-        guard !redaction.isEmpty else { return periods }
-        return periods.map { period in
+        let end = Report.Measured.milliseconds(elapsed)
+        return periods.enumerated().map { index, period in
             var period = period
+            period.durationMilliseconds = max(
+                0, (index + 1 < periods.count ? periods[index + 1].startMilliseconds : end) - period.startMilliseconds)
+            guard !redaction.isEmpty else { return period }
             for index in period.keys.indices { period.keys[index].uri = period.keys[index].uri.map { redaction.redact($0) } }
             return period
         }

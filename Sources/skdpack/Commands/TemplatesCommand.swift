@@ -78,6 +78,7 @@ struct TemplatesCommand: ParsableCommand {
 
         func run() throws {
             var failed = false
+            var unreadable = false
             for file in files {
                 do {
                     // Every problem of the file, each with its line and column, as a compiler lists them.
@@ -90,10 +91,16 @@ struct TemplatesCommand: ParsableCommand {
                     let variables = definition.uri.variableNames.joined(separator: ", ")
                     print("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))")
                 } catch {
-                    FileHandleStandardError.write("\(error)\n")
-                    failed = true
+                    // A file that cannot be read is the tool's failure (exit 2), not a finding of the file.
+                    let shipped =
+                        TemplateLibrary.shippedNames.contains(file)
+                        ? "; \(file) is a shipped template, checked when it is built: skdpack templates show \(file) > mine.yaml makes a file of it"
+                        : ""
+                    FileHandleStandardError.write("\(error)\(shipped)\n")
+                    unreadable = true
                 }
             }
+            if unreadable { throw ExitStatus.failure }
             if failed { throw ExitStatus.findings }
         }
     }
