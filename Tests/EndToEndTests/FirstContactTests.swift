@@ -60,6 +60,20 @@ struct FirstContactTests {
         }
     }
 
+    @Test("a misspelt rule or variable is named with the one meant")
+    func misspeltRuleAndVariable() throws {
+        let rule = try SKDPackRunner.run(["validate", "--disable", "HLS-version-to-low", "examples/library"])
+        #expect(rule.status == 2)
+        #expect(rule.stderr.contains("--disable HLS-version-to-low: no such rule; did you mean HLS-version-too-low?"), "\(rule.stderr)")
+        let variable = try SKDPackRunner.run([
+            "render", "--template", "entitlement", "--var", "entitlement_url=https://a.example.com", "--var", "content=42",
+        ])
+        #expect(variable.status == 2)
+        #expect(
+            variable.stderr.contains("--var content: the template entitlement has no variable content; did you mean content_id?"),
+            "\(variable.stderr)")
+    }
+
     @Test("a value that starts with '-' is said not to be one, with what the option takes")
     func negativeValue() throws {
         let result = try SKDPackRunner.run(["validate", "--jobs", "-3", "examples/library"])

@@ -141,7 +141,12 @@ extension ApplySettings {
                     let known = RuleRegistry.kind(id) != nil
                     throw UsageFailure(
                         "--disable \(name): "
-                            + (known ? "apply lets only the reader's grammar findings pass" : "no such rule (skdpack rules lists them)")
+                            + (known
+                                ? "apply lets only the reader's grammar findings pass"
+                                : "no such rule"
+                                    + (UsageAdvice.nearest(to: name, in: RuleRegistry.allKinds.map(\.id.rawValue)).map {
+                                        " (did you mean \($0)?)"
+                                    } ?? ""))
                             + "; these may be: " + allowed.map(\.rawValue).sorted().joined(separator: ", "))
                 }
                 return id

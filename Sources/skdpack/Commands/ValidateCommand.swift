@@ -169,7 +169,8 @@ struct ValidateCommand: ParsableCommand {
         let known = Set(RuleRegistry.validationKinds.map(\.id))
         for rule in disabledRules {
             guard known.contains(DiagnosticID(rawValue: rule)) else {
-                throw UsageFailure("--disable \(rule): no such rule (skdpack rules lists them)")
+                let nearest = UsageAdvice.nearest(to: rule, in: known.map(\.rawValue).sorted()).map { "; did you mean \($0)?" } ?? ""
+                throw UsageFailure("--disable \(rule): no such rule\(nearest) (skdpack rules lists them)")
             }
             options.disabledRules.insert(DiagnosticID(rawValue: rule))
         }
@@ -196,7 +197,9 @@ struct ValidateCommand: ParsableCommand {
                 throw UsageFailure("--template: \(error)")
             }
             for name in pinned.keys where !definition.uri.variableNames.contains(name) {
-                throw UsageFailure("--var \(name): the template \(definition.name) has no variable \(name)")
+                throw UsageFailure(
+                    "--var \(name): the template \(definition.name) has no variable \(name) (its variables: \(definition.uri.variableNames.joined(separator: ", ")))"
+                )
             }
             do {
                 options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned, names: .commandLine)
