@@ -46,15 +46,9 @@ public enum InitSegmentFile {
 
     /// The bytes to parse, at most `limit` of them.
     static func contents(_ path: String, range: (length: Int, offset: Int)?, limit: Int) throws(Failure) -> [UInt8] {
-        let file: RangedFile
-        do throws(RangedFile.OpenError) {
-            file = try RangedFile(path: path, range: range)
-        } catch {
-            switch error {
-            case .unreadable(let reason): throw Failure(path: path, problem: .unreadable(reason))
-            case .rangeOutside(let fileSize): throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
-            }
-        }
+        let file = try RangedFile.opening(
+            path, range: range, unreadable: { Failure(path: path, problem: .unreadable($0)) },
+            rangeOutside: { Failure(path: path, problem: .rangeOutside(fileSize: $0)) })
         defer { file.close() }
         guard file.length <= limit else { throw Failure(path: path, problem: .tooLarge(size: file.length, limit: limit)) }
         do throws(RangedFile.ReadError) {

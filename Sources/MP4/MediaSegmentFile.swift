@@ -30,15 +30,9 @@ public enum MediaSegmentFile {
     public static func read(
         _ path: String, range: (length: Int, offset: Int)? = nil, defaults: [FragmentDefaults] = []
     ) throws(Failure) -> MediaSegment {
-        let file: RangedFile
-        do throws(RangedFile.OpenError) {
-            file = try RangedFile(path: path, range: range)
-        } catch {
-            switch error {
-            case .unreadable(let reason): throw Failure(path: path, problem: .unreadable(reason))
-            case .rangeOutside(let fileSize): throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
-            }
-        }
+        let file = try RangedFile.opening(
+            path, range: range, unreadable: { Failure(path: path, problem: .unreadable($0)) },
+            rangeOutside: { Failure(path: path, problem: .rangeOutside(fileSize: $0)) })
         defer { file.close() }
         // A read the system refuses (an I/O error, a file cut short while read) is a finding at its offset.
         var walk = MediaSegmentWalk(size: file.length, baseOffset: file.start, defaults: defaults) {

@@ -37,15 +37,9 @@ public enum TransportSegmentFile {
     }
 
     public static func read(_ path: String, range: (length: Int, offset: Int)? = nil) throws(Failure) -> TransportSegment {
-        let file: RangedFile
-        do throws(RangedFile.OpenError) {
-            file = try RangedFile(path: path, range: range)
-        } catch {
-            switch error {
-            case .unreadable(let reason): throw Failure(path: path, problem: .unreadable(reason))
-            case .rangeOutside(let fileSize): throw Failure(path: path, problem: .rangeOutside(fileSize: fileSize))
-            }
-        }
+        let file = try RangedFile.opening(
+            path, range: range, unreadable: { Failure(path: path, problem: .unreadable($0)) },
+            rangeOutside: { Failure(path: path, problem: .rangeOutside(fileSize: $0)) })
         defer { file.close() }
         let start = file.start
         var reader = TransportSegmentReader(size: file.length) { (offset, count) throws(TransportFormatError) in

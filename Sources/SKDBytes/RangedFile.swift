@@ -22,6 +22,21 @@ package struct RangedFile {
     package let start: Int
     package let length: Int
 
+    /// The file at `path` (or its `range`); what stops it made into the caller's own error by
+    /// `unreadable` (the operating system's reason) or `rangeOutside` (the file's size).
+    package static func opening<Failure: Error>(
+        _ path: String, range: (length: Int, offset: Int)?, unreadable: (String) -> Failure, rangeOutside: (Int) -> Failure
+    ) throws(Failure) -> RangedFile {
+        do throws(OpenError) {
+            return try RangedFile(path: path, range: range)
+        } catch {
+            switch error {
+            case .unreadable(let reason): throw unreadable(reason)
+            case .rangeOutside(let fileSize): throw rangeOutside(fileSize)
+            }
+        }
+    }
+
     package init(path: String, range: (length: Int, offset: Int)?) throws(OpenError) {
         let fd = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
         guard fd >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
