@@ -457,14 +457,9 @@ public final class HTMLReportStream: ReportStream {
         return out
     }
 
-    /// The URI of a key line, as written between its quotes.
+    /// The URI of a key line, read by the playlist reader's own tag parser.
     static func uri(ofKeyLine line: String) -> String? {
-        let bytes = Array(line.utf8)
-        let name = Array("URI=\"".utf8)
-        guard let start = bytes.indices.first(where: { bytes[$0...].starts(with: name) }).map({ $0 + name.count }),
-            let close = bytes[start...].firstIndex(of: UInt8(ascii: "\""))
-        else { return nil }
-        return String(decoding: bytes[start..<close], as: UTF8.self)
+        Array(line.utf8).withUnsafeBytes { TagParser.parse($0).tag.quotedString("URI") }
     }
 
     static func severityName(_ severity: Severity) -> String {

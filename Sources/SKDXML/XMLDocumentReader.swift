@@ -64,37 +64,43 @@ package enum XMLDocumentReader {
     }
 
     /// The line of a `<!DOCTYPE` in the prolog of `bytes` (UTF-8, or UTF-16 by its byte order mark or its
-    /// zero bytes), before the root element starts; `nil` when there is none.
+    /// zero bytes), before the root element starts; `nil` when there is none. Only the prolog is looked at,
+    /// in place for UTF-8 (a CPIX document is read at every `apply --cpix`).
     static func doctypeLine(_ bytes: [UInt8]) -> Int? {
-        let head = Array(bytes.prefix(1 << 16))
-        let text: String
-        if head.starts(with: [0xFF, 0xFE]) || (head.count > 1 && head[0] != 0 && head[1] == 0) {
-            text = String(
-                decoding: stride(from: 0, to: head.count - 1, by: 2).map { UInt16(head[$0]) | UInt16(head[$0 + 1]) << 8 }, as: UTF16.self)
-        } else if head.starts(with: [0xFE, 0xFF]) || (head.count > 1 && head[0] == 0) {
-            text = String(
-                decoding: stride(from: 0, to: head.count - 1, by: 2).map { UInt16(head[$0]) << 8 | UInt16(head[$0 + 1]) }, as: UTF16.self)
-        } else {
-            text = String(decoding: head, as: UTF8.self)
+        let head = bytes.prefix(1 << 16)
+        let littleEndian = head.starts(with: [0xFF, 0xFE]) || (head.count > 1 && head[0] != 0 && head[1] == 0)
+        let bigEndian = head.starts(with: [0xFE, 0xFF]) || (head.count > 1 && head[0] == 0)
+        guard littleEndian || bigEndian else { return doctypeLine(inUTF8: head) }
+        let units = stride(from: 0, to: head.count - 1, by: 2).map { index in
+            littleEndian ? UInt16(head[index]) | UInt16(head[index + 1]) << 8 : UInt16(head[index]) << 8 | UInt16(head[index + 1])
         }
-        let scalars = Array(text.unicodeScalars)
+        return doctypeLine(inUTF8: Array(String(decoding: units, as: UTF16.self).utf8)[...])
+    }
+
+    private static func doctypeLine(inUTF8 text: ArraySlice<UInt8>) -> Int? {
         var line = 1
-        var index = 0
-        func starts(_ word: String) -> Bool { scalars[index...].starts(with: word.unicodeScalars) }
-        while index < scalars.count {
-            if scalars[index] == "\n" { line += 1 }
+        var index = text.startIndex
+        func starts(_ word: StaticString) -> Bool {
+            word.withUTF8Buffer { text[index...].starts(with: $0) }
+        }
+        while index < text.endIndex {
+            if text[index] == UInt8(ascii: "\n") { line += 1 }
             if starts("<!--") {
                 // A comment may say anything: skip to its end.
-                while index < scalars.count, !starts("-->") {
+                while index < text.endIndex, !starts("-->") {
                     index += 1
-                    if index < scalars.count, scalars[index] == "\n" { line += 1 }
+                    if index < text.endIndex, text[index] == UInt8(ascii: "\n") { line += 1 }
                 }
             } else if starts("<!DOCTYPE") {
                 return line
-            } else if scalars[index] == "<", index + 1 < scalars.count,
-                scalars[index + 1].properties.isAlphabetic || scalars[index + 1] == "_" || scalars[index + 1] == ":"
-            {
-                return nil
+            } else if text[index] == UInt8(ascii: "<"), index + 1 < text.endIndex {
+                // An element's start: a name-start character (a letter, `_`, `:`, or beyond ASCII).
+                let next = text[index + 1]
+                if (next | 0x20) >= UInt8(ascii: "a") && (next | 0x20) <= UInt8(ascii: "z") || next == UInt8(ascii: "_")
+                    || next == UInt8(ascii: ":") || next >= 0x80
+                {
+                    return nil
+                }
             }
             index += 1
         }
