@@ -153,6 +153,11 @@ struct FirstContactTests {
                 "\(result.stderr)")
             #expect(!result.stderr.contains("not well-formed"))
         }
+        // The same in UTF-16, as a document from elsewhere may come.
+        let utf16 = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<!DOCTYPE CPIX [<!ENTITY cid \"x\">]>\n\(document)\n"
+        try (Data([0xFF, 0xFE]) + utf16.data(using: .utf16LittleEndian)!).write(to: URL(fileURLWithPath: scratch.path("c/keys16.xml")))
+        let wide = try SKDPackRunner.run(["cpix", "show", scratch.path("c/keys16.xml")])
+        #expect(wide.stderr.contains("keys16.xml:2: the document has a DTD"), "\(wide.stderr)")
     }
 
     /// What bash offers for the last word of `words` (after `skdpack`), through the completion script the
