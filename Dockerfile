@@ -6,7 +6,7 @@
 # Swift runtime linked in, its man page and completions); a slim Debian image with libxml2 (for XML
 # reports) runs it as a non-root user. The tests run the same `make install`.
 FROM swift:6.3-bookworm AS build
-RUN apt-get update && apt-get install -y --no-install-recommends libxml2-dev pkg-config make git \
+RUN apt-get update && apt-get install -y --no-install-recommends libxml2-dev libexpat1-dev pkg-config make git \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .

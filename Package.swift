@@ -35,9 +35,11 @@ let package = Package(
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
         .target(name: "SKDTemplate", dependencies: ["SKDBytes"]),
         .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes"]),
-        // libxml2 opened at run time (dlopen): the library, the pull reader's function table, a document
-        // read into elements. Shared by the report writers and readers and by the CPIX reader.
-        .target(name: "SKDXML"),
+        // Reading an XML document into elements (Expat, linked in: CPIX documents, XML reports), and
+        // libxml2 opened at run time (dlopen) for the report writers.
+        .target(name: "SKDXML", dependencies: ["CExpat"], linkerSettings: [.linkedLibrary(":libexpat.a")]),
+        // Expat's header; the library is Debian's static libexpat.a, so the binary loads nothing to read XML.
+        .systemLibrary(name: "CExpat", providers: [.apt(["libexpat1-dev"])]),
         // Reading DASH-IF CPIX documents: key ids, DRM signaling, key periods, usage rules; never key values.
         .target(name: "CPIX", dependencies: ["MP4", "SKDXML", "SKDBytes"]),
         .systemLibrary(
@@ -83,6 +85,8 @@ let package = Package(
             name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTemplate", "SKDTestSupport"],
             exclude: ["Golden"]
         ),
+        // The XML reader (Expat) held to libxml2's reader on generated and real documents.
+        .testTarget(name: "SKDXMLTests", dependencies: ["SKDXML", "CLibXML2", "SKDTestSupport"]),
         // Holds the function types SKDReports declares for dlsym to libxml2's headers: a mismatch fails the build.
         .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "SKDXML", "CLibXML2"]),
         .testTarget(

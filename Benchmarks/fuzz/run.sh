@@ -37,9 +37,11 @@ build() {
     local dir
     dir=$(sources "$name" "$@")
     echo "building fuzz-$name ..."
-    # HLS imports CLineScan, a header-only C module: found through its module map.
+    # HLS imports CLineScan, a header-only C module, and SKDXML CExpat (Expat's header): found through
+    # their module maps; Expat itself is Debian's static library, as in the package.
     swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name Fuzz -package-name skdpack \
-        -I Sources/CLineScan/include "$dir"/*.swift "Benchmarks/fuzz/$entry" -o "$out/fuzz-$name"
+        -I Sources/CLineScan/include -I Sources/CExpat -Xlinker -l:libexpat.a \
+        "$dir"/*.swift "Benchmarks/fuzz/$entry" -o "$out/fuzz-$name"
 }
 
 for target in "${targets[@]}"; do

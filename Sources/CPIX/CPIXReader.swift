@@ -13,7 +13,7 @@ public struct CPIXError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(path):\(line): \(PrintableText.escaping(reason))" }
 }
 
-/// Reads a CPIX document with libxml2's reader (no network, no DTD, no entities; UTF-8 or UTF-16, told by
+/// Reads a CPIX document with Expat (``XMLDocumentReader``: no network, no DTD, no entities; UTF-8 or UTF-16, told by
 /// the document), elements matched by namespace URI and local name, never by prefix, and checks what the
 /// spec requires of the parts skdpack uses.
 public enum CPIXReader {
@@ -32,10 +32,8 @@ public enum CPIXReader {
         let root: XMLElement
         do {
             root = try XMLDocumentReader.read(bytes, encoding: nil)
-        } catch let error as XMLDocumentReader.Malformed {
-            throw CPIXError(path: path, line: error.line, reason: error.reason)
         } catch {
-            throw CPIXError(path: path, line: 1, reason: "\(error)")
+            throw CPIXError(path: path, line: error.line, reason: error.reason)
         }
         var reader = DocumentReader(path: path)
         return try reader.read(root)

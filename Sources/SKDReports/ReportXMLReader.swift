@@ -15,7 +15,7 @@ public enum ReportXMLReader {
         let root: XMLElement
         do {
             root = try XMLDocumentReader.read(bytes, encoding: "UTF-8")
-        } catch let error as XMLDocumentReader.Malformed {
+        } catch {
             throw Malformed(description: error.description)
         }
         guard root.name == "report", root.namespace == ReportSchemas.xmlNamespace else {

@@ -1,7 +1,7 @@
 import Glibc
 
-/// libxml2, opened with `dlopen` the first time XML is written or read (a report, a CPIX document), for
-/// the function tables of the report writer and of ``LibXML2Reader``.
+/// libxml2, opened with `dlopen` the first time an XML report is written, for
+/// the function table of the report writer.
 ///
 /// libxml2 2.14 changed its soname from `libxml2.so.2` to `libxml2.so.16`; the functions skdpack uses kept
 /// their signatures (the `LibXML2BindingTests` target holds every one to the headers at compile time), so

@@ -52,47 +52,16 @@ private func writerMatchesHeaders() {
     same(\LibXML2Writer.flush, xmlTextWriterFlush)
 }
 
-/// The reader's table against `xmlreader.h` and `tree.h`.
-private func readerMatchesHeaders() {
-    same(\LibXML2Reader.readerForMemory, xmlReaderForMemory)
-    same(\LibXML2Reader.freeReader, xmlFreeTextReader)
-    same(\LibXML2Reader.read, xmlTextReaderRead)
-    same(\LibXML2Reader.nodeType, xmlTextReaderNodeType)
-    same(\LibXML2Reader.isEmptyElement, xmlTextReaderIsEmptyElement)
-    same(\LibXML2Reader.localName, xmlTextReaderConstLocalName)
-    same(\LibXML2Reader.namespaceURI, xmlTextReaderConstNamespaceUri)
-    same(\LibXML2Reader.value, xmlTextReaderConstValue)
-    same(\LibXML2Reader.moveToNextAttribute, xmlTextReaderMoveToNextAttribute)
-    same(\LibXML2Reader.moveToElement, xmlTextReaderMoveToElement)
-    same(\LibXML2Reader.lineNumber, xmlTextReaderGetParserLineNumber)
-    same(\LibXML2Reader.currentNode, xmlTextReaderCurrentNode)
-    same(\LibXML2Reader.nodeLine, xmlGetLineNo)
-}
-
 @Suite("libxml2 as skdpack opens it")
 struct LibXML2BindingTests {
     @Test("the tables hold the functions of the libxml2 this test links, looked up by name")
     func sameFunctions() throws {
         writerMatchesHeaders()
-        readerMatchesHeaders()
         let library = try LibXML2Library.open()
         // The library dlopen found is the one linked here: the same function at the same address.
         let linked = unsafeBitCast(
             xmlTextWriterStartElement as @convention(c) (OpaquePointer?, UnsafePointer<UInt8>?) -> Int32, to: UnsafeMutableRawPointer.self)
         #expect(library.address(of: "xmlTextWriterStartElement") == linked)
-        let reader = try LibXML2Reader.load()
-        #expect(unsafeBitCast(reader.read, to: UnsafeMutableRawPointer.self) == library.address(of: "xmlTextReaderRead"))
-    }
-
-    @Test("the parser option bits are the header's: no network, no error or warning printed; no DTD, no entities")
-    func optionBits() {
-        #expect(LibXML2Reader.ParserOptions.noNetwork.rawValue == Int32(XML_PARSE_NONET.rawValue))
-        #expect(LibXML2Reader.ParserOptions.noErrors.rawValue == Int32(XML_PARSE_NOERROR.rawValue))
-        #expect(LibXML2Reader.ParserOptions.noWarnings.rawValue == Int32(XML_PARSE_NOWARNING.rawValue))
-        let options = LibXML2Reader.options.rawValue
-        for unwanted in [XML_PARSE_DTDLOAD, XML_PARSE_NOENT, XML_PARSE_DTDATTR, XML_PARSE_XINCLUDE, XML_PARSE_HUGE] {
-            #expect(options & Int32(unwanted.rawValue) == 0)
-        }
     }
 
     @Test("when no soname loads, the error names every file tried and why")
