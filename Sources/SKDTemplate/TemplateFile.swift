@@ -154,8 +154,10 @@ public enum TemplateFile {
                     name = text
                 case "description":
                     guard let text = string(value, "description") else { continue }
+                    // The control characters (general category Cc) are exactly U+0000–U+001F and U+007F–U+009F:
+                    // compared as numbers, not looked up in the Unicode tables scalar by scalar.
                     if let scalar = text.unicodeScalars.first(where: {
-                        $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t"
+                        ($0.value < 0x20 || (0x7F...0x9F).contains($0.value)) && $0 != "\n" && $0 != "\t"
                     }) {
                         problems.append(error("description holds the control character \(scalar.escaped(asASCII: true))", at: value))
                     }

@@ -36,7 +36,8 @@ public struct ApplyPlan: Sendable {
     /// from each title's paths, and from the first FairPlay key URI of its first playlist (a few lines read).
     private func sharedContentIDs(_ packages: [PlaylistPackage]) -> [String] {
         let variables = options.variables
-        guard definition.uri.variableNames.contains("content_id"), !given.contains("content_id") else { return [] }
+        // One package is one title at most: nothing to share.
+        guard packages.count > 1, definition.uri.variableNames.contains("content_id"), !given.contains("content_id") else { return [] }
         let match = variables.match?.groupNames.contains("content_id") == true ? variables.match : nil
         let pathPattern = variables.pathPattern?.groupNames.contains("content_id") == true ? variables.pathPattern : nil
         guard match != nil || pathPattern != nil else { return [] }

@@ -48,7 +48,7 @@ private struct BlockParser {
     mutating func document() throws(YAMLError) -> YAMLNode? {
         try skipEmpty()
         guard index < lines.count else { return nil }
-        if lines[index].starts(with: Array("---".unicodeScalars)) {
+        if lines[index].starts(with: Self.directivesEnd) {
             let rest = lines[index].dropFirst(3).drop { $0 == " " }
             guard rest.isEmpty || rest.first == "#", lines[index].count == 3 || lines[index][3] == " " else {
                 throw YAMLError(message: "write the document's value on the line after ---", mark: mark(index, 0))
@@ -60,7 +60,7 @@ private struct BlockParser {
         let node = try block(indent: indentation(lines[index]))
         try skipEmpty()
         if index < lines.count {
-            if lines[index].starts(with: Array("---".unicodeScalars)) || lines[index].starts(with: Array("...".unicodeScalars)) {
+            if lines[index].starts(with: Self.directivesEnd) || lines[index].starts(with: Self.documentEnd) {
                 throw YAMLError(message: "only one YAML document per template file", mark: mark(index, 0))
             }
             throw YAMLError(
@@ -74,8 +74,11 @@ private struct BlockParser {
 
     func indentation(_ line: [Unicode.Scalar]) -> Int { line.prefix { $0 == " " }.count }
 
+    static let directivesEnd: [Unicode.Scalar] = ["-", "-", "-"]
+    static let documentEnd: [Unicode.Scalar] = [".", ".", "."]
+
     func isDocumentMarker(_ line: [Unicode.Scalar]) -> Bool {
-        line.starts(with: Array("---".unicodeScalars)) || line.starts(with: Array("...".unicodeScalars))
+        line.starts(with: Self.directivesEnd) || line.starts(with: Self.documentEnd)
     }
 
     /// Whether a line holds only spaces and perhaps a comment.
@@ -562,7 +565,8 @@ private struct FlowReader {
         let start = mark
         let quote = text[position]
         position += 1
-        var value = ""
+        // UTF-8 bytes, made a `String` once at the closing quote.
+        var value: [UInt8] = []
         while true {
             guard let character = peek, character != "\n" else {
                 throw YAMLError(message: "this quoted value has no closing \(quote)", mark: start)
@@ -570,16 +574,16 @@ private struct FlowReader {
             position += 1
             if character == quote {
                 if quote == "'", peek == "'" {
-                    value.append("'")
+                    value.append(UInt8(ascii: "'"))
                     position += 1
                     continue
                 }
-                return .scalar(value, plain: false, start)
+                return .scalar(String(decoding: value, as: UTF8.self), plain: false, start)
             }
             if character == "\\", quote == "\"" {
-                value += try escape()
+                value += try escape().utf8
             } else {
-                value.unicodeScalars.append(character)
+                UTF8.encode(character) { value.append($0) }
             }
         }
     }
@@ -628,11 +632,15 @@ extension String {
         self = text
     }
 
-    /// Appends `scalars` one by one. Not `unicodeScalars.append(contentsOf:)`: that generic is not
-    /// specialised for our sequences, and its first call in a process looks up an associated type among
-    /// every conformance in the binary (about 0.07 ms, at each start that reads a template file).
+    /// Appends `scalars`, encoded into UTF-8 bytes first and appended at once (a scalar at a time, a
+    /// `String` spends a few hundred instructions on each). Not `unicodeScalars.append(contentsOf:)`: that
+    /// generic is not specialised for our sequences, and its first call in a process looks up an associated
+    /// type among every conformance in the binary (about 0.07 ms, at each start that reads a template file).
     fileprivate mutating func append(scalars: some Sequence<Unicode.Scalar>) {
-        for scalar in scalars { unicodeScalars.append(scalar) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(scalars.underestimatedCount)
+        for scalar in scalars { UTF8.encode(scalar) { bytes.append($0) } }
+        self += String(decoding: bytes, as: UTF8.self)
     }
 
     fileprivate func trimmingTrailingSpaces() -> String {
