@@ -26,6 +26,9 @@ package struct ByteRegex: Sendable {
     /// or starts with an anchor, has none): start positions at other bytes are skipped without running the
     /// program, as most of a key URI is where a `[?&]cid=` search cannot start.
     private let firstBytes: [Bool]?
+    /// Whether every match starts with `^`, which holds at the text's start only: no other start position
+    /// is tried (a template variable's pattern is anchored so, and its value is checked at every key).
+    private let anchoredAtStart: Bool
 
     private enum Instruction: Sendable {
         case byte(UInt8)
@@ -65,7 +68,20 @@ package struct ByteRegex: Sendable {
         let first = Self.firstBytes(of: tree, classes: parser.classes)
         return ByteRegex(
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
-            literals: compiler.literals, captureCount: parser.groupCount + 1, firstBytes: first?.nullable == false ? first?.bytes : nil)
+            literals: compiler.literals, captureCount: parser.groupCount + 1, firstBytes: first?.nullable == false ? first?.bytes : nil,
+            anchoredAtStart: startsWithLineStart(tree))
+    }
+
+    /// Whether every match of `node` begins with `^`: a `^` first, in every branch.
+    private static func startsWithLineStart(_ node: Node) -> Bool {
+        switch node {
+        case .lineStart: return true
+        case .group(let inner, _): return startsWithLineStart(inner)
+        case .repetition(let inner, let min, _, _): return min > 0 && startsWithLineStart(inner)
+        case .concatenation(let items): return items.first.map(startsWithLineStart) ?? false
+        case .alternation(let branches): return !branches.isEmpty && branches.allSatisfy(startsWithLineStart)
+        case .byte, .set, .any, .lineEnd: return false
+        }
     }
 
     /// The bytes a match of `node` can start with, and whether it can match empty; `nil` where an anchor
@@ -124,7 +140,7 @@ package struct ByteRegex: Sendable {
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
         // more than the match (six reallocations for a key URI).
         scratch.stack.reserveCapacity(2 * text.count + 16)
-        for start in 0...text.count {
+        for start in 0...(anchoredAtStart ? 0 : text.count) {
             if let firstBytes, start == text.count || !firstBytes[Int(text[start])] { continue }
             switch run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack) {
             case .matched:

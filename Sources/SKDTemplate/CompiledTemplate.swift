@@ -1,3 +1,4 @@
+import Glibc
 import SKDBytes
 
 /// A template made ready for many renders: the values known in advance rendered once into its literal
@@ -176,7 +177,10 @@ public struct CompiledTemplate: Sendable {
         /// Whether the value at `range` is the last one slot `slot` accepted.
         fileprivate func isAccepted(_ slot: Int, _ range: Range<Int>) -> Bool {
             guard slot < accepted.count, let last = accepted[slot], last.count == range.count else { return false }
-            return last.withUnsafeBufferPointer { last in bytes.withUnsafeBufferPointer { last.elementsEqual($0[range]) } }
+            guard !range.isEmpty else { return true }
+            return last.withUnsafeBufferPointer { last in
+                bytes.withUnsafeBufferPointer { memcmp(last.baseAddress!, $0.baseAddress! + range.lowerBound, range.count) == 0 }
+            }
         }
 
         fileprivate mutating func accept(_ slot: Int, _ range: Range<Int>) {

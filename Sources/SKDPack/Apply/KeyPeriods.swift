@@ -4,8 +4,9 @@ struct KeyPeriods {
     private(set) var index = -1
     private(set) var inGroup = false
     private(set) var sawKeys = false
-    /// The KEYID of another system's key in the group (the `kid` variable).
-    private(set) var kid: String?
+    /// The KEYID of another system's key in the group (the `kid` variable), as 32 lowercase hex digits;
+    /// empty while the group has none. One buffer from group to group.
+    private(set) var kid: [UInt8] = []
     private(set) var lastKeyLine = 0
     /// The number of segments read when the group started: once it grows, the group is over.
     private(set) var segmentsAtStart = 0
@@ -15,16 +16,17 @@ struct KeyPeriods {
         if !inGroup {
             inGroup = true
             index += 1
-            kid = nil
+            kid.removeAll(keepingCapacity: true)
             segmentsAtStart = segments
         }
         sawKeys = true
         lastKeyLine = line
     }
 
-    /// Notes the KEYID of another system's key of the period, the first that has one.
-    mutating func note(kid keyID: String?) {
-        if kid == nil { kid = keyID }
+    /// Notes the KEYID of another system's key of the period (its attribute value, as written), the first
+    /// that has one.
+    mutating func note(keyID value: UnsafeRawBufferPointer) {
+        if kid.isEmpty { _ = KeyLine.normalizedKeyID(value, into: &kid) }
     }
 
     mutating func end() { inGroup = false }

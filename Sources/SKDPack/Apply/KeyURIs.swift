@@ -89,7 +89,7 @@ final class KeyURIs: Sendable {
         var oldURI: UnsafeBufferPointer<UInt8>?
         var index: Int
         /// The KEYID of another system's key of the period.
-        var kid: String?
+        var kid: UnsafeBufferPointer<UInt8>?
         /// What key truth gives the period.
         var truth: PeriodKeyTruth.Key?
     }
@@ -134,7 +134,8 @@ final class KeyURIs: Sendable {
         private var lastOldURI: [UInt8] = []
         private var lastHadOldURI = false
         private var lastIndex = 0
-        private var lastKID: String?
+        private var lastKID: [UInt8] = []
+        private var lastHadKID = false
         private var lastTruth: KeyID?
         /// The content id noted last from a `--match` group's bytes.
         private var lastContentID: [UInt8] = []
@@ -167,7 +168,7 @@ final class KeyURIs: Sendable {
         /// noted already), as what it depends on is the same.
         mutating func render(_ key: Key, noting outcome: inout PlaylistOutcome) throws(Unrendered) -> Bool {
             if rendered, !dependsOnOldURI || isLastOldURI(key.oldURI), !dependsOnIndex || key.index == lastIndex,
-                !dependsOnKID || key.kid == lastKID, !dependsOnTruth || key.truth?.keyID.kid == lastTruth
+                !dependsOnKID || Self.same(key.kid, lastKID, had: lastHadKID), !dependsOnTruth || key.truth?.keyID.kid == lastTruth
             {
                 return true
             }
@@ -212,7 +213,9 @@ final class KeyURIs: Sendable {
             lastHadOldURI = key.oldURI != nil
             lastOldURI.removeAll(keepingCapacity: true)
             if let oldURI = key.oldURI { lastOldURI.append(contentsOf: oldURI) }
-            (lastIndex, lastKID, lastTruth) = (key.index, key.kid, key.truth?.keyID.kid)
+            (lastIndex, lastTruth, lastHadKID) = (key.index, key.truth?.keyID.kid, key.kid != nil)
+            lastKID.removeAll(keepingCapacity: true)
+            if let kid = key.kid { lastKID.append(contentsOf: kid) }
             return false
         }
 
@@ -278,7 +281,12 @@ final class KeyURIs: Sendable {
         private mutating func noteContentID(_ key: Key, in outcome: inout PlaylistOutcome) {
             if captures != nil, let oldURI = key.oldURI, let capture = uris.contentIDCapture, let range = captures![capture] {
                 let bytes = UnsafeBufferPointer(rebasing: oldURI[range])
-                if bytes.elementsEqual(lastContentID) { return }
+                if bytes.count == lastContentID.count,
+                    bytes.isEmpty
+                        || lastContentID.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+                {
+                    return
+                }
                 lastContentID.removeAll(keepingCapacity: true)
                 lastContentID.append(contentsOf: bytes)
                 outcome.contentIDsFromPatterns.insert(String(decoding: bytes, as: UTF8.self))
@@ -327,11 +335,14 @@ final class KeyURIs: Sendable {
                     + "does not allow; the playlist is left as it was")
         }
 
-        private func isLastOldURI(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool {
-            guard let bytes else { return !lastHadOldURI }
-            guard lastHadOldURI, bytes.count == lastOldURI.count else { return false }
+        private func isLastOldURI(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool { Self.same(bytes, lastOldURI, had: lastHadOldURI) }
+
+        /// Whether `bytes` are the bytes kept from the last render (`had`: whether it had any).
+        private static func same(_ bytes: UnsafeBufferPointer<UInt8>?, _ last: [UInt8], had: Bool) -> Bool {
+            guard let bytes else { return !had }
+            guard had, bytes.count == last.count else { return false }
             guard let base = bytes.baseAddress else { return true }
-            return lastOldURI.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            return last.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
         }
     }
 }

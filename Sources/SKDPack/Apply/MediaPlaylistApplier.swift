@@ -316,13 +316,11 @@ private struct MediaWalk {
                     "this key's KEYFORMAT uses a {$variable}, so it may be FairPlay's: write the KEYFORMAT out; "
                         + "the playlist is left as it was", line: number)
             }
-            if wantsKeyID, periods.kid == nil {
-                var kid: String?
+            if wantsKeyID, periods.kid.isEmpty {
                 _ = reader.withCurrentAttributes { attributes in
-                    kid = attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) }
+                    if let keyID = attributes["KEYID"] { periods.note(keyID: keyID.textBytes) }
                     return true
                 }
-                periods.note(kid: kid)
             }
             held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
             return true
@@ -505,12 +503,15 @@ private struct MediaWalk {
             let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
             if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
         }
-        let key = KeyURIs.Key(
-            oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: periods.kid,
-            truth: periodKey)
         let uri: [UInt8]
+        // The period's KEYID, read in place (the array shares the period's storage while it is read).
+        let kid = periods.kid
         do throws(KeyURIs.Unrendered) {
-            _ = try uris.render(key, noting: &outcome)
+            try kid.withUnsafeBufferPointer { (kid) throws(KeyURIs.Unrendered) in
+                let key = KeyURIs.Key(
+                    oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: kid.isEmpty ? nil : kid, truth: periodKey)
+                _ = try uris.render(key, noting: &outcome)
+            }
             uri = uris.uri
         } catch {
             switch error {
@@ -529,8 +530,8 @@ private struct MediaWalk {
                 behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
             } else if let oldURI {
                 noteKey(uri: uri, behind: UnsafeRawBufferPointer(oldURI), line: line)
-            } else if var behind = periods.kid {
-                behind.withUTF8 { noteKey(uri: uri, behind: UnsafeRawBufferPointer($0), line: line) }
+            } else if !kid.isEmpty {
+                kid.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
             }
         }
         return uri

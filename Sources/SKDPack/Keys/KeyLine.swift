@@ -71,24 +71,29 @@ struct KeyLine {
         bytes.withUnsafeBytes(normalizedKeyID)
     }
 
-    /// The same, of bytes read in place (another system's KEYID, at every key period of a `{kid}` template):
-    /// a byte loop, as a generic walk over them costs more than the rest of the key.
+    /// The same, of bytes read in place.
     static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer) -> String? {
-        guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return nil }
-        return String(unsafeUninitializedCapacity: 32) { output in
-            for index in 0..<32 {
-                let byte = bytes[index + 2]
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): output[index] = byte
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): output[index] = byte + 32
-                default: return 0
-                }
-            }
-            return 32
-        }.nilIfEmpty
+        var digits: [UInt8] = []
+        guard normalizedKeyID(bytes, into: &digits) else { return nil }
+        return String(decoding: digits, as: UTF8.self)
     }
-}
 
-extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+    /// The same into `digits` (emptied, its storage kept): another system's KEYID, read at every key period
+    /// of a `{kid}` template, without a `String`. `false` (and `digits` empty) when it is not a key id. A
+    /// byte loop, as a generic walk over them costs more than the rest of the key.
+    static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
+        digits.removeAll(keepingCapacity: true)
+        guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return false }
+        for index in 2..<34 {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): digits.append(byte)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digits.append(byte + 32)
+            default:
+                digits.removeAll(keepingCapacity: true)
+                return false
+            }
+        }
+        return true
+    }
 }
