@@ -25,7 +25,7 @@ package struct ByteRegex: Sendable {
     /// The bytes a match can start with, when every match starts with one (a pattern that may match empty,
     /// or starts with an anchor, has none): start positions at other bytes are skipped without running the
     /// program, as most of a key URI is where a `[?&]cid=` search cannot start.
-    private let firstBytes: [Bool]?
+    private let firstBytes: ByteSet?
     /// Whether every match starts with `^`, which holds at the text's start only: no other start position
     /// is tried (a template variable's pattern is anchored so, and its value is checked at every key).
     private let anchoredAtStart: Bool
@@ -68,7 +68,8 @@ package struct ByteRegex: Sendable {
         let first = Self.firstBytes(of: tree, classes: parser.classes)
         return ByteRegex(
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
-            literals: compiler.literals, captureCount: parser.groupCount + 1, firstBytes: first?.nullable == false ? first?.bytes : nil,
+            literals: compiler.literals, captureCount: parser.groupCount + 1,
+            firstBytes: first?.nullable == false ? first.map { ByteSet($0.bytes) } : nil,
             anchoredAtStart: startsWithLineStart(tree))
     }
 
@@ -123,6 +124,52 @@ package struct ByteRegex: Sendable {
         }
     }
 
+    /// A set of bytes as 256 bits: asked at every start position of a match, without an array's bounds
+    /// check and reference count.
+    private struct ByteSet: Sendable {
+        private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        /// The members, when there are three at most (`[?&]`, a literal's first byte): found with memchr.
+        private var few: [UInt8]?
+
+        init(_ members: [Bool]) {
+            let count = members.lazy.filter { $0 }.count
+            if count <= 3 { few = members.indices.filter { members[$0] }.map { UInt8($0) } }
+            for byte in members.indices where members[byte] {
+                let bit = UInt64(1) << UInt64(byte & 63)
+                switch byte >> 6 {
+                case 0: words.0 |= bit
+                case 1: words.1 |= bit
+                case 2: words.2 |= bit
+                default: words.3 |= bit
+                }
+            }
+        }
+
+        func contains(_ byte: UInt8) -> Bool {
+            let word: UInt64
+            switch byte >> 6 {
+            case 0: word = words.0
+            case 1: word = words.1
+            case 2: word = words.2
+            default: word = words.3
+            }
+            return word & (UInt64(1) << UInt64(byte & 63)) != 0
+        }
+
+        /// The first position at or after `start` whose byte is a member, or `nil`.
+        func next(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+            guard start < text.count, let base = text.baseAddress else { return nil }
+            guard let few else { return (start..<text.count).first { contains(text[$0]) } }
+            var found: Int?
+            for byte in few {
+                let end = found ?? text.count
+                guard end > start, let at = memchr(base + start, Int32(byte), end - start) else { continue }
+                found = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(at))
+            }
+            return found
+        }
+    }
+
     /// The captures of the first match in `text`, bytes read in place (a native string's UTF-8, without a
     /// copy): byte ranges by group, `nil` for a group that took no part; `.some(nil)` if there is no match,
     /// or `nil` if this matcher gave up (the caller falls back).
@@ -140,8 +187,15 @@ package struct ByteRegex: Sendable {
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
         // more than the match (six reallocations for a key URI).
         scratch.stack.reserveCapacity(2 * text.count + 16)
-        for start in 0...(anchoredAtStart ? 0 : text.count) {
-            if let firstBytes, start == text.count || !firstBytes[Int(text[start])] { continue }
+        let last = anchoredAtStart ? 0 : text.count
+        var start = 0
+        while start <= last {
+            // Only where a match can begin (never at the end: a pattern with first bytes matches nothing empty).
+            if let firstBytes {
+                guard let next = firstBytes.next(in: text, from: start), next <= last else { break }
+                start = next
+            }
+            defer { start += 1 }
             switch run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack) {
             case .matched:
                 // Into the scratch's array: the caller's copy of it is released before the next match, which

@@ -129,6 +129,8 @@ public struct CompiledTemplate: Sendable {
         /// The last value of each slot that passed its checks: a key-rotated playlist renders the same
         /// content id at every period, and its pattern is not matched again.
         fileprivate var accepted: [[UInt8]?] = []
+        /// The byte matcher's working memory for the patterns' checks, kept from render to render.
+        fileprivate var scratch = ByteRegex.Scratch()
 
         public init() {}
 
@@ -232,10 +234,13 @@ public struct CompiledTemplate: Sendable {
         }
         // A pattern's answer is kept for the value it was asked about (a bare value's check is a scan).
         let checked = slot.pattern != nil && values.isAccepted(slot.slot, range)
+        var scratch = ByteRegex.Scratch()
+        swap(&scratch, &values.scratch)
+        defer { swap(&scratch, &values.scratch) }
         try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
             let value = UnsafeBufferPointer(rebasing: all[range])
             let suspicious = !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
-            if suspicious || (!checked && slot.pattern?.matches(value) == false) {
+            if suspicious || (!checked && slot.pattern?.matches(value, scratch: &scratch) == false) {
                 // The renderer's checks of the value, which throw with its message.
                 let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
                 var scratch: [UInt8] = []

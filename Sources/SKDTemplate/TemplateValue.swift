@@ -82,7 +82,14 @@ public final class ValuePattern: Sendable {
 
     /// Whether the UTF-8 text `value` matches the pattern as a whole.
     public func matches(_ value: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let bytes, Bytes.isASCII(value), let found = bytes.firstMatch(in: value) { return found != nil }
+        var scratch = ByteRegex.Scratch()
+        return matches(value, scratch: &scratch)
+    }
+
+    /// The same with the caller's working memory for the byte matcher, for a caller that checks a value
+    /// at every key.
+    package func matches(_ value: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> Bool {
+        if let bytes, Bytes.isASCII(value), let found = bytes.firstMatch(in: value, scratch: &scratch) { return found != nil }
         return swiftMatches(String(decoding: value, as: UTF8.self))
     }
 

@@ -1,4 +1,5 @@
 import HLS
+import SKDBytes
 
 /// The lines of a key period, held from its first key to its first segment so that a FairPlay key can be
 /// inserted after its last key and rendered with all its period says (`kid` may stand after it): their
@@ -63,10 +64,31 @@ struct FairPlayKeySpans {
     var method: AttributeSpan?
     var keyFormatVersions: AttributeSpan?
 
-    /// The spans of the key `attributes` says.
+    /// Whether the key's METHOD is FairPlay's, `SAMPLE-AES` as an enumerated string: only such a key is
+    /// rewritten.
+    let isSampleAES: Bool
+
+    /// The spans of the key `attributes` says: the first of each name, found in one walk over the spans
+    /// (a key is read at every period; four lookups by name cost four walks and four `String`s).
     init(_ attributes: AttributeListView) {
-        if let uri = attributes["URI"], uri.span.isQuoted, !uri.mayReferenceVariable { self.uri = uri.span }
-        method = attributes["METHOD"]?.span
-        keyFormatVersions = attributes["KEYFORMATVERSIONS"]?.span
+        var uri: AttributeSpan?
+        for span in attributes.spans {
+            let name = UnsafeRawBufferPointer(rebasing: attributes.line[span.nameRange])
+            if uri == nil, Self.is(name, "URI") {
+                uri = span
+            } else if method == nil, Self.is(name, "METHOD") {
+                method = span
+            } else if keyFormatVersions == nil, Self.is(name, "KEYFORMATVERSIONS") {
+                keyFormatVersions = span
+            }
+        }
+        if let uri, uri.isQuoted, !AttributeView(line: attributes.line, span: uri).mayReferenceVariable { self.uri = uri }
+        isSampleAES =
+            method.map { !$0.isQuoted && Bytes.equal(UnsafeRawBufferPointer(rebasing: attributes.line[$0.valueRange]), FairPlay.method) }
+            ?? false
+    }
+
+    private static func `is`(_ bytes: UnsafeRawBufferPointer, _ text: StaticString) -> Bool {
+        Bytes.equal(bytes, UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 }

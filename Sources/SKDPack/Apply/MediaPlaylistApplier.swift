@@ -2,6 +2,7 @@ import CPIX
 import Glibc
 import HLS
 import MP4
+import SKDBytes
 import SKDTemplate
 
 /// Applies a template to one media playlist (README "What apply does", rules 1 to 5).
@@ -85,7 +86,7 @@ public struct MediaPlaylistApplier: Sendable {
         output.removeAll(keepingCapacity: true)
         if let span = spans.uri, let shape = uriOnlyShape(signaled: signaled), shape.isMet(content, spans) {
             let old = AttributeView(line: content, span: span).textBytes
-            if old.count == uri.count, old.elementsEqual(uri) { return false }
+            if Bytes.equal(old, UnsafeRawBufferPointer(uri)) { return false }
             try TagLineEditor.appendReplacingValue(at: span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &output)
             return true
         }
@@ -127,7 +128,7 @@ public struct MediaPlaylistApplier: Sendable {
                 guard let text else { return true }
                 guard let span, quoted == nil || span.isQuoted == quoted else { return false }
                 let bytes = AttributeView(line: content, span: span).textBytes
-                return bytes.count == text.utf8.count && bytes.elementsEqual(text.utf8)
+                return Bytes.equal(bytes, text)
             }
             return has(spans.method, method, quoted: nil) && has(spans.keyFormatVersions, keyFormatVersions, quoted: true)
         }
@@ -328,10 +329,11 @@ private struct MediaWalk {
         var spans: FairPlayKeySpans?
         var method: String?
         _ = reader.withCurrentAttributes { attributes in
-            if attributes.attribute("METHOD", is: FairPlay.method, quoted: false) {
-                spans = FairPlayKeySpans(attributes)
+            let found = FairPlayKeySpans(attributes)
+            if found.isSampleAES {
+                spans = found
             } else {
-                method = attributes["METHOD"]?.text ?? "(none)"
+                method = found.method.map { AttributeView(line: attributes.line, span: $0).text } ?? "(none)"
             }
             return true
         }

@@ -85,14 +85,17 @@ struct KeyLine {
         digits.removeAll(keepingCapacity: true)
         guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return false }
         for index in 2..<34 {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): digits.append(byte)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digits.append(byte + 32)
-            default:
-                digits.removeAll(keepingCapacity: true)
-                return false
-            }
+            // A hex digit, in either case: a digit, or a letter a to f once made lowercase.
+            let byte = bytes[index] | 0x20
+            guard
+                byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") && bytes[index] == byte
+                    || byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")
+            else { return false }
+        }
+        // Copied at once, then made lowercase in place (`| 0x20` leaves a digit as it is).
+        digits.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[2..<34]))
+        digits.withUnsafeMutableBufferPointer { digits in
+            for index in digits.indices { digits[index] |= 0x20 }
         }
         return true
     }

@@ -92,8 +92,12 @@ struct OldURISecrets: Sendable {
     }
 
     private static func offset(of needle: String, in bytes: [UInt8]) -> Int? {
-        let needle = Array(needle.utf8)
-        guard bytes.count >= needle.count else { return nil }
-        return (0...(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+        var needle = needle
+        guard bytes.count >= needle.utf8.count else { return nil }
+        return bytes.withUnsafeBytes { bytes in
+            needle.withUTF8 { needle in
+                (0...(bytes.count - needle.count)).first { memcmp(bytes.baseAddress! + $0, needle.baseAddress!, needle.count) == 0 }
+            }
+        }
     }
 }
