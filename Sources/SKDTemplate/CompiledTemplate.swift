@@ -38,8 +38,9 @@ public struct CompiledTemplate: Sendable {
         case missing(RenderError)
     }
 
-    /// A placeholder each render fills, and what its value needs.
-    private struct Slot: Sendable {
+    /// A placeholder each render fills, and what its value needs. (A class: a render hands it on with one
+    /// reference counted, not a copy of each of its fields.)
+    private final class Slot: Sendable {
         let slot: Int
         let placeholder: Template.Placeholder
         let pattern: ValuePattern?
@@ -55,49 +56,110 @@ public struct CompiledTemplate: Sendable {
         }
     }
 
-    public let renderer: TemplateRenderer
-    private var text: [UInt8] = []
-    private var pieces: [Piece] = []
-    private var slots: [Slot] = []
-    private var refusals: [RenderError] = []
-    /// The values folded in, by name: the message of a second scheme after `skd://` names its source.
-    private var fixedValues: [String: TemplateValue] = [:]
+    /// What the template compiled to, made once and shared by every copy: a copy of a compiled template
+    /// (a playlist's, at each key) counts one reference.
+    private final class Parts: Sendable {
+        let renderer: TemplateRenderer
+        let text: [UInt8]
+        let pieces: [Piece]
+        let slots: [Slot]
+        let refusals: [RenderError]
+        /// The values folded in, by name: the message of a second scheme after `skd://` names its source.
+        let fixedValues: [String: TemplateValue]
+
+        init(_ made: Builder) {
+            (renderer, text, pieces, slots) = (made.renderer, made.text, made.pieces, made.slots)
+            (refusals, fixedValues) = (made.refusals, made.fixedValues)
+        }
+    }
+
+    private let parts: Parts
+    public var renderer: TemplateRenderer { parts.renderer }
 
     /// Compiles `renderer`'s template, each variable bound as `binding` says.
     public init(_ renderer: TemplateRenderer, binding: (String) -> Binding) {
-        self.renderer = renderer
-        for segment in renderer.template.segments {
-            switch segment {
-            case .literal(let literal):
-                append(text: Array(literal.utf8))
-            case .placeholder(let placeholder):
-                switch binding(placeholder.name) {
-                case .slot(let slot):
-                    let absent: Absent
-                    do {
-                        var bytes: [UInt8] = []
-                        try renderer.render(placeholder, { _ in nil }, appendingTo: &bytes)
-                        absent = .text(text.count..<(text.count + bytes.count))
-                        text += bytes
-                    } catch {
-                        absent = .missing(error)
+        var made = Builder(renderer: renderer)
+        made.compile(binding)
+        parts = Parts(made)
+    }
+
+    private init(_ parts: Parts) { self.parts = parts }
+
+    /// The parts as they are put together.
+    private struct Builder {
+        let renderer: TemplateRenderer
+        var text: [UInt8] = []
+        var pieces: [Piece] = []
+        var slots: [Slot] = []
+        var refusals: [RenderError] = []
+        var fixedValues: [String: TemplateValue] = [:]
+
+        init(renderer: TemplateRenderer) { self.renderer = renderer }
+
+        mutating func compile(_ binding: (String) -> Binding) {
+            for segment in renderer.template.segments {
+                switch segment {
+                case .literal(let literal):
+                    append(text: Array(literal.utf8))
+                case .placeholder(let placeholder):
+                    switch binding(placeholder.name) {
+                    case .slot(let slot):
+                        let absent: Absent
+                        do {
+                            var bytes: [UInt8] = []
+                            try renderer.render(placeholder, { _ in nil }, appendingTo: &bytes)
+                            absent = .text(text.count..<(text.count + bytes.count))
+                            text += bytes
+                        } catch {
+                            absent = .missing(error)
+                        }
+                        append(
+                            Slot(slot: slot, placeholder: placeholder, pattern: renderer.specs[placeholder.name]?.pattern, absent: absent))
+                    case .fixed(let value):
+                        fold(placeholder, value: value)
                     }
-                    append(Slot(slot: slot, placeholder: placeholder, pattern: renderer.specs[placeholder.name]?.pattern, absent: absent))
-                case .fixed(let value):
-                    fold(placeholder, value: value)
                 }
             }
+        }
+
+        /// A placeholder whose value is known: its rendering into the text, or the refusal every render says.
+        mutating func fold(_ placeholder: Template.Placeholder, value: TemplateValue?) {
+            if let value { fixedValues[placeholder.name] = value }
+            do {
+                var bytes: [UInt8] = []
+                try renderer.render(placeholder, { _ in value }, appendingTo: &bytes)
+                append(text: bytes)
+            } catch {
+                refuse(error)
+            }
+        }
+
+        mutating func refuse(_ error: RenderError) {
+            pieces.append(.refused(index: refusals.count))
+            refusals.append(error)
+        }
+
+        mutating func append(_ slot: Slot) {
+            pieces.append(.slot(index: slots.count))
+            slots.append(slot)
+        }
+
+        mutating func append(text bytes: [UInt8]) {
+            if case .text(let range)? = pieces.last, range.upperBound == text.count {
+                pieces[pieces.count - 1] = .text(range.lowerBound..<(range.upperBound + bytes.count))
+            } else {
+                pieces.append(.text(text.count..<(text.count + bytes.count)))
+            }
+            text += bytes
         }
     }
 
     /// This template with some of its slots now known: `binding` is asked of each slot (with its
     /// variable's name), and a `.fixed` answer renders it into the text.
     public func binding(_ binding: (Int, String) -> Binding) -> CompiledTemplate {
-        var folded = self
-        folded.text = []
-        folded.pieces = []
-        folded.slots = []
-        folded.refusals = []
+        let (text, pieces, slots, refusals) = (parts.text, parts.pieces, parts.slots, parts.refusals)
+        var folded = Builder(renderer: parts.renderer)
+        folded.fixedValues = parts.fixedValues
         for piece in pieces {
             switch piece {
             case .text(let range):
@@ -119,7 +181,7 @@ public struct CompiledTemplate: Sendable {
                 }
             }
         }
-        return folded
+        return CompiledTemplate(Parts(folded))
     }
 
     /// The values of one render: each slot's bytes, one after another in a buffer kept from render to render.
@@ -196,13 +258,14 @@ public struct CompiledTemplate: Sendable {
     /// Renders into `uri` (emptied first) with `values`; `source` names where a slot's value came from, for
     /// the message of a value refused.
     public func render(_ values: inout Values, into uri: inout [UInt8], source: (Int) -> String) throws(RenderError) {
+        let (text, pieces, slots, renderer) = (parts.text, parts.pieces, parts.slots, parts.renderer)
         uri.removeAll(keepingCapacity: true)
         for piece in pieces {
             switch piece {
             case .text(let range):
                 text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
             case .refused(let index):
-                throw refusals[index]
+                throw parts.refusals[index]
             case .slot(let index):
                 try render(slots[index], values: &values, into: &uri, source: source)
             }
@@ -216,7 +279,7 @@ public struct CompiledTemplate: Sendable {
             for slot in slots where slot.placeholder.name == name {
                 return values.string(slot.slot).map { TemplateValue($0, source: source(slot.slot)) }
             }
-            return fixedValues[name]
+            return parts.fixedValues[name]
         }
     }
 
@@ -227,7 +290,7 @@ public struct CompiledTemplate: Sendable {
     ) throws(RenderError) {
         guard let range = values.range(slot.slot) else {
             switch slot.absent {
-            case .text(let range): text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+            case .text(let range): parts.text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
             case .missing(let error): throw error
             }
             return
@@ -244,7 +307,7 @@ public struct CompiledTemplate: Sendable {
                 // The renderer's checks of the value, which throw with its message.
                 let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
                 var scratch: [UInt8] = []
-                try renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
+                try parts.renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
             }
             // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
             // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
@@ -257,36 +320,5 @@ public struct CompiledTemplate: Sendable {
             URIEscaping.encode(filtered, slot.mode, appendingTo: &uri)
         }
         if slot.pattern != nil, !checked { values.accept(slot.slot, range) }
-    }
-
-    /// A placeholder whose value is known: its rendering into the text, or the refusal every render says.
-    private mutating func fold(_ placeholder: Template.Placeholder, value: TemplateValue?) {
-        if let value { fixedValues[placeholder.name] = value }
-        do {
-            var bytes: [UInt8] = []
-            try renderer.render(placeholder, { _ in value }, appendingTo: &bytes)
-            append(text: bytes)
-        } catch {
-            refuse(error)
-        }
-    }
-
-    private mutating func refuse(_ error: RenderError) {
-        pieces.append(.refused(index: refusals.count))
-        refusals.append(error)
-    }
-
-    private mutating func append(_ slot: Slot) {
-        pieces.append(.slot(index: slots.count))
-        slots.append(slot)
-    }
-
-    private mutating func append(text bytes: [UInt8]) {
-        if case .text(let range)? = pieces.last, range.upperBound == text.count {
-            pieces[pieces.count - 1] = .text(range.lowerBound..<(range.upperBound + bytes.count))
-        } else {
-            pieces.append(.text(text.count..<(text.count + bytes.count)))
-        }
-        text += bytes
     }
 }
