@@ -73,13 +73,13 @@ struct FairPlayKeySpans {
     init(_ attributes: AttributeListView) {
         var uri: AttributeSpan?
         for span in attributes.spans {
+            // Told apart by their lengths first: one comparison of bytes a span at most.
             let name = UnsafeRawBufferPointer(rebasing: attributes.line[span.nameRange])
-            if uri == nil, Self.is(name, "URI") {
-                uri = span
-            } else if method == nil, Self.is(name, "METHOD") {
-                method = span
-            } else if keyFormatVersions == nil, Self.is(name, "KEYFORMATVERSIONS") {
-                keyFormatVersions = span
+            switch name.count {
+            case 3 where uri == nil && Self.is(name, "URI"): uri = span
+            case 6 where method == nil && Self.is(name, "METHOD"): method = span
+            case 17 where keyFormatVersions == nil && Self.is(name, "KEYFORMATVERSIONS"): keyFormatVersions = span
+            default: continue
             }
         }
         if let uri, uri.isQuoted, !AttributeView(line: attributes.line, span: uri).mayReferenceVariable { self.uri = uri }

@@ -28,7 +28,12 @@ public struct MediaPlaylistApplier: Sendable {
         self.writesDocumentKey = options.template.definition.uri.variableNames.contains("cpix_uri")
         self.uris = options.derived.keyURIs(options)
         self.oldSecrets = options.derived.oldSecrets(options)
+        self.templateShape = URIOnlyShape(method: options.template.method, keyFormatVersions: options.template.keyFormatVersions)
     }
+
+    /// What a key must have for the template (without the key server's key line) to change only its URI:
+    /// worked out once, as it is asked at every key.
+    private let templateShape: URIOnlyShape
 
     /// What a pass is told in advance.
     public struct Plan: Sendable, Equatable {
@@ -111,6 +116,7 @@ public struct MediaPlaylistApplier: Sendable {
     /// What a key must have already for rewriting it to change only its URI (``URIOnlyShape``), or `nil`
     /// when more changes whatever it has (the key server's key line sets an IV).
     func uriOnlyShape(signaled: KeyAttributes?) -> URIOnlyShape? {
+        guard let signaled else { return templateShape }
         let shape = shape(signaled)
         guard signaled == nil || shape.iv == nil else { return nil }
         return URIOnlyShape(method: shape.method, keyFormatVersions: shape.keyFormatVersions)
@@ -578,11 +584,13 @@ private struct MediaWalk {
 
     /// Counts a change, and keeps it (its lines as text, secrets redacted) when details are kept.
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
-        // The secrets of this playlist's own values and old URIs too, as they are found.
-        let redaction = outcome.secretValues.isEmpty ? redaction : redaction.adding(outcome.secretValues)
-        let keyID = tag == "EXT-X-KEY" ? truth?.current?.keyID : nil
+        // Made only when the change is kept: most runs count their changes and no more.
+        let (redaction, secrets, truth) = (redaction, outcome.secretValues, truth)
         outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
-            ApplyChange(
+            // The secrets of this playlist's own values and old URIs too, as they are found.
+            let redaction = secrets.isEmpty ? redaction : redaction.adding(secrets)
+            let keyID = tag == "EXT-X-KEY" ? truth?.current?.keyID : nil
+            return ApplyChange(
                 line: line, tag: tag, action: action,
                 before: before.map { redaction.redact(String(decoding: $0, as: UTF8.self)) },
                 after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) }, kid: keyID?.kid.uuid,
