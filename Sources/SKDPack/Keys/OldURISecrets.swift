@@ -94,9 +94,17 @@ struct OldURISecrets: Sendable {
     private static func offset(of needle: String, in bytes: [UInt8]) -> Int? {
         var needle = needle
         guard bytes.count >= needle.utf8.count else { return nil }
+        // Where the needle's first byte is (memchr), then the rest compared: at each start, in a few places.
         return bytes.withUnsafeBytes { bytes in
             needle.withUTF8 { needle in
-                (0...(bytes.count - needle.count)).first { memcmp(bytes.baseAddress! + $0, needle.baseAddress!, needle.count) == 0 }
+                let (base, last) = (bytes.baseAddress!, bytes.count - needle.count)
+                var from = 0
+                while from <= last, let hit = memchr(base + from, Int32(needle[0]), last - from + 1) {
+                    let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
+                    if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+                    from = at + 1
+                }
+                return nil
             }
         }
     }
