@@ -6,11 +6,22 @@ import SKDXML
 /// A CPIX document skdpack cannot use, with the file, the line and the reason.
 public struct CPIXError: Error, Sendable, CustomStringConvertible {
     public var path: String
+    /// The line the problem is on; 0 for a problem of the file as a whole (it cannot be read).
     public var line: Int
     public var reason: String
+    /// The column, where the XML parser says.
+    public var column: Int?
 
-    /// The reason quotes the document's values: shown with their control characters escaped.
-    public var description: String { "\(path):\(line): \(PrintableText.escaping(reason))" }
+    public init(path: String, line: Int, reason: String, column: Int? = nil) {
+        (self.path, self.line, self.reason, self.column) = (path, line, reason, column)
+    }
+
+    /// `path:line:column: reason` (as far as the place is known). The reason quotes the document's values:
+    /// shown with their control characters escaped.
+    public var description: String {
+        let place = line > 0 ? ":\(line)" + (column.map { ":\($0)" } ?? "") : ""
+        return "\(path)\(place): \(PrintableText.escaping(reason))"
+    }
 }
 
 /// Reads a CPIX document with Expat (``XMLDocumentReader``: no network, no DTD, no entities; UTF-8 or UTF-16, told by
@@ -33,7 +44,7 @@ public enum CPIXReader {
         do {
             root = try XMLDocumentReader.read(bytes, encoding: nil)
         } catch {
-            throw CPIXError(path: path, line: error.line, reason: error.reason)
+            throw CPIXError(path: path, line: error.line, reason: error.reason, column: error.column)
         }
         var reader = DocumentReader(path: path)
         return try reader.read(root)

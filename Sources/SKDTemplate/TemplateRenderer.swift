@@ -91,7 +91,7 @@ public struct TemplateRenderer: Sendable {
             throw RenderError(
                 variable: name,
                 message: "the value \(shown(given.value, of: name)) of \(name) (from \(given.source)) does not match "
-                    + "its pattern \(pattern.text)",
+                    + "its pattern \(pattern.text)" + (spec?.description.map { ": it should be \($0)" } ?? ""),
                 problem: .patternMismatch)
         }
         var value = given.value

@@ -14,7 +14,9 @@ package enum XMLDocumentReader {
     package struct Malformed: Error, CustomStringConvertible {
         package var line: Int
         package var reason: String
-        package var description: String { "line \(line): \(reason)" }
+        /// Where on the line the parser stopped, when it says.
+        package var column: Int?
+        package var description: String { "line \(line)\(column.map { ", column \($0)" } ?? ""): \(reason)" }
     }
 
     /// The root element of `bytes`. `encoding` forces one (`"UTF-8"`); `nil` lets the parser tell from the
@@ -45,10 +47,18 @@ package enum XMLDocumentReader {
                     + "reports use one, so remove the <!DOCTYPE …> declaration")
         }
         guard status == XML_STATUS_OK else {
-            let problem = XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) } ?? "unknown error"
+            let code = XML_GetErrorCode(parser)
+            var problem = XML_ErrorString(code).map { String(cString: $0) } ?? "unknown error"
+            if code == XML_ERROR_TAG_MISMATCH, let open = tree.open.last?.element {
+                // Expat says where the wrong end tag is; the element it should have closed is known here.
+                problem += ": this end tag does not close <\(open.name)>, opened on line \(open.line)"
+            } else if tree.root == nil, code == XML_ERROR_SYNTAX || code == XML_ERROR_INVALID_TOKEN {
+                // Refused before any element began: most likely not XML at all (a CSV, a JSON answer).
+                problem += " before the first element: is this an XML document?"
+            }
             throw Malformed(
-                line: Int(XML_GetCurrentLineNumber(parser)),
-                reason: "not well-formed XML: \(problem) (column \(XML_GetCurrentColumnNumber(parser) + 1))")
+                line: Int(XML_GetCurrentLineNumber(parser)), reason: "not well-formed XML: \(problem)",
+                column: Int(XML_GetCurrentColumnNumber(parser)) + 1)
         }
         guard let root = tree.root else { throw Malformed(line: 1, reason: "the document has no element") }
         return root

@@ -55,7 +55,7 @@ import Testing
             Issue.record("malformed XML was read")
         } catch {
             #expect(error.line == 3)
-            #expect(error.description.hasPrefix("bad.xml:3: "))
+            #expect(error.description.hasPrefix("bad.xml:3:3: "))
         }
     }
 

@@ -160,6 +160,65 @@ struct FirstContactTests {
         #expect(wide.stderr.contains("keys16.xml:2: the document has a DTD"), "\(wide.stderr)")
     }
 
+    @Test(
+        "a CPIX document that is not XML, or has an end tag closing the wrong element, is named at line and column, and says what is wrong")
+    func malformedCPIX() throws {
+        let scratch = try Scratch(folder: "c")
+        defer { scratch.remove() }
+        try scratch.write(
+            "c/keys.xml",
+            "<?xml version=\"1.0\"?>\n<CPIX xmlns=\"urn:dashif:org:cpix\" version=\"2.3\">\n  <ContentKeyList>\n"
+                + "    <ContentKey kid=\"0f1e2d3c-4b5a-4968-7766-554433221100\"/>\n</CPIX>\n")
+        try scratch.write("c/notes.txt", "title,content_id\nt1,42\n")
+        let cases = [
+            (
+                "keys.xml",
+                "keys.xml:5:3: not well-formed XML: mismatched tag: this end tag does not close <ContentKeyList>, opened on line 3"
+            ),
+            ("notes.txt", "notes.txt:1:1: not well-formed XML: syntax error before the first element: is this an XML document?"),
+            ("absent.xml", "absent.xml: cannot read: No such file or directory"),
+        ]
+        for (name, message) in cases {
+            let result = try SKDPackRunner.run(
+                ["apply", "--template", "cpix", "--cpix", scratch.path("c/\(name)"), "examples/library/legacy-title/video-360p.m3u8"],
+                directory: PackageLocation.root)
+            #expect(result.status == 2, "\(name)")
+            #expect(result.stdout.isEmpty, "\(name)")
+            #expect(result.stderr.contains(message), "\(name): \(result.stderr)")
+            #expect(!result.stderr.contains(":0:"), "\(name): \(result.stderr)")
+        }
+    }
+
+    @Test("a misspelt template name, a value its pattern refuses, a file name given to --output: each says what was meant")
+    func templateAndOutputMistakes() throws {
+        let playlist = "examples/library/legacy-title/video-360p.m3u8"
+        let match = "^skd://(?<content_id>[^/?&]+)"
+        let misspelt = try SKDPackRunner.run(
+            ["apply", "--template", "entitlment", "--var", "entitlement_url=https://lic.example.com/fps", "--match", match, playlist],
+            directory: PackageLocation.root)
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.hasSuffix("did you mean 'entitlement'?\n"), "\(misspelt.stderr)")
+        let http = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement", "--var", "entitlement_url=http://lic.example.com/fps", "--match", match, playlist],
+            directory: PackageLocation.root)
+        #expect(http.status == 2)
+        #expect(http.stderr.contains("does not match its pattern"), "\(http.stderr)")
+        #expect(http.stderr.contains(": it should be the license (entitlement) server's https URL"), "\(http.stderr)")
+        let scratch = try Scratch(folder: "o")
+        defer { scratch.remove() }
+        let file = scratch.path("o/migrated.m3u8")
+        let output = try SKDPackRunner.run(
+            [
+                "apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--match", match, "--output",
+                file, playlist,
+            ],
+            directory: PackageLocation.root)
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("--output takes a folder"), "\(output.stderr)")
+        #expect(output.stderr.contains("> \(file)"), "\(output.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: file), "no folder is made in the file's name")
+    }
+
     /// What bash offers for the last word of `words` (after `skdpack`), through the completion script the
     /// binary generates, as the shell calls it.
     static func completions(_ words: [String]) throws -> [String] {

@@ -202,8 +202,12 @@ struct XMLDocumentReaderTests {
             try XMLDocumentReader.read(Array("<a>\n  <b>\n</a>".utf8), encoding: nil)
         } throws: { error in
             let error = error as! XMLDocumentReader.Malformed
-            return error.line == 3 && error.reason == "not well-formed XML: mismatched tag (column 3)"
+            return error.line == 3 && error.column == 3
+                && error.reason == "not well-formed XML: mismatched tag: this end tag does not close <b>, opened on line 2"
         }
+        #expect {
+            try XMLDocumentReader.read(Array("title,content_id\nt1,42\n".utf8), encoding: nil)
+        } throws: { ($0 as! XMLDocumentReader.Malformed).reason.hasSuffix("before the first element: is this an XML document?") }
         #expect {
             try XMLDocumentReader.read(Array("<x:a/>".utf8), encoding: nil)
         } throws: { ($0 as! XMLDocumentReader.Malformed).reason.contains("unbound prefix") }

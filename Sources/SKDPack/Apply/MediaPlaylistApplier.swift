@@ -118,7 +118,7 @@ public struct MediaPlaylistApplier: Sendable {
     func uriOnlyShape(signaled: KeyAttributes?) -> URIOnlyShape? {
         guard let signaled else { return templateShape }
         let shape = shape(signaled)
-        guard signaled == nil || shape.iv == nil else { return nil }
+        guard shape.iv == nil else { return nil }
         return URIOnlyShape(method: shape.method, keyFormatVersions: shape.keyFormatVersions)
     }
 

@@ -237,6 +237,13 @@ extension ApplySettings {
                 throw UsageFailure(
                     "--output \(output) is inside the input \(input): the next run would read what this one wrote; write outside it")
             }
+            // A name like a playlist's, not there yet: the user meant a file, which --output is not.
+            let lowered = output.lowercased()
+            if lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u"), access(output, F_OK) != 0 {
+                throw UsageFailure(
+                    "--output takes a folder, and \(output) would be made one; to write one playlist to a file, "
+                        + "redirect standard output: skdpack apply … PLAYLIST > \(output)")
+            }
             return .directory(output)
         }
         if check { return .check }

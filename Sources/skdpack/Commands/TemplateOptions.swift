@@ -45,6 +45,10 @@ struct TemplateOptions: ParsableArguments {
         do {
             return try KeyTemplate.resolve(template, in: TemplateLibrary.fromProcessEnvironment())
         } catch {
+            // A misspelt template name is named with the one meant, as a misspelt option is.
+            if case .unknown(let name, let known) = error, let meant = UsageAdvice.nearest(to: name, in: known) {
+                throw UsageFailure("--template: \(error); did you mean '\(meant)'?")
+            }
             throw UsageFailure("--template: \(error)")
         }
     }

@@ -190,12 +190,7 @@ struct ValidateCommand: ParsableCommand {
         }
         options.allowHosts = allowHosts
         if let template {
-            let definition: TemplateDefinition
-            do {
-                definition = try KeyTemplate.resolve(template, in: TemplateLibrary.fromProcessEnvironment()).definition
-            } catch {
-                throw UsageFailure("--template: \(error)")
-            }
+            let definition = try TemplateOptions.keyTemplate(of: template).definition
             for name in pinned.keys where !definition.uri.variableNames.contains(name) {
                 throw UsageFailure(
                     "--var \(name): the template \(definition.name) has no variable \(name) (its variables: \(definition.uri.variableNames.joined(separator: ", ")))"
