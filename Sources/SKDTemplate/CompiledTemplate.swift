@@ -302,7 +302,10 @@ public struct CompiledTemplate: Sendable {
         defer { swap(&scratch, &values.scratch) }
         try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
             let value = UnsafeBufferPointer(rebasing: all[range])
-            let suspicious = !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+            // A value whose every byte the URI keeps as it is (a content id, a key id): one scan, as none of
+            // those bytes is one to doubt (a control character, a quote, a byte beyond ASCII) or to encode.
+            let plain = slot.encodesBytes && URIEscaping.keepsAsIs(value, slot.mode)
+            let suspicious = !plain && !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
             if suspicious || (!checked && slot.pattern?.matches(value, scratch: &scratch) == false) {
                 // The renderer's checks of the value, which throw with its message.
                 let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
@@ -311,6 +314,10 @@ public struct CompiledTemplate: Sendable {
             }
             // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
             // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
+            if plain {
+                uri.append(contentsOf: value)
+                return
+            }
             if slot.encodesBytes, Bytes.isASCII(value) {
                 URIEscaping.encode(bytes: value, slot.mode, appendingTo: &uri)
                 return

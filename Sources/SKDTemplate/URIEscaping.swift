@@ -82,6 +82,14 @@ public enum URIEscaping {
         return nil
     }
 
+    /// Whether `encode(bytes:_:appendingTo:)` would append `bytes` as they are: every byte one `mode` keeps.
+    static func keepsAsIs(_ bytes: UnsafeBufferPointer<UInt8>, _ mode: Mode) -> Bool {
+        switch mode {
+        case .queryValue: bytes.allSatisfy(isUnreserved)
+        case .pathOrQuery: bytes.allSatisfy { isUnreserved($0) || isKeptInPath($0) }
+        }
+    }
+
     /// Whether a template's literal text may stand in a URI as it is.
     static func isURICharacter(_ scalar: Unicode.Scalar) -> Bool {
         guard scalar.isASCII else { return false }
