@@ -94,6 +94,22 @@ struct CompiledTemplateTests {
         #expect(String(decoding: uri, as: UTF8.self) == "skd://a%201?b=b%201")
     }
 
+    @Test("a number given as digits (a key period's index) renders as its decimal text, whatever its size or sign")
+    func decimal() throws {
+        let renderer = TemplateRenderer(template: try Template("skd://x?period={key_index}&after"))
+        let compiled = CompiledTemplate(renderer) { _ in .slot(0) }
+        var values = CompiledTemplate.Values()
+        var uri: [UInt8] = []
+        var random = SplitMix(seed: 10)
+        let numbers = [0, 7, 10, 99, 100, 12_345, Int.max, -1, -42, Int.min] + (0..<200).map { _ in Int(bitPattern: UInt(random.next())) >> Int(random.next() % 64) }
+        for number in numbers {
+            values.removeAll()
+            values.set(0, decimal: number)
+            try compiled.render(&values, into: &uri) { _ in "" }
+            #expect(String(decoding: uri, as: UTF8.self) == "skd://x?period=\(number)&after")
+        }
+    }
+
     @Test("a value pattern matches the same on bytes as Swift's Regex")
     func patternAgreement() throws {
         var random = SplitMix(seed: 42)

@@ -16,13 +16,18 @@ import Synchronization
 final class KeyURIs: Sendable {
     /// A variable the template leaves to each playlist or key, and where its value may come from, strongest
     /// first (``VariableSources/sources(of:keyTruth:)``).
-    struct Slot: Sendable {
+    /// (A class: a key's render reads its slots by reference, not as copies of their name and sources.)
+    final class Slot: Sendable {
         let name: String
         let sources: [VariableSources.Source]
         /// Its `--match` group's capture index in the byte matcher, when the byte matcher runs the pattern.
         let capture: Int?
         /// Whether only the playlist gives it: folded in once per playlist.
         var fromPlaylistOnly: Bool { sources.count == 1 && sources[0] == .playlist }
+
+        init(name: String, sources: [VariableSources.Source], capture: Int?) {
+            (self.name, self.sources, self.capture) = (name, sources, capture)
+        }
     }
 
     let template: KeyTemplate
