@@ -209,20 +209,23 @@ public struct CompiledTemplate: Sendable {
             bytes.append(contentsOf: value)
         }
 
-        /// Gives slot `slot` the decimal digits of `number` (a key period's index), without a `String`: written
-        /// from the last, then put in order.
+        /// Gives slot `slot` the decimal digits of `number` (a key period's index), without a `String`.
         public mutating func set(_ slot: Int, decimal number: Int) {
-            while ranges.count <= slot { ranges.append(nil) }
-            let start = bytes.count
-            if number < 0 { bytes.append(UInt8(ascii: "-")) }
-            let first = bytes.count
-            var rest = number.magnitude
-            repeat {
-                bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10))
-                rest /= 10
-            } while rest > 0
-            bytes[first...].reverse()
-            ranges[slot] = start..<bytes.count
+            // The digits from the last, into a stack buffer, then appended at once.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+                var rest = number.magnitude
+                var start = digits.count
+                repeat {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                } while rest > 0 && start > 0
+                if number < 0 {
+                    start -= 1
+                    digits[start] = UInt8(ascii: "-")
+                }
+                set(slot, UnsafeBufferPointer(rebasing: digits[start...]))
+            }
         }
 
         public mutating func set(_ slot: Int, _ value: String) {
