@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 
 /// What to tell a user whose command line ArgumentParser refused, where its own words would mislead: a
 /// misspelt command (`aply` is reported as an unknown option of `skdpack`), a misspelt option (reported as a
