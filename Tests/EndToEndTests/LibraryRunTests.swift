@@ -167,7 +167,9 @@ struct LibraryRunTests {
         try Data("<report xmlns=\"urn:skdpack:report:1\"".utf8).write(to: URL(fileURLWithPath: broken))
         let refused = try SKDPackRunner.run(["report", "merge", broken])
         #expect(refused.status == 2)
-        #expect(refused.stderr.contains("broken.xml is not an skdpack XML report: line 1, column 1: not well-formed XML: unclosed token\n"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("broken.xml is not an skdpack XML report: line 1, column 1: not well-formed XML: unclosed token\n"),
+            "\(refused.stderr)")
     }
 
     @Test("a migration run in shards, in place, ends where one run ends")

@@ -101,7 +101,9 @@ struct CompiledTemplateTests {
         var values = CompiledTemplate.Values()
         var uri: [UInt8] = []
         var random = SplitMix(seed: 10)
-        let numbers = [0, 7, 10, 99, 100, 12_345, Int.max, -1, -42, Int.min] + (0..<200).map { _ in Int(bitPattern: UInt(random.next())) >> Int(random.next() % 64) }
+        let numbers =
+            [0, 7, 10, 99, 100, 12_345, Int.max, -1, -42, Int.min]
+            + (0..<200).map { _ in Int(bitPattern: UInt(random.next())) >> Int(random.next() % 64) }
         for number in numbers {
             values.removeAll()
             values.set(0, decimal: number)
