@@ -56,42 +56,33 @@ public struct CompiledTemplate: Sendable {
         }
     }
 
-    /// What the template compiled to, made once and shared by every copy: a copy of a compiled template
-    /// (a playlist's, at each key) counts one reference.
-    private final class Parts: Sendable {
-        let renderer: TemplateRenderer
-        let text: [UInt8]
-        let pieces: [Piece]
-        let slots: [Slot]
-        let refusals: [RenderError]
-        /// The values folded in, by name: the message of a second scheme after `skd://` names its source.
-        let fixedValues: [String: TemplateValue]
-
-        init(_ made: Builder) {
-            (renderer, text, pieces, slots) = (made.renderer, made.text, made.pieces, made.slots)
-            (refusals, fixedValues) = (made.refusals, made.fixedValues)
-        }
+    /// What the template compiled to, made once and held by one object that every copy shares: a copy of a
+    /// compiled template (a playlist's, at each key) counts one reference.
+    private final class Shared: Sendable {
+        let parts: Parts
+        init(_ parts: Parts) { self.parts = parts }
     }
 
-    private let parts: Parts
-    public var renderer: TemplateRenderer { parts.renderer }
+    private let shared: Shared
+    public var renderer: TemplateRenderer { shared.parts.renderer }
 
     /// Compiles `renderer`'s template, each variable bound as `binding` says.
     public init(_ renderer: TemplateRenderer, binding: (String) -> Binding) {
-        var made = Builder(renderer: renderer)
-        made.compile(binding)
-        parts = Parts(made)
+        var parts = Parts(renderer: renderer)
+        parts.compile(binding)
+        shared = Shared(parts)
     }
 
-    private init(_ parts: Parts) { self.parts = parts }
+    private init(_ parts: Parts) { shared = Shared(parts) }
 
-    /// The parts as they are put together.
-    private struct Builder {
+    /// The literal text with the known values in it, the pieces a render goes through, the slots it fills.
+    private struct Parts: Sendable {
         let renderer: TemplateRenderer
         var text: [UInt8] = []
         var pieces: [Piece] = []
         var slots: [Slot] = []
         var refusals: [RenderError] = []
+        /// The values folded in, by name: the message of a second scheme after `skd://` names its source.
         var fixedValues: [String: TemplateValue] = [:]
 
         init(renderer: TemplateRenderer) { self.renderer = renderer }
@@ -157,9 +148,9 @@ public struct CompiledTemplate: Sendable {
     /// This template with some of its slots now known: `binding` is asked of each slot (with its
     /// variable's name), and a `.fixed` answer renders it into the text.
     public func binding(_ binding: (Int, String) -> Binding) -> CompiledTemplate {
-        let (text, pieces, slots, refusals) = (parts.text, parts.pieces, parts.slots, parts.refusals)
-        var folded = Builder(renderer: parts.renderer)
-        folded.fixedValues = parts.fixedValues
+        let (text, pieces, slots, refusals) = (shared.parts.text, shared.parts.pieces, shared.parts.slots, shared.parts.refusals)
+        var folded = Parts(renderer: shared.parts.renderer)
+        folded.fixedValues = shared.parts.fixedValues
         for piece in pieces {
             switch piece {
             case .text(let range):
@@ -181,7 +172,7 @@ public struct CompiledTemplate: Sendable {
                 }
             }
         }
-        return CompiledTemplate(Parts(folded))
+        return CompiledTemplate(folded)
     }
 
     /// The values of one render: each slot's bytes, one after another in a buffer kept from render to render.
@@ -258,14 +249,14 @@ public struct CompiledTemplate: Sendable {
     /// Renders into `uri` (emptied first) with `values`; `source` names where a slot's value came from, for
     /// the message of a value refused.
     public func render(_ values: inout Values, into uri: inout [UInt8], source: (Int) -> String) throws(RenderError) {
-        let (text, pieces, slots, renderer) = (parts.text, parts.pieces, parts.slots, parts.renderer)
+        let (text, pieces, slots, renderer) = (shared.parts.text, shared.parts.pieces, shared.parts.slots, shared.parts.renderer)
         uri.removeAll(keepingCapacity: true)
         for piece in pieces {
             switch piece {
             case .text(let range):
                 text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
             case .refused(let index):
-                throw parts.refusals[index]
+                throw shared.parts.refusals[index]
             case .slot(let index):
                 try render(slots[index], values: &values, into: &uri, source: source)
             }
@@ -279,7 +270,7 @@ public struct CompiledTemplate: Sendable {
             for slot in slots where slot.placeholder.name == name {
                 return values.string(slot.slot).map { TemplateValue($0, source: source(slot.slot)) }
             }
-            return parts.fixedValues[name]
+            return shared.parts.fixedValues[name]
         }
     }
 
@@ -290,7 +281,8 @@ public struct CompiledTemplate: Sendable {
     ) throws(RenderError) {
         guard let range = values.range(slot.slot) else {
             switch slot.absent {
-            case .text(let range): parts.text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+            case .text(let range):
+                shared.parts.text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
             case .missing(let error): throw error
             }
             return
@@ -310,7 +302,7 @@ public struct CompiledTemplate: Sendable {
                 // The renderer's checks of the value, which throw with its message.
                 let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
                 var scratch: [UInt8] = []
-                try parts.renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
+                try shared.parts.renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
             }
             // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
             // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
