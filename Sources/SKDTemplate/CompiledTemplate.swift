@@ -175,6 +175,17 @@ public struct CompiledTemplate: Sendable {
         return CompiledTemplate(folded)
     }
 
+    /// Whether `uri` starts with the text every render starts with (the literal text and values folded in
+    /// before the first slot) and that text fixes more than the scheme (`skd://new-lic.example.com/fps?cid=`,
+    /// not `skd://`): a URI that does cannot be told from one this template rendered by its start; one that
+    /// does not was not rendered by it, told by one comparison before anything costlier is asked.
+    public func startsAsRendered(_ uri: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard case .text(let range)? = shared.parts.pieces.first, range.count > "skd://".utf8.count, uri.count >= range.count,
+            let base = uri.baseAddress
+        else { return false }
+        return shared.parts.text.withUnsafeBufferPointer { memcmp($0.baseAddress! + range.lowerBound, base, range.count) == 0 }
+    }
+
     /// The values of one render: each slot's bytes, one after another in a buffer kept from render to render.
     public struct Values {
         public private(set) var bytes: [UInt8] = []

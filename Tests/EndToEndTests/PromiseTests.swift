@@ -29,6 +29,11 @@ struct PromiseTests {
                 "(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)",
             ]
         },
+        // The README's first migration: a content id read from right after `skd://`, which the URI the
+        // first run writes has there too (its host): the second run must keep that key, not read it again.
+        Job(name: "entitlement, --match right after skd://", forms: [.contentID]) { _ in
+            ["--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--match", "^skd://(?<content_id>[^/?&]+)"]
+        },
         Job(name: "entitlement from a catalogue", forms: GeneratedLibrary.OldForm.allCases) { library in
             ["--template", "entitlement", "--catalog", try library.writeCatalog(server: newServer)]
         },

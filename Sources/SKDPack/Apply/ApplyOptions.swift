@@ -89,6 +89,12 @@ public struct ApplyOptions: Sendable {
     /// Whether `uri` is one the template makes with the values given for the run (``KeyURIs/makes(_:)``).
     func makes(_ uri: String) -> Bool { derived.keyURIs(self).makes(uri) }
 
+    /// Whether `uri` is one a run of this command wrote (``KeyURIs/wroteAlready(_:)``).
+    func wroteAlready(_ uri: String) -> Bool {
+        var uri = uri
+        return uri.withUTF8 { derived.keyURIs(self).wroteAlready($0) }
+    }
+
     /// What `validate` is told for a playlist this run writes: the template with the run's values.
     var writeValidation: ValidationOptions {
         var validation = ValidationOptions()

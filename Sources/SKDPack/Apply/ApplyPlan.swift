@@ -45,7 +45,10 @@ public struct ApplyPlan: Sendable {
         var titlesByID: [String: [String]] = [:]
         for package in packages {
             guard let first = playlists(of: package).first else { continue }
-            let fromMatch = match.flatMap { match in Self.firstFairPlayURI(in: first.path).flatMap { match.groups(in: $0)?["content_id"] } }
+            let uri = match == nil ? nil : Self.firstFairPlayURI(in: first.path)
+            // A key the template makes already (what a first run wrote) is kept, not read with the pattern.
+            if let uri, options.wroteAlready(uri) { continue }
+            let fromMatch = match.flatMap { match in uri.flatMap { match.groups(in: $0)?["content_id"] } }
             guard let id = fromMatch ?? pathPattern?.groups(in: first.path)?["content_id"] else { continue }
             let title = AtomicFile.directory(of: package.master?.path ?? first.path)
             if titlesByID[id]?.contains(title) != true { titlesByID[id, default: []].append(title) }

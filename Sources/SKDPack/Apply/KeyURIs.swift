@@ -85,6 +85,16 @@ final class KeyURIs: Sendable {
     /// what a key should be (a key a second run keeps as it is, a session key of playlists not read here).
     func makes(_ uri: String) -> Bool { templateMatcher?.check(uri) == .matches }
 
+    /// Whether `uri` is one a run of this command wrote, which a `--match` must not read again (what it
+    /// read in an old URI may stand elsewhere in the new one: `^skd://(?<content_id>[^/?&]+)` would read the
+    /// new server's host): it starts with what the template fixes after the scheme (the new server) and the
+    /// template makes it. (A template that fixes nothing after the scheme, `skd://{content_id}`, makes
+    /// almost any key URI: there the pattern decides.) Asked at every key a `--match` reads: the start
+    /// tells most old URIs apart without reading the template backwards.
+    func wroteAlready(_ uri: UnsafeBufferPointer<UInt8>) -> Bool {
+        compiled.startsAsRendered(uri) && makes(String(decoding: uri, as: UTF8.self))
+    }
+
     /// What a playlist's keys are rendered with: the variables only the playlist gives folded in.
     func forPlaylist(_ identity: PlaylistIdentity) -> Playlist { Playlist(self, identity: identity) }
 
@@ -225,11 +235,14 @@ final class KeyURIs: Sendable {
         }
 
         /// The `--match` groups of the key's old URI, by the byte matcher or, where it cannot say, by
-        /// Swift's `Regex`; a key it does not find refused, unless the template makes it already.
+        /// Swift's `Regex`. A key a run of this command wrote (``wroteAlready(_:)``) is kept as it is,
+        /// whatever the pattern would read in it; one the pattern does not find is refused, unless the
+        /// template makes it already.
         private mutating func match(_ key: Key) throws(Unrendered) {
             captures = nil
             groups = nil
             guard let match = uris.variables.match, let oldURI = key.oldURI else { return }
+            if uris.wroteAlready(oldURI) { throw .alreadyMade }
             switch match.byteCaptures(in: oldURI, scratch: &scratch) {
             case .some(.some(let found)):
                 captures = found
