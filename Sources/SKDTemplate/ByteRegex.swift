@@ -29,6 +29,10 @@ package struct ByteRegex: Sendable {
     /// Whether every match starts with `^`, which holds at the text's start only: no other start position
     /// is tried (a template variable's pattern is anchored so, and its value is checked at every key).
     private let anchoredAtStart: Bool
+    /// The class and bounds of a pattern that is one class repeated, anchored at both ends (`^[0-9a-f]{32}$`,
+    /// what a template variable's pattern mostly is once anchored): a text matches when its length is within
+    /// the bounds and every byte is in the class, which one scan tells without the backtracking machine.
+    private let wholeRun: (set: Int, min: Int, max: Int)?
 
     private enum Instruction: Sendable {
         case byte(UInt8)
@@ -48,6 +52,9 @@ package struct ByteRegex: Sendable {
         /// time down to `min`, as the splits it stands for would.
         case greedyRun(Int, min: Int, max: Int)
     }
+
+    /// The steps a match may take before the matcher gives up and leaves the text to Swift's `Regex`.
+    private static let stepBudget = 100_000
 
     /// The longest program compiled: counted repetitions are unrolled, so nested ones multiply
     /// (`((a{1,1000}){1,1000}){1,1000}` would be 10⁹ instructions); longer ones are left to Swift's `Regex`.
@@ -70,7 +77,16 @@ package struct ByteRegex: Sendable {
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
             literals: compiler.literals, captureCount: parser.groupCount + 1,
             firstBytes: first?.nullable == false ? first.map { ByteSet($0.bytes) } : nil,
-            anchoredAtStart: startsWithLineStart(tree))
+            anchoredAtStart: startsWithLineStart(tree), wholeRun: wholeRun(of: compiler.program))
+    }
+
+    /// The class and bounds of `program` when it is `^X{min,max}$` for a one-byte `X`, and nothing else.
+    private static func wholeRun(of program: [Instruction]) -> (set: Int, min: Int, max: Int)? {
+        guard program.count == 6, case .save(0) = program[0], case .lineStart = program[1],
+            case .greedyRun(let set, let min, let max) = program[2], case .lineEnd = program[3], case .save(1) = program[4],
+            case .match = program[5]
+        else { return nil }
+        return (set, min, max)
     }
 
     /// Whether every match of `node` begins with `^`: a `^` first, in every branch.
@@ -181,12 +197,24 @@ package struct ByteRegex: Sendable {
     /// The same with the caller's working memory, for a caller that matches again and again (a key period
     /// at a time): two allocations and their release a match otherwise.
     package func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> [Range<Int>?]?? {
+        // One scan, within the step budget the machine would have (beyond it, the machine gives up too).
+        if let wholeRun, text.count < Self.stepBudget / 2 {
+            guard text.count >= wholeRun.min, text.count <= wholeRun.max else { return .some(nil) }
+            let accepted = classes.withUnsafeBufferPointer { classes in
+                let row = UnsafeBufferPointer(rebasing: classes[(wholeRun.set &* 256)..<(wholeRun.set &* 256 &+ 256)])
+                return text.allSatisfy { row[Int($0)] }
+            }
+            guard accepted else { return .some(nil) }
+            scratch.captures.removeAll(keepingCapacity: true)
+            scratch.captures.append(0..<text.count)
+            return .some(scratch.captures)
+        }
         var steps = 0
         // Sized once: each start position resets the slots it uses.
         if scratch.slots.count != captureCount * 2 { scratch.slots = [Int](repeating: -1, count: captureCount * 2) }
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
         // more than the match (six reallocations for a key URI).
-        scratch.stack.reserveCapacity(2 * text.count + 16)
+        if scratch.stack.capacity < 2 * text.count + 16 { scratch.stack.reserveCapacity(2 * text.count + 16) }
         let last = anchoredAtStart ? 0 : text.count
         var start = 0
         while start <= last {
@@ -269,7 +297,7 @@ package struct ByteRegex: Sendable {
                         }
                         thread: while true {
                             steps += 1
-                            if steps > 100_000 { return .gaveUp }
+                            if steps > Self.stepBudget { return .gaveUp }
                             switch program[pc] {
                             case .byte(let byte):
                                 guard position < text.count, text[position] == byte else { break thread }

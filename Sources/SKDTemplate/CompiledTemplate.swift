@@ -60,7 +60,26 @@ public struct CompiledTemplate: Sendable {
     /// compiled template (a playlist's, at each key) counts one reference.
     private final class Shared: Sendable {
         let parts: Parts
-        init(_ parts: Parts) { self.parts = parts }
+        /// Whether a render must look for a second scheme after `skd://`: not when the text before the first
+        /// slot (the values folded in) is long enough to tell, and holds none.
+        let checksScheme: Bool
+
+        init(_ parts: Parts) {
+            self.parts = parts
+            let template = parts.renderer.template
+            guard template.startsWithKeyScheme, template.variableAfterScheme != nil else {
+                checksScheme = false
+                return
+            }
+            // `skd://` and the longest scheme it looks for (`https%3a`) are all it reads of a URI.
+            let decisive = "skd://https%3a".utf8.count
+            if case .text(let range)? = parts.pieces.first, range.count >= decisive {
+                checksScheme =
+                    parts.text.withUnsafeBufferPointer { LicenseURL.nestedScheme(in: UnsafeBufferPointer(rebasing: $0[range])) } != nil
+            } else {
+                checksScheme = true
+            }
+        }
     }
 
     private let shared: Shared
@@ -275,7 +294,7 @@ public struct CompiledTemplate: Sendable {
         // What only the whole URI can tell, as the renderer tells it after every value: that a template
         // starting with a value makes an `skd:` URI, and that no value after `skd://` brings a scheme.
         if renderer.template.startsWithKeyScheme {
-            guard renderer.template.variableAfterScheme != nil, uri.withUnsafeBufferPointer(LicenseURL.nestedScheme) != nil else { return }
+            guard shared.checksScheme, uri.withUnsafeBufferPointer(LicenseURL.nestedScheme) != nil else { return }
         }
         try renderer.checkWhole(String(decoding: uri, as: UTF8.self)) { name in
             for slot in slots where slot.placeholder.name == name {

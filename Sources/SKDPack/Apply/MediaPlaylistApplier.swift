@@ -585,8 +585,9 @@ private struct MediaWalk {
     /// Counts a change, and keeps it (its lines as text, secrets redacted) when details are kept.
     private mutating func record(line: Int, tag: String, _ action: ApplyChange.Action, before: [UInt8]?, after: [UInt8]?) {
         // Made only when the change is kept: most runs count their changes and no more.
+        guard applier.options.keepsChangeDetails else { return outcome.counts.add(tag: tag, action: action) }
         let (redaction, secrets, truth) = (redaction, outcome.secretValues, truth)
-        outcome.record(tag: tag, action: action, keeping: applier.options.keepsChangeDetails) {
+        outcome.record(tag: tag, action: action, keeping: true) {
             // The secrets of this playlist's own values and old URIs too, as they are found.
             let redaction = secrets.isEmpty ? redaction : redaction.adding(secrets)
             let keyID = tag == "EXT-X-KEY" ? truth?.current?.keyID : nil
