@@ -17,6 +17,21 @@ struct SecretTests {
         return (run, try names.map { try scratch.text($0) })
     }
 
+    @Test("render shows a secret as REDACTED in the URI and the license URL, and as it is only with --show-secrets")
+    func render() throws {
+        let base = ["render", "--template", "expressplay-token", "--var", "token=\(Self.token)"]
+        let hidden = try SKDPackRunner.run(base)
+        #expect(hidden.status == 0, "\(hidden.stderr)")
+        #expect(!hidden.stdoutText.contains(Self.token) && !hidden.stderr.contains(Self.token), "\(hidden.stdoutText)")
+        #expect(
+            hidden.stdoutText
+                == "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\n"
+                + "https://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\n")
+        let shown = try SKDPackRunner.run(base + ["--show-secrets"])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdoutText.components(separatedBy: "ExpressPlayToken=\(Self.token)\n").count == 3, "\(shown.stdoutText)")
+    }
+
     @Test("a secret from a catalogue row: in the playlist, nowhere in diffs, reports or messages (the master's session key too)")
     func fromCatalog() throws {
         let scratch = try Scratch()

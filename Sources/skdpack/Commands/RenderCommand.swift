@@ -32,6 +32,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The existing key URI (built-in old_uri, and what --match reads).", valueName: "URI"))
     var oldURI: String?
 
+    @Flag(help: "Print the values of secret variables (a token) as they are; they show as REDACTED otherwise.")
+    var showSecrets = false
+
     func run() throws {
         try reportingUsage {
             let definition = try templateOptions.keyTemplate().definition
@@ -62,9 +65,13 @@ struct RenderCommand: ParsableCommand {
                 FileHandleStandardError.write("skdpack render: \(message)\n")
                 throw ExitStatus.findings
             }
-            print(uri)
+            // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for.
+            let secrets = showSecrets ? [] : definition.secretNames.compactMap { values[$0]?.value }
+            let redaction = Redaction(secrets: secrets)
+            print(redaction.redact(uri))
             try LicenseReport.print(
-                for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts")
+                for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts",
+                redaction: redaction)
         }
     }
 }
@@ -97,7 +104,10 @@ struct ResolveCommand: ParsableCommand {
 /// The https license URL of a key URI on standard output, or why there is none on standard error; exit 1
 /// when it is not an skd:// URI or its host is not allowed.
 enum LicenseReport {
-    static func print(for uri: String, command: String, allowHosts: [String], hostsOrigin: String) throws {
+    static func print(
+        for uri: String, command: String, allowHosts: [String], hostsOrigin: String, redaction: Redaction = Redaction(secrets: [])
+    ) throws {
+        let shown = redaction.redact(uri)
         switch LicenseURL.derive(fromKeyURI: uri) {
         case .url(let url, let host):
             // A URL that must not be used is not printed: a script that reads standard output gets nothing.
@@ -107,13 +117,13 @@ enum LicenseReport {
                         + "a player would send its license requests there; no URL is printed\n")
                 throw ExitStatus.findings
             }
-            Swift.print(url)
+            Swift.print(redaction.redact(url))
         case .identifier(let identifier):
             FileHandleStandardError.write(
-                "skdpack \(command): \(uri) carries the identifier \(identifier), not a license server: the player app must know the server\n"
-            )
+                "skdpack \(command): \(shown) carries the identifier \(redaction.redact(identifier)), not a license server: "
+                    + "the player app must know the server\n")
         case .notKeyURI(let reason):
-            FileHandleStandardError.write("skdpack \(command): \(uri): \(reason)\n")
+            FileHandleStandardError.write("skdpack \(command): \(shown): \(redaction.redact(reason))\n")
             throw ExitStatus.findings
         }
     }
