@@ -4,11 +4,15 @@
 
 /// The small byte-level helpers every module of skdpack needs, written once: hexadecimal digits, the
 /// ASCII test of a buffer, and the system calls retried when a signal interrupts them (SIGINT and SIGTERM
-/// are caught during a library run, so any read or write may return EINTR). Internal to the package.
-package enum Bytes {
+/// are caught during a library run, so any read or write may return EINTR). No product vends this module.
+///
+/// The helpers other modules call at every line or key are `public` and `@inlinable`: this compiler inlines
+/// a `package` function's body into another module only when it is public (a `package` one stays a call,
+/// and a generic one runs unspecialised).
+public enum Bytes {
     /// The value of a hexadecimal digit (either case), or `nil`.
     @inlinable
-    package static func hexValue(_ byte: UInt8) -> UInt8? {
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
         case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
@@ -20,7 +24,7 @@ package enum Bytes {
     /// Whether no byte of `bytes` has its high bit set: eight bytes at a time, as it is asked of every key
     /// URI a migration matches and every line a validator reads.
     @inlinable
-    package static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    public static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var index = 0
         var highs: UInt64 = 0
         while index + 8 <= bytes.count {
@@ -36,19 +40,19 @@ package enum Bytes {
     }
 
     @inlinable
-    package static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { isASCII(UnsafeRawBufferPointer(bytes)) }
+    public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { isASCII(UnsafeRawBufferPointer(bytes)) }
 
     /// Whether `bytes` and `other` hold the same bytes: compared with memcmp, as a key's attributes are at
     /// every key period (a generic `elementsEqual`, over a `String`'s UTF-8 view above all, costs hundreds of
     /// instructions a comparison).
     @inlinable @inline(__always)
-    package static func equal(_ bytes: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
+    public static func equal(_ bytes: UnsafeRawBufferPointer, _ other: UnsafeRawBufferPointer) -> Bool {
         bytes.count == other.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, other.baseAddress!, bytes.count) == 0)
     }
 
     /// Whether `bytes` are the UTF-8 of `text` (inlined: the reader asks it of every attribute name).
     @inlinable @inline(__always)
-    package static func equal(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
+    public static func equal(_ bytes: UnsafeRawBufferPointer, _ text: String) -> Bool {
         guard text.utf8.count == bytes.count else { return false }
         return text.utf8.withContiguousStorageIfAvailable { wanted in
             bytes.count == 0 || memcmp(wanted.baseAddress!, bytes.baseAddress!, bytes.count) == 0

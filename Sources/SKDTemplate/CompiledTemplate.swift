@@ -207,7 +207,7 @@ public struct CompiledTemplate: Sendable {
 
     /// The values of one render: each slot's bytes, one after another in a buffer kept from render to render.
     public struct Values {
-        public private(set) var bytes: [UInt8] = []
+        package private(set) var bytes = ByteBuffer()
         private var ranges: [Range<Int>?] = []
         /// The last value of each slot that passed its checks: a key-rotated playlist renders the same
         /// content id at every period, and its pattern is not matched again.
@@ -219,7 +219,7 @@ public struct CompiledTemplate: Sendable {
 
         /// Forgets the values of the last render, keeping the storage.
         public mutating func removeAll() {
-            bytes.removeAll(keepingCapacity: true)
+            bytes.removeAll()
             for index in ranges.indices { ranges[index] = nil }
         }
 
@@ -227,7 +227,7 @@ public struct CompiledTemplate: Sendable {
         public mutating func set(_ slot: Int, _ value: UnsafeBufferPointer<UInt8>) {
             while ranges.count <= slot { ranges.append(nil) }
             ranges[slot] = bytes.count..<(bytes.count + value.count)
-            bytes.append(contentsOf: value)
+            bytes.append(value)
         }
 
         /// Gives slot `slot` the decimal digits of `number` (a key period's index), without a `String`.
@@ -257,14 +257,16 @@ public struct CompiledTemplate: Sendable {
         /// The value of slot `slot`, if it has one.
         public func range(_ slot: Int) -> Range<Int>? { slot < ranges.count ? ranges[slot] : nil }
 
-        public func string(_ slot: Int) -> String? { range(slot).map { String(decoding: bytes[$0], as: UTF8.self) } }
+        public func string(_ slot: Int) -> String? {
+            range(slot).map { String(decoding: UnsafeBufferPointer(rebasing: bytes.utf8[$0]), as: UTF8.self) }
+        }
 
         /// Whether the value at `range` is the last one slot `slot` accepted.
         fileprivate func isAccepted(_ slot: Int, _ range: Range<Int>) -> Bool {
             guard slot < accepted.count, let last = accepted[slot], last.count == range.count else { return false }
             guard !range.isEmpty else { return true }
             return last.withUnsafeBufferPointer { last in
-                bytes.withUnsafeBufferPointer { memcmp(last.baseAddress!, $0.baseAddress! + range.lowerBound, range.count) == 0 }
+                memcmp(last.baseAddress!, bytes.bytes.baseAddress! + range.lowerBound, range.count) == 0
             }
         }
 
@@ -272,19 +274,26 @@ public struct CompiledTemplate: Sendable {
             while accepted.count <= slot { accepted.append(nil) }
             if accepted[slot] == nil { accepted[slot] = [] }
             accepted[slot]!.removeAll(keepingCapacity: true)
-            accepted[slot]!.append(contentsOf: bytes[range])
+            accepted[slot]!.append(contentsOf: UnsafeBufferPointer(rebasing: bytes.utf8[range]))
         }
     }
 
     /// Renders into `uri` (emptied first) with `values`; `source` names where a slot's value came from, for
     /// the message of a value refused.
     public func render(_ values: inout Values, into uri: inout [UInt8], source: (Int) -> String) throws(RenderError) {
+        var buffer = ByteBuffer()
+        defer { uri = buffer.array }
+        try render(&values, into: &buffer, source: source)
+    }
+
+    /// The same into a buffer kept from render to render (a key's URI, at every key period).
+    package func render(_ values: inout Values, into uri: inout ByteBuffer, source: (Int) -> String) throws(RenderError) {
         let (text, pieces, slots, renderer) = (shared.parts.text, shared.parts.pieces, shared.parts.slots, shared.parts.renderer)
-        uri.removeAll(keepingCapacity: true)
+        uri.removeAll()
         for piece in pieces {
             switch piece {
             case .text(let range):
-                text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+                text.withUnsafeBufferPointer { uri.append(UnsafeBufferPointer(rebasing: $0[range])) }
             case .refused(let index):
                 throw shared.parts.refusals[index]
             case .slot(let index):
@@ -294,9 +303,9 @@ public struct CompiledTemplate: Sendable {
         // What only the whole URI can tell, as the renderer tells it after every value: that a template
         // starting with a value makes an `skd:` URI, and that no value after `skd://` brings a scheme.
         if renderer.template.startsWithKeyScheme {
-            guard shared.checksScheme, uri.withUnsafeBufferPointer(LicenseURL.nestedScheme) != nil else { return }
+            guard shared.checksScheme, LicenseURL.nestedScheme(in: uri.utf8) != nil else { return }
         }
-        try renderer.checkWhole(String(decoding: uri, as: UTF8.self)) { name in
+        try renderer.checkWhole(uri.text) { name in
             for slot in slots where slot.placeholder.name == name {
                 return values.string(slot.slot).map { TemplateValue($0, source: source(slot.slot)) }
             }
@@ -307,12 +316,12 @@ public struct CompiledTemplate: Sendable {
     /// One slot's value (or, without one, its default): checked on its bytes, and by the renderer's own
     /// checks (which say why) when these find anything to doubt; filtered and percent-encoded.
     private func render(
-        _ slot: Slot, values: inout Values, into uri: inout [UInt8], source: (Int) -> String
+        _ slot: Slot, values: inout Values, into uri: inout ByteBuffer, source: (Int) -> String
     ) throws(RenderError) {
         guard let range = values.range(slot.slot) else {
             switch slot.absent {
             case .text(let range):
-                shared.parts.text.withUnsafeBufferPointer { uri.append(contentsOf: UnsafeBufferPointer(rebasing: $0[range])) }
+                shared.parts.text.withUnsafeBufferPointer { uri.append(UnsafeBufferPointer(rebasing: $0[range])) }
             case .missing(let error): throw error
             }
             return
@@ -322,32 +331,41 @@ public struct CompiledTemplate: Sendable {
         var scratch = ByteRegex.Scratch()
         swap(&scratch, &values.scratch)
         defer { swap(&scratch, &values.scratch) }
-        try values.bytes.withUnsafeBufferPointer { (all) throws(RenderError) in
-            let value = UnsafeBufferPointer(rebasing: all[range])
-            // A value whose every byte the URI keeps as it is (a content id, a key id): one scan, as none of
-            // those bytes is one to doubt (a control character, a quote, a byte beyond ASCII) or to encode.
-            let plain = slot.encodesBytes && URIEscaping.keepsAsIs(value, slot.mode)
-            let suspicious = !plain && !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
-            if suspicious || (!checked && slot.pattern?.matches(value, scratch: &scratch) == false) {
-                // The renderer's checks of the value, which throw with its message.
-                let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
-                var scratch: [UInt8] = []
-                try shared.parts.renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
-            }
-            // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
-            // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
-            if plain {
-                uri.append(contentsOf: value)
-                return
-            }
-            if slot.encodesBytes, Bytes.isASCII(value) {
-                URIEscaping.encode(bytes: value, slot.mode, appendingTo: &uri)
-                return
-            }
-            var filtered = String(decoding: value, as: UTF8.self)
-            for filter in slot.placeholder.filters { filtered = filter.apply(to: filtered) }
-            URIEscaping.encode(filtered, slot.mode, appendingTo: &uri)
-        }
+        // Read in place: rendering the value changes `uri` and `scratch`, not the values.
+        let value = UnsafeBufferPointer(rebasing: values.bytes.utf8[range])
+        try render(slot, value, checked: checked, into: &uri, scratch: &scratch, source: source)
         if slot.pattern != nil, !checked { values.accept(slot.slot, range) }
+    }
+
+    /// The value `value` of `slot`, checked (unless it was before) and filtered into `uri`.
+    private func render(
+        _ slot: Slot, _ value: UnsafeBufferPointer<UInt8>, checked: Bool, into uri: inout ByteBuffer, scratch: inout ByteRegex.Scratch,
+        source: (Int) -> String
+    ) throws(RenderError) {
+        // A value whose every byte the URI keeps as it is (a content id, a key id): one scan, as none of
+        // those bytes is one to doubt (a control character, a quote, a byte beyond ASCII) or to encode.
+        let plain = slot.encodesBytes && URIEscaping.keepsAsIs(value, slot.mode)
+        let suspicious = !plain && !checked && value.contains { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == 0xC2 }
+        if suspicious || (!checked && slot.pattern?.matches(value, scratch: &scratch) == false) {
+            // The renderer's checks of the value, which throw with its message.
+            let doubted = TemplateValue(String(decoding: value, as: UTF8.self), source: source(slot.slot))
+            var scratch: [UInt8] = []
+            try shared.parts.renderer.render(slot.placeholder, { _ in doubted }, appendingTo: &scratch)
+        }
+        // Bytes are encoded as they are only when they are ASCII; any other text goes through a `String`, as
+        // the renderer's values do (invalid UTF-8 becomes U+FFFD there, so it does here).
+        if plain {
+            uri.append(value)
+            return
+        }
+        var encoded: [UInt8] = []
+        defer { uri.append(contentsOf: encoded) }
+        if slot.encodesBytes, Bytes.isASCII(value) {
+            URIEscaping.encode(bytes: value, slot.mode, appendingTo: &encoded)
+            return
+        }
+        var filtered = String(decoding: value, as: UTF8.self)
+        for filter in slot.placeholder.filters { filtered = filter.apply(to: filtered) }
+        URIEscaping.encode(filtered, slot.mode, appendingTo: &encoded)
     }
 }

@@ -46,7 +46,7 @@ struct KeyURIsTests {
             let got: String? = text.withUTF8 { bytes in
                 do throws(KeyURIs.Unrendered) {
                     _ = try playlist.render(KeyURIs.Key(oldURI: bytes, index: index, kid: nil, truth: nil), noting: &outcome)
-                    return String(decoding: playlist.uri, as: UTF8.self)
+                    return String(decoding: playlist.uri.array, as: UTF8.self)
                 } catch {
                     return nil
                 }

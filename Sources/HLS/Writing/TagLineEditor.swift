@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// Changes attributes of one tag line and keeps every other byte: the tag name as spelled, the order of
 /// attributes, and the spelling of the attributes it does not touch. Values are checked like
 /// ``TagLineWriter``'s: an edit can never split the line or add an attribute nobody set.
@@ -78,18 +80,28 @@ public struct TagLineEditor: Sendable {
         at valueRange: Range<Int>, named name: @autoclosure () -> String, in line: UnsafeRawBufferPointer,
         withQuotedString utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]
     ) throws(UnwritableAttributeValue) {
+        var buffer = ByteBuffer()
+        try appendReplacingValue(at: valueRange, named: name(), in: line, withQuotedString: utf8, to: &buffer)
+        output += buffer.array
+    }
+
+    /// The same into a buffer kept from line to line (a key line rewritten at every key period).
+    package static func appendReplacingValue(
+        at valueRange: Range<Int>, named name: @autoclosure () -> String, in line: UnsafeRawBufferPointer,
+        withQuotedString utf8: UnsafeBufferPointer<UInt8>, to output: inout ByteBuffer
+    ) throws(UnwritableAttributeValue) {
         let plain = AttributeValue.isPlainQuotedString(utf8)
         // Anything but plain bytes is encoded (and refused, before anything is appended) as the editor does.
         let encoded = plain ? nil : try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name())
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
+        output.append(UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
         if let encoded {
-            output += encoded
+            output.append(contentsOf: encoded)
         } else {
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: utf8)
+            output.append(utf8)
             output.append(UInt8(ascii: "\""))
         }
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
+        output.append(UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
     }
 
     /// Removes attribute `name` and the comma that separated it.

@@ -19,7 +19,7 @@ struct HeldPeriod {
         case fairPlayKey(Range<Int>, terminator: LineTerminator, line: Int, spans: FairPlayKeySpans)
     }
 
-    private(set) var bytes: [UInt8] = []
+    private(set) var bytes = ByteBuffer()
     private(set) var lines: [Line] = []
 
     /// Holds lines passed on as they are (a run, or a line that is not a key).
@@ -44,13 +44,13 @@ struct HeldPeriod {
 
     /// Empties the period, keeping the storage for the next.
     mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+        bytes.removeAll()
         lines.removeAll(keepingCapacity: true)
     }
 
     private mutating func append(_ raw: UnsafeRawBufferPointer) -> Range<Int> {
         let start = bytes.count
-        bytes.append(contentsOf: raw)
+        bytes.append(raw)
         return start..<bytes.count
     }
 }

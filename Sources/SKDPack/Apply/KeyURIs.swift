@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import MP4
+import SKDBytes
 import SKDTemplate
 import Synchronization
 
@@ -144,12 +145,12 @@ final class KeyURIs: Sendable {
         private var groups: [String: String]?
         private var captures: [Range<Int>?]?
         /// The URI rendered last, and what it was rendered from (the old URI's buffer kept from key to key).
-        private(set) var uri: [UInt8] = []
+        private(set) var uri = ByteBuffer()
         private var rendered = false
-        private var lastOldURI: [UInt8] = []
+        private var lastOldURI = ByteBuffer()
         private var lastHadOldURI = false
         private var lastIndex = 0
-        private var lastKID: [UInt8] = []
+        private var lastKID = ByteBuffer()
         private var lastHadKID = false
         private var lastTruth: KeyID?
         /// The content id noted last from a `--match` group's bytes.
@@ -204,7 +205,7 @@ final class KeyURIs: Sendable {
             }
             if uris.notesContentID { noteContentID(key, in: &outcome) }
             // Rendered into the buffer out of `self`, which the message of a value refused reads.
-            var output: [UInt8] = []
+            var output = ByteBuffer()
             var slotValues = CompiledTemplate.Values()
             swap(&output, &uri)
             swap(&slotValues, &values)
@@ -226,11 +227,11 @@ final class KeyURIs: Sendable {
             try checkHost()
             rendered = true
             lastHadOldURI = key.oldURI != nil
-            lastOldURI.removeAll(keepingCapacity: true)
-            if let oldURI = key.oldURI { lastOldURI.append(contentsOf: oldURI) }
+            lastOldURI.removeAll()
+            if let oldURI = key.oldURI { lastOldURI.append(oldURI) }
             (lastIndex, lastTruth, lastHadKID) = (key.index, key.truth?.keyID.kid, key.kid != nil)
-            lastKID.removeAll(keepingCapacity: true)
-            if let kid = key.kid { lastKID.append(contentsOf: kid) }
+            lastKID.removeAll()
+            if let kid = key.kid { lastKID.append(kid) }
             return false
         }
 
@@ -344,7 +345,7 @@ final class KeyURIs: Sendable {
         private func checkHost() throws(Unrendered) {
             let allowed = uris.template.definition.allowHosts
             guard !allowed.isEmpty else { return }
-            guard case .url(_, let host) = LicenseURL.derive(fromKeyURI: String(decoding: uri, as: UTF8.self)),
+            guard case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri.text),
                 !LicenseURL.isAllowed(host: host, by: allowed)
             else { return }
             throw .refused(
@@ -356,11 +357,10 @@ final class KeyURIs: Sendable {
         private func isLastOldURI(_ bytes: UnsafeBufferPointer<UInt8>?) -> Bool { Self.same(bytes, lastOldURI, had: lastHadOldURI) }
 
         /// Whether `bytes` are the bytes kept from the last render (`had`: whether it had any).
-        private static func same(_ bytes: UnsafeBufferPointer<UInt8>?, _ last: [UInt8], had: Bool) -> Bool {
+        private static func same(_ bytes: UnsafeBufferPointer<UInt8>?, _ last: ByteBuffer, had: Bool) -> Bool {
             guard let bytes else { return !had }
-            guard had, bytes.count == last.count else { return false }
-            guard let base = bytes.baseAddress else { return true }
-            return last.withUnsafeBufferPointer { memcmp($0.baseAddress!, base, bytes.count) == 0 }
+            guard had else { return false }
+            return Bytes.equal(last.bytes, UnsafeRawBufferPointer(bytes))
         }
     }
 }

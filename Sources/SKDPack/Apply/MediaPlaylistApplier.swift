@@ -86,9 +86,9 @@ public struct MediaPlaylistApplier: Sendable {
     /// key `parsed` gives. Throws when a value does not fit its attribute.
     func rewrite(
         _ content: UnsafeRawBufferPointer, spans: FairPlayKeySpans, uri: UnsafeBufferPointer<UInt8>, signaled: KeyAttributes?,
-        parsed: () -> KeyLine, into output: inout [UInt8]
+        parsed: () -> KeyLine, into output: inout ByteBuffer
     ) throws(UnwritableAttributeValue) -> Bool {
-        output.removeAll(keepingCapacity: true)
+        output.removeAll()
         if let span = spans.uri, let shape = uriOnlyShape(signaled: signaled), shape.isMet(content, spans) {
             let old = AttributeView(line: content, span: span).textBytes
             if Bytes.equal(old, UnsafeRawBufferPointer(uri)) { return false }
@@ -109,7 +109,7 @@ public struct MediaPlaylistApplier: Sendable {
             try editor.set("IV", .hexadecimalSequence(iv))
         }
         guard editor.hasChanges else { return false }
-        output += editor.render()
+        output.append(contentsOf: editor.render())
         return true
     }
 
@@ -181,7 +181,7 @@ private struct MediaWalk {
     /// The playlist's key URIs: the template with its values folded in, and the last one rendered.
     var uris: KeyURIs.Playlist
     /// The line a FairPlay key is rewritten into, kept from one key to the next.
-    var rewrittenLine: [UInt8] = []
+    var rewrittenLine = ByteBuffer()
     var keys: [KeyAttributes] = []
     var seenKeys: Set<KeyAttributes> = []
     var writesFairPlay = false
@@ -417,8 +417,7 @@ private struct MediaWalk {
                 }
             case .fairPlayKey(let read, let terminator, let line, let spans):
                 let content = HeldPeriod.content(read, terminator: terminator)
-                if held.bytes.withUnsafeBytes({ rewrite(UnsafeRawBufferPointer(rebasing: $0[content]), spans: spans, line: line, reader) })
-                {
+                if rewrite(UnsafeRawBufferPointer(rebasing: held.bytes.bytes[content]), spans: spans, line: line, reader) {
                     try emitter.replace(content, of: held.bytes, with: rewrittenLine, terminator: terminator)
                 } else {
                     try emitter.keep(read, of: held.bytes, firstLine: line, lineCount: 1)
@@ -446,7 +445,7 @@ private struct MediaWalk {
         var changed = false
         var sessionKey: KeyAttributes?
         // The old URI read in place where it stands as it is read (a quoted URI without `{$…}`).
-        let rendered: [UInt8]?
+        let rendered: ByteBuffer?
         if let span = spans.uri {
             rendered = AttributeView(line: content, span: span).textBytes.withMemoryRebound(to: UInt8.self) {
                 renderURI(oldURI: $0, line: line)
@@ -457,23 +456,26 @@ private struct MediaWalk {
         guard let uri = rendered else { return false }
         let signaled = truth?.current?.signaled
         do {
-            changed = try uri.withUnsafeBufferPointer { uri throws(UnwritableAttributeValue) in
-                try applier.rewrite(content, spans: spans, uri: uri, signaled: signaled, parsed: key, into: &rewrittenLine)
-            }
+            changed = try applier.rewrite(content, spans: spans, uri: uri.utf8, signaled: signaled, parsed: key, into: &rewrittenLine)
         } catch {
             report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
             return false
         }
-        if collectsSessionKeys { sessionKey = applier.sessionKey(key(), uri: String(decoding: uri, as: UTF8.self), signaled: signaled) }
+        if collectsSessionKeys {
+            sessionKey = applier.sessionKey(key(), uri: uri.text, signaled: signaled)
+        }
         use(sessionKey)
         if changed {
             let keeping = applier.options.keepsChangeDetails
-            record(line: line, tag: "EXT-X-KEY", .rewritten, before: keeping ? Array(content) : nil, after: keeping ? rewrittenLine : nil)
+            record(
+                line: line, tag: "EXT-X-KEY", .rewritten, before: keeping ? Array(content) : nil, after: keeping ? rewrittenLine.array : nil
+            )
         }
         if spans.uri == nil, key().uriMayReferenceVariable {
             report(
                 ApplyDiagnostics.literalAfterDefine,
-                "the key URI used {$…} references; it is now written as the literal \(String(decoding: uri, as: UTF8.self))", line: line)
+                "the key URI used {$…} references; it is now written as the literal \(uri.text)",
+                line: line)
         }
         return changed
     }
@@ -481,7 +483,7 @@ private struct MediaWalk {
     /// The line of a FairPlay key inserted into key period `index` (at `line`), noted and counted; `nil`
     /// after reporting why there is none.
     private mutating func insertedKey(index: Int, line: Int) -> [UInt8]? {
-        guard let uri = renderURI(oldURI: nil, line: line).map({ String(decoding: $0, as: UTF8.self) }) else { return nil }
+        guard let uri = renderURI(oldURI: nil, line: line)?.text else { return nil }
         let key = applier.insertedKey(uri: uri, signaled: truth?.current?.signaled)
         let content: [UInt8]
         do {
@@ -497,7 +499,7 @@ private struct MediaWalk {
 
     /// The URI of a FairPlay key of the period being written whose URI is now `oldURI` (`nil`: a key being
     /// inserted), as the run's key URIs render it; `nil` after reporting why it has none.
-    private mutating func renderURI(oldURI: UnsafeBufferPointer<UInt8>?, line: Int) -> [UInt8]? {
+    private mutating func renderURI(oldURI: UnsafeBufferPointer<UInt8>?, line: Int) -> ByteBuffer? {
         var periodKey: PeriodKeyTruth.Key?
         if truth != nil {
             switch truth!.key(forPeriod: periods.index) {
@@ -511,7 +513,7 @@ private struct MediaWalk {
             let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
             if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
         }
-        let uri: [UInt8]
+        var uri: ByteBuffer
         // The period's KEYID, read in place (the array shares the period's storage while it is read).
         let kid = periods.kid
         do throws(KeyURIs.Unrendered) {
@@ -525,7 +527,8 @@ private struct MediaWalk {
             switch error {
             case .alreadyMade:
                 // Kept as it is: still the period's URI, which the rotation check notes.
-                uri = oldURI.map(Array.init) ?? []
+                uri = ByteBuffer()
+                if let oldURI { uri.append(oldURI) }
             case .refused(let kind, let message):
                 report(kind, message, line: line)
                 return nil
@@ -533,14 +536,12 @@ private struct MediaWalk {
         }
         // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
         // another system's KEYID.
-        uri.withUnsafeBytes { uri in
-            if let behind = periodKey?.hex {
-                behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
-            } else if let oldURI {
-                noteKey(uri: uri, behind: UnsafeRawBufferPointer(oldURI), line: line)
-            } else if !kid.isEmpty {
-                kid.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
-            }
+        if let behind = periodKey?.hex {
+            behind.withUnsafeBytes { noteKey(uri: uri.bytes, behind: $0, line: line) }
+        } else if let oldURI {
+            noteKey(uri: uri.bytes, behind: UnsafeRawBufferPointer(oldURI), line: line)
+        } else if !kid.isEmpty {
+            kid.withUnsafeBytes { noteKey(uri: uri.bytes, behind: $0, line: line) }
         }
         return uri
     }

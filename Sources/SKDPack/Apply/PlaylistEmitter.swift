@@ -1,4 +1,5 @@
 import HLS
+import SKDBytes
 import SKDTemplate
 
 /// Where a pass of `apply` sends a playlist: kept bytes, replaced, removed and inserted lines.
@@ -19,7 +20,15 @@ protocol PlaylistEmitter: ~Copyable {
 extension PlaylistEmitter where Self: ~Copyable {
     /// Bytes held in an array, passed on as they are.
     mutating func keep(_ bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
-        try keep(bytes.indices, of: bytes, firstLine: firstLine, lineCount: lineCount)
+        var failure: IOError?
+        bytes.withUnsafeBytes { raw in
+            do throws(IOError) {
+                try keep(raw, firstLine: firstLine, lineCount: lineCount)
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// A line (content `old`) written as `new`, both held in arrays.
@@ -37,32 +46,14 @@ extension PlaylistEmitter where Self: ~Copyable {
         if let failure { throw failure }
     }
 
-    /// A line whose content `old` is a range of an array (a held key period), written as `new`.
-    mutating func replace(_ old: Range<Int>, of bytes: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
-        var failure: IOError?
-        bytes.withUnsafeBytes { raw in
-            new.withUnsafeBytes { new in
-                do throws(IOError) {
-                    try replace(UnsafeRawBufferPointer(rebasing: raw[old]), with: new, terminator: terminator)
-                } catch {
-                    failure = error
-                }
-            }
-        }
-        if let failure { throw failure }
+    /// A line whose content `old` is a range of a buffer (a held key period), written as `new`.
+    mutating func replace(_ old: Range<Int>, of bytes: ByteBuffer, with new: ByteBuffer, terminator: LineTerminator) throws(IOError) {
+        try replace(UnsafeRawBufferPointer(rebasing: bytes.bytes[old]), with: new.bytes, terminator: terminator)
     }
 
-    /// The bytes `range` of an array (the lines of a held key period), passed on as they are.
-    mutating func keep(_ range: Range<Int>, of bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
-        var failure: IOError?
-        bytes.withUnsafeBytes { raw in
-            do throws(IOError) {
-                try keep(UnsafeRawBufferPointer(rebasing: raw[range]), firstLine: firstLine, lineCount: lineCount)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+    /// The bytes `range` of a buffer (the lines of a held key period), passed on as they are.
+    mutating func keep(_ range: Range<Int>, of bytes: ByteBuffer, firstLine: Int, lineCount: Int) throws(IOError) {
+        try keep(UnsafeRawBufferPointer(rebasing: bytes.bytes[range]), firstLine: firstLine, lineCount: lineCount)
     }
 }
 
