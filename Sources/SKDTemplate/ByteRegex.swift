@@ -205,8 +205,8 @@ package struct ByteRegex: Sendable {
                 return text.allSatisfy { row[Int($0)] }
             }
             guard accepted else { return .some(nil) }
-            scratch.captures.removeAll(keepingCapacity: true)
-            scratch.captures.append(0..<text.count)
+            if scratch.captures.count != 1 { scratch.captures = [nil] }
+            scratch.captures[0] = 0..<text.count
             return .some(scratch.captures)
         }
         var steps = 0
@@ -228,10 +228,10 @@ package struct ByteRegex: Sendable {
             case .matched:
                 // Into the scratch's array: the caller's copy of it is released before the next match, which
                 // then writes into the same storage.
-                scratch.captures.removeAll(keepingCapacity: true)
+                if scratch.captures.count != captureCount { scratch.captures = Array(repeating: nil, count: captureCount) }
                 for group in 0..<captureCount {
                     let (from, to) = (scratch.slots[2 * group], scratch.slots[2 * group + 1])
-                    scratch.captures.append(from >= 0 && to >= from ? from..<to : nil)
+                    scratch.captures[group] = from >= 0 && to >= from ? from..<to : nil
                 }
                 return .some(scratch.captures)
             case .noMatch: continue
@@ -326,7 +326,8 @@ package struct ByteRegex: Sendable {
                             case .jump(let target):
                                 pc = target
                             case .save(let slot):
-                                stack.append(.restore(slot: slot, value: slots[slot]))
+                                // Only an alternative on the stack could come back to the old value.
+                                if !stack.isEmpty { stack.append(.restore(slot: slot, value: slots[slot])) }
                                 slots[slot] = position
                                 pc += 1
                             case .lineStart:
