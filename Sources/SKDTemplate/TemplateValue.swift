@@ -72,7 +72,7 @@ public final class ValuePattern: Sendable {
         // Anchored only once the pattern reads as a whole on its own: `a)|(b` would otherwise become another
         // pattern, which Swift's Regex (compiled at once when the byte matcher refuses) rejects.
         self.bytes = ByteRegex.compile(text) == nil ? nil : ByteRegex.compile("^(?:" + text + ")$")
-        self.swift = Mutex(bytes == nil ? SwiftRegex(regex: try Regex(text).matchingSemantics(.unicodeScalar)) : nil)
+        self.swift = Mutex(bytes == nil ? SwiftRegex(try Regex(text).matchingSemantics(.unicodeScalar)) : nil)
     }
 
     public func matches(_ value: String) -> Bool {
@@ -96,18 +96,23 @@ public final class ValuePattern: Sendable {
     /// Swift's answer alone: the reference the byte matcher is tested against.
     func swiftMatches(_ value: String) -> Bool {
         let regex = swift.withLock { regex in
-            if regex == nil { regex = (try? Regex(text).matchingSemantics(.unicodeScalar)).map { SwiftRegex(regex: $0) } }
+            if regex == nil { regex = (try? Regex(text).matchingSemantics(.unicodeScalar)).map(SwiftRegex.init) }
             return regex
         }
         return regex.map { (try? $0.regex.wholeMatch(in: value)) != nil } ?? false
     }
 
-    /// A compiled `Regex`, shared between threads.
-    private struct SwiftRegex: @unchecked Sendable {
-        // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
-        // matching does not mutate it.
-        let regex: Regex<AnyRegexOutput>
-    }
+}
+
+/// A compiled Swift `Regex`, shared between threads. (A class: a pattern holding one by reference needs
+/// no `Regex` type metadata until one is compiled, which most runs never do; holding it by value cost every
+/// `apply` with a `--match` or a template variable's pattern the instantiation of `Regex<AnyRegexOutput>`.)
+package final class SwiftRegex: @unchecked Sendable {
+    // @unchecked: `Regex` is not declared Sendable, but a compiled regex is never mutated after init, and
+    // matching does not mutate it.
+    package let regex: Regex<AnyRegexOutput>
+
+    package init(_ regex: Regex<AnyRegexOutput>) { self.regex = regex }
 }
 
 /// Why a URI could not be rendered. The message names the variable and where its value came from, and

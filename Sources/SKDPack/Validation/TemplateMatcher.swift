@@ -13,7 +13,7 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// Values the URI must have been made with (`--var` on `validate`): a migration audit pins the new
     /// server, say.
     public let pinned: [String: String]
-    private let shape: Regex<AnyRegexOutput>
+    private let shape: SwiftRegex
     private let placeholders: [Template.Placeholder]
     /// Which placeholders hold a secret variable: worked out once, as every FairPlay key is asked.
     private let secretPlaceholders: [Int]
@@ -45,7 +45,7 @@ public final class TemplateMatcher: @unchecked Sendable {
                 pattern += "(.*?)"
             }
         }
-        self.shape = try Regex(pattern).matchingSemantics(.unicodeScalar)
+        self.shape = SwiftRegex(try Regex(pattern).matchingSemantics(.unicodeScalar))
         self.placeholders = placeholders
         let secrets = definition.secretNames
         self.secretPlaceholders = placeholders.indices.filter { secrets.contains(placeholders[$0].name) }
@@ -90,7 +90,7 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// pieces is rendered by the real renderer, and the one that gives the URI back wins.
     func values(in uri: String, pinned: [String: String]) -> Search {
         let renderer = definition.renderer
-        guard let match = try? shape.wholeMatch(in: uri) else { return .noForm }
+        guard let match = try? shape.regex.wholeMatch(in: uri) else { return .noForm }
         var candidates: [[String: String]] = [[:]]
         for (index, placeholder) in placeholders.enumerated() where candidates[0][placeholder.name] == nil {
             let captured = match.output[index + 1].substring.map(String.init) ?? ""
@@ -127,7 +127,7 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// What stands where the template's secret variables are, in a URI of the template's form: the text as
     /// written and decoded. Empty when the template has no secret or the URI another form.
     public func secretValues(in uri: String) -> [String] {
-        guard !secretPlaceholders.isEmpty, let match = try? shape.wholeMatch(in: uri) else { return [] }
+        guard !secretPlaceholders.isEmpty, let match = try? shape.regex.wholeMatch(in: uri) else { return [] }
         var values: [String] = []
         for index in secretPlaceholders {
             guard let captured = match.output[index + 1].substring.map(String.init), !captured.isEmpty else { continue }

@@ -164,7 +164,7 @@ public final class NamedPattern: Sendable {
     private let fast: ByteRegex?
     /// Swift's `Regex`, compiled once, when first needed. (A compiled `Regex` is never mutated; the lock is
     /// for the first use, which concurrent jobs may race to.)
-    private let swift: Mutex<Regex<AnyRegexOutput>?>
+    private let swift: Mutex<SwiftRegex?>
     public let groupNames: [String]
     /// The byte matcher's named groups as (capture index, name), in capture order: walked at every match.
     private let namedCaptures: [(index: Int, name: String)]
@@ -179,16 +179,16 @@ public final class NamedPattern: Sendable {
         } else {
             namedCaptures = []
             // Compiled now, so that a pattern Swift's Regex rejects is an error here, with its reason.
-            swift = Mutex(try Regex(text).matchingSemantics(.unicodeScalar))
+            swift = Mutex(SwiftRegex(try Regex(text).matchingSemantics(.unicodeScalar)))
             groupNames = Self.namedGroups(in: text)
         }
     }
 
     /// Swift's `Regex` for the pattern, compiled on first use.
     private func swiftRegex() -> Regex<AnyRegexOutput>? {
-        swift.withLock { regex in
-            if regex == nil { regex = try? Regex(text).matchingSemantics(.unicodeScalar) }
-            return regex
+        swift.withLock { compiled in
+            if compiled == nil { compiled = (try? Regex(text).matchingSemantics(.unicodeScalar)).map(SwiftRegex.init) }
+            return compiled?.regex
         }
     }
 
