@@ -49,8 +49,10 @@ package struct ByteRegex: Sendable {
         case match
         /// A greedy `X{min,max}` (`X*`, `X+`, `X{32}`) of a one-byte matcher (class `i`): takes every byte it
         /// can at once, up to `max`, fails under `min`, and leaves one frame that gives them back one at a
-        /// time down to `min`, as the splits it stands for would.
-        case greedyRun(Int, min: Int, max: Int)
+        /// time down to `min`, as the splits it stands for would, unless giving back can never help
+        /// (`givesBack` false: what follows cannot start with a byte of the class, as in `[^&]+&`, or is the
+        /// end of the pattern or of the text).
+        case greedyRun(Int, min: Int, max: Int, givesBack: Bool)
     }
 
     /// The steps a match may take before the matcher gives up and leaves the text to Swift's `Regex`.
@@ -72,6 +74,7 @@ package struct ByteRegex: Sendable {
         compiler.compile(tree)
         compiler.emit(.save(1))
         compiler.emit(.match)
+        compiler.markRunsThatNeedNotGiveBack()
         let first = Self.firstBytes(of: tree, classes: parser.classes)
         return ByteRegex(
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
@@ -83,7 +86,7 @@ package struct ByteRegex: Sendable {
     /// The class and bounds of `program` when it is `^X{min,max}$` for a one-byte `X`, and nothing else.
     private static func wholeRun(of program: [Instruction]) -> (set: Int, min: Int, max: Int)? {
         guard program.count == 6, case .save(0) = program[0], case .lineStart = program[1],
-            case .greedyRun(let set, let min, let max) = program[2], case .lineEnd = program[3], case .save(1) = program[4],
+            case .greedyRun(let set, let min, let max, _) = program[2], case .lineEnd = program[3], case .save(1) = program[4],
             case .match = program[5]
         else { return nil }
         return (set, min, max)
@@ -336,13 +339,13 @@ package struct ByteRegex: Sendable {
                             case .lineEnd:
                                 guard position == text.count else { break thread }
                                 pc += 1
-                            case .greedyRun(let index, let least, let most):
+                            case .greedyRun(let index, let least, let most, let givesBack):
                                 var end = position
                                 let limit = most < text.count - position ? position + most : text.count
                                 while end < limit, classes[index &* 256 &+ Int(text[end])] { end += 1 }
                                 steps += end - position
                                 guard end - position >= least else { break thread }
-                                if end > position + least {
+                                if givesBack, end > position + least {
                                     stack.append(.retreat(pc: pc + 1, lowest: position + least, position: end - 1))
                                 }
                                 position = end
@@ -616,6 +619,29 @@ package struct ByteRegex: Sendable {
 
         mutating func emit(_ instruction: Instruction) { program.append(instruction) }
 
+        /// Marks each greedy run that giving bytes back can never help: the instruction after it (past any
+        /// capture's save) is the match, the end of the text, or a byte, literal or class that no byte of the
+        /// run's class can start. Giving back then only ever makes that instruction fail again, so the run
+        /// leaves no frame (and, with no alternative left, its captures no restore frames either).
+        mutating func markRunsThatNeedNotGiveBack() {
+            for pc in program.indices {
+                guard case .greedyRun(let set, let min, let max, true) = program[pc] else { continue }
+                var next = pc + 1
+                while next < program.count, case .save = program[next] { next += 1 }
+                guard next < program.count else { continue }
+                let followedBy: [Bool]?
+                switch program[next] {
+                case .match, .lineEnd: followedBy = nil
+                case .byte(let byte): followedBy = (0..<256).map { $0 == Int(byte) }
+                case .literal(let offset, let count) where count > 0: followedBy = (0..<256).map { $0 == Int(literals[offset]) }
+                case .set(let other): followedBy = classes[other]
+                default: continue
+                }
+                if let followedBy, (0..<256).contains(where: { classes[set][$0] && followedBy[$0] }) { continue }
+                program[pc] = .greedyRun(set, min: min, max: max, givesBack: false)
+            }
+        }
+
         /// Whether `node` matches exactly one byte: a byte, a class, `.`, or a non-capturing group of one.
         static func matchesOneByte(_ node: Node) -> Bool {
             switch node {
@@ -713,7 +739,7 @@ package struct ByteRegex: Sendable {
             case .repetition(let inner, let min, let max, true) where Self.matchesOneByte(inner):
                 // `[^&]+`, `\d*`, `.+`, `[0-9a-f]{32}`: a run taken at once instead of a split per byte
                 // (three steps a byte, the most of a key URI's match, and of a value's pattern).
-                emit(.greedyRun(singleByteClass(inner)!, min: min, max: max ?? Int.max))
+                emit(.greedyRun(singleByteClass(inner)!, min: min, max: max ?? Int.max, givesBack: true))
             case .repetition(let inner, let min, let max, let greedy):
                 for _ in 0..<min { compile(inner) }
                 if let max {
