@@ -18,19 +18,6 @@ protocol PlaylistEmitter: ~Copyable {
 }
 
 extension PlaylistEmitter where Self: ~Copyable {
-    /// Bytes held in an array, passed on as they are.
-    mutating func keep(_ bytes: [UInt8], firstLine: Int, lineCount: Int) throws(IOError) {
-        var failure: IOError?
-        bytes.withUnsafeBytes { raw in
-            do throws(IOError) {
-                try keep(raw, firstLine: firstLine, lineCount: lineCount)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
-    }
-
     /// A line (content `old`) written as `new`, both held in arrays.
     mutating func replace(_ old: [UInt8], with new: [UInt8], terminator: LineTerminator) throws(IOError) {
         var failure: IOError?
