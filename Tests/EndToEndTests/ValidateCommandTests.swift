@@ -277,6 +277,29 @@ struct ValidateCommandTests {
         #expect(alone.stderr.contains("--catalog needs --template"))
     }
 
+    @Test("validate --template --catalog --var: a value given with --var is stronger than the title's row, as in apply")
+    func givenValueStrongerThanRow() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let catalog = PackageLocation.root.appendingPathComponent("examples/catalog.csv").path
+        // The catalogue's entitlement_url is https://lic.example.com/fps; the run moves every title elsewhere.
+        let values = ["--template", "entitlement", "--catalog", catalog, "--var", "entitlement_url=https://new-lic.example.com/fps"]
+        let title = scratch.path("library/legacy-title")
+        let apply = try SKDPackRunner.run(["apply"] + values + ["--in-place", "--no-progress", title])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains("skd://new-lic.example.com/fps?cid=title-0042"))
+        let validate = try SKDPackRunner.run(["validate"] + values + [title])
+        #expect(validate.status == 0, "\(validate.stdoutText)")
+        #expect(!validate.stdoutText.contains("TPL-key-mismatch"), "\(validate.stdoutText)")
+        // A key given another title's content id: the message names that value, not the server --var set.
+        let path = "library/legacy-title/video-360p.m3u8"
+        try scratch.write(path, try scratch.text(path).replacingOccurrences(of: "cid=title-0042", with: "cid=title-2001"))
+        let mismatch = try SKDPackRunner.run(["validate"] + values + [title])
+        #expect(mismatch.status == 1)
+        #expect(mismatch.stdoutText.contains("this key carries content_id=title-2001"), "\(mismatch.stdoutText)")
+        #expect(!mismatch.stdoutText.contains("entitlement_url="), "\(mismatch.stdoutText)")
+    }
+
     @Test("a hostile line cannot reach the terminal: control characters are shown as ?")
     func terminalSafe() throws {
         let scratch = try Scratch()

@@ -63,7 +63,8 @@ final class RuleContext {
     /// The template FairPlay keys must come from, if one was given.
     let templateMatcher: TemplateMatcher?
     /// The values this playlist's title must have made its keys with (``ValidationOptions/titleValues``),
-    /// with where each comes from.
+    /// with where each comes from: not those given on the command line, which are stronger than a title's
+    /// own (the template matcher pins them).
     let expectedValues: [String: TemplateValue]
     /// Every title's values, to name the title whose values a key carries.
     let titleValues: VariableSources?
@@ -83,7 +84,9 @@ final class RuleContext {
     ) {
         self.path = path
         self.titleValues = options.titleValues
-        self.expectedValues = options.titleValues?.playlistValues(for: identity ?? PlaylistIdentity(path: path)) ?? [:]
+        let pinned = options.templateMatcher?.pinned ?? [:]
+        self.expectedValues = (options.titleValues?.playlistValues(for: identity ?? PlaylistIdentity(path: path)) ?? [:])
+            .filter { pinned[$0.key] == nil }
         self.keyTruth =
             options.checksMedia || !options.keyTruth.documents.isEmpty
             ? KeyTruthContext(path: path, truth: options.keyTruth, checksMedia: options.checksMedia, tracks: tracks) : nil
