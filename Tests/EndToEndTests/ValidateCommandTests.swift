@@ -300,6 +300,31 @@ struct ValidateCommandTests {
         #expect(!mismatch.stdoutText.contains("entitlement_url="), "\(mismatch.stdoutText)")
     }
 
+    @Test("validate --template --catalog: a title the catalogue has no row for is said once a playlist, not passed in silence")
+    func titleWithoutRow() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let catalog = PackageLocation.root.appendingPathComponent("examples/catalog.csv").path
+        // A title folder the catalogue does not list (a typo in a folder name, a title added after the catalogue).
+        try FileManager.default.moveItem(atPath: scratch.path("library/legacy-title"), toPath: scratch.path("library/unlisted-title"))
+        let result = try SKDPackRunner.run([
+            "validate", "--template", "entitlement", "--catalog", catalog, "--format", "json", scratch.path("library/unlisted-title"),
+        ])
+        let report = try JSONSerialization.jsonObject(with: result.stdout) as! [String: Any]
+        let playlists = report["playlists"] as! [[String: Any]]
+        #expect(playlists.count == 2)
+        for playlist in playlists {
+            let findings = (playlist["diagnostics"] as! [[String: Any]]).filter { $0["rule"] as? String == "TPL-no-catalogue-row" }
+            #expect(findings.count == 1, "\(playlist)")
+            #expect((findings.first?["message"] as? String)?.contains("add a row for unlisted-title") == true, "\(findings)")
+        }
+        // A listed title says nothing of the kind.
+        let listed = try SKDPackRunner.run([
+            "validate", "--template", "entitlement", "--catalog", catalog, scratch.path("library/crlf-title"),
+        ])
+        #expect(!listed.stdoutText.contains("TPL-no-catalogue-row"), "\(listed.stdoutText)")
+    }
+
     @Test("a hostile line cannot reach the terminal: control characters are shown as ?")
     func terminalSafe() throws {
         let scratch = try Scratch()

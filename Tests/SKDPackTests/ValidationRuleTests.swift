@@ -23,6 +23,13 @@ struct RuleCase: Sendable, CustomTestStringConvertible {
     var path: String { inFixtures ? KeyTruthFixtures.directory + "/t.m3u8" : "t.m3u8" }
 }
 
+/// The template options with a catalogue that has a row (content id 42) for the playlist at `path` only.
+private func catalogueOptions(listing path: String) -> ValidationOptions {
+    var options = templateOptions
+    options.titleValues = VariableSources(catalog: try! Catalog.csv("path,content_id\n\(path),42\n", path: "catalog.csv"))
+    return options
+}
+
 /// Options that check keys against the entitlement template, pinned to a server, and allow that server.
 private let templateOptions: ValidationOptions = {
     var options = ValidationOptions()
@@ -408,6 +415,11 @@ struct ValidationRuleTests {
                 rule: "TPL-key-mismatch", severity: .error, line: 4, column: 35,
                 broken: media(entitlementKey("skd://old-lic.example.com/fps?cid=42")),
                 correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
+            RuleCase(
+                rule: "TPL-no-catalogue-row", severity: .warning, line: 4, column: 1,
+                broken: media(entitlementKey("skd://lic.example.com/fps?cid=42")),
+                correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: catalogueOptions(listing: "other.m3u8"),
+                correctOptions: catalogueOptions(listing: "t.m3u8")),
             RuleCase(
                 rule: "TPL-host-not-allowed", severity: .error, line: 4, column: 41,
                 broken: media(entitlementKey("skd://lic.example.org/fps?cid=42")),

@@ -26,7 +26,7 @@ public enum RuleRegistry {
         LeftoverPlaceholderRule.self, FairPlayKeyFormatVersionsRule.self, FairPlayIVRule.self,
         FairPlayURILengthRule.self,
         // TPL: with --template and --allow-host.
-        TemplateMatchRule.self, LicenseHostRule.self,
+        TemplateMatchRule.self, CatalogueRowMissingRule.self, LicenseHostRule.self,
         // MEDIA: with --media, against the init segments.
         MediaInitUnreadableRule.self, MediaSchemeRule.self, MediaEncryptionMismatchRule.self, MediaKeyIDRule.self,
         MediaZeroKeyIDRule.self, MediaUnannouncedSystemRule.self,

@@ -68,6 +68,8 @@ final class RuleContext {
     let expectedValues: [String: TemplateValue]
     /// Every title's values, to name the title whose values a key carries.
     let titleValues: VariableSources?
+    /// With `--catalog`: this playlist's title directory when the catalogue has no row for it.
+    let titleWithoutRow: String?
     /// Values of the template's secret variables found in the playlist's keys, to hide in what is shown.
     var secretValues: Set<String> = []
     /// Hosts license URLs may point at; empty when not checked.
@@ -85,8 +87,9 @@ final class RuleContext {
         self.path = path
         self.titleValues = options.titleValues
         let pinned = options.templateMatcher?.pinned ?? [:]
-        self.expectedValues = (options.titleValues?.playlistValues(for: identity ?? PlaylistIdentity(path: path)) ?? [:])
-            .filter { pinned[$0.key] == nil }
+        let identity = identity ?? PlaylistIdentity(path: path)
+        self.expectedValues = (options.titleValues?.playlistValues(for: identity) ?? [:]).filter { pinned[$0.key] == nil }
+        self.titleWithoutRow = options.titleValues?.catalog.flatMap { $0.row(for: identity) == nil ? identity.titleDirectory : nil }
         self.keyTruth =
             options.checksMedia || !options.keyTruth.documents.isEmpty
             ? KeyTruthContext(path: path, truth: options.keyTruth, checksMedia: options.checksMedia, tracks: tracks) : nil
