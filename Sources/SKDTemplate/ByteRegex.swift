@@ -62,6 +62,15 @@ package struct ByteRegex: Sendable {
     /// (`((a{1,1000}){1,1000}){1,1000}` would be 10⁹ instructions); longer ones are left to Swift's `Regex`.
     static let maximumProgramSize = 10_000
 
+    /// Whether `pattern` reads as a whole in the syntax this matcher runs (what ``compile(_:)`` would
+    /// accept, without building the program).
+    package static func reads(_ pattern: String) -> Bool {
+        guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+        var parser = Parser(pattern: Array(pattern.utf8))
+        guard let tree = parser.alternation(), parser.position == parser.pattern.count else { return false }
+        return Compiler.size(of: tree) <= maximumProgramSize
+    }
+
     /// The program for `pattern`, or `nil` if it uses syntax this matcher leaves to Swift's `Regex`.
     package static func compile(_ pattern: String) -> ByteRegex? {
         guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }

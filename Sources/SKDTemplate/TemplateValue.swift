@@ -71,7 +71,7 @@ public final class ValuePattern: Sendable {
         self.text = text
         // Anchored only once the pattern reads as a whole on its own: `a)|(b` would otherwise become another
         // pattern, which Swift's Regex (compiled at once when the byte matcher refuses) rejects.
-        self.bytes = ByteRegex.compile(text) == nil ? nil : ByteRegex.compile("^(?:" + text + ")$")
+        self.bytes = ByteRegex.reads(text) ? ByteRegex.compile("^(?:" + text + ")$") : nil
         self.swift = Mutex(bytes == nil ? SwiftRegex(try Regex(text).matchingSemantics(.unicodeScalar)) : nil)
     }
 
