@@ -33,10 +33,6 @@ public struct ByteBuffer: @unchecked Sendable {
 
     @inlinable public init() {}
 
-    @inlinable public init(_ bytes: UnsafeRawBufferPointer) { append(bytes) }
-
-    @inlinable public var isEmpty: Bool { length == 0 }
-
     /// The bytes held, read in place: valid until the buffer (or a copy sharing its memory) next changes.
     @inlinable public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage?.base, count: count) }
 

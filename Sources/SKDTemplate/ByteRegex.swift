@@ -64,20 +64,22 @@ package struct ByteRegex: Sendable {
 
     /// Whether `pattern` reads as a whole in the syntax this matcher runs (what ``compile(_:)`` would
     /// accept, without building the program).
-    package static func reads(_ pattern: String) -> Bool {
-        guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return false }
-        var parser = Parser(pattern: Array(pattern.utf8))
-        guard let tree = parser.alternation(), parser.position == parser.pattern.count else { return false }
-        return Compiler.size(of: tree) <= maximumProgramSize
-    }
+    package static func reads(_ pattern: String) -> Bool { parse(pattern) != nil }
 
-    /// The program for `pattern`, or `nil` if it uses syntax this matcher leaves to Swift's `Regex`.
-    package static func compile(_ pattern: String) -> ByteRegex? {
+    /// The tree of `pattern` and its parser's classes, names and groups, or `nil` if it uses syntax this
+    /// matcher leaves to Swift's `Regex`, or would compile to too long a program.
+    private static func parse(_ pattern: String) -> (tree: Node, parser: Parser)? {
         guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
         var parser = Parser(pattern: Array(pattern.utf8))
         guard let tree = parser.alternation(), parser.position == parser.pattern.count,
             Compiler.size(of: tree) <= maximumProgramSize
         else { return nil }
+        return (tree, parser)
+    }
+
+    /// The program for `pattern`, or `nil` if it uses syntax this matcher leaves to Swift's `Regex`.
+    package static func compile(_ pattern: String) -> ByteRegex? {
+        guard let (tree, parser) = parse(pattern) else { return nil }
         var compiler = Compiler(classes: parser.classes)
         compiler.emit(.save(0))
         compiler.compile(tree)

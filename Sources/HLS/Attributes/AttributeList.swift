@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// One `NAME=value` pair of an attribute list, with where it sits in its line.
 ///
@@ -37,7 +38,7 @@ public struct Attribute: Hashable, Sendable {
     /// of a key-rotating playlist).
     public func hasText(_ text: String) -> Bool {
         let range = textBytes.indices
-        return line.withUnsafeBytes { AttributeView.bytes(UnsafeRawBufferPointer(rebasing: $0[range]), equal: text) }
+        return line.withUnsafeBytes { Bytes.equal(UnsafeRawBufferPointer(rebasing: $0[range]), text) }
     }
 
     /// The whole `NAME=value` pair within the line.

@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// An attribute list seen through the bytes of its line and its spans, lent rather than owned: what a
 /// caller asks of a line the reader has just read (``PlaylistReader/withCurrentAttributes(_:)``) costs no
 /// copy of the list and no reference counted. ``AttributeList`` answers the same questions through it.
@@ -19,7 +21,7 @@ public struct AttributeListView {
     /// value), quoted or not as `quoted` says (`nil`: either).
     public func attribute(_ name: String, is text: String, quoted: Bool? = nil) -> Bool {
         guard let span = firstSpan(named: name), quoted == nil || span.isQuoted == quoted else { return false }
-        return AttributeView.bytes(AttributeView(line: line, span: span).textBytes, equal: text)
+        return Bytes.equal(AttributeView(line: line, span: span).textBytes, text)
     }
 
     /// The span of the first attribute named `name`: names of another length are passed over on their

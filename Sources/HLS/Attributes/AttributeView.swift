@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// An attribute seen through the bytes of its line: the checks the reader makes on every attribute of
 /// every tag run on this view, without copying the line or making a `String`.
@@ -27,18 +28,7 @@ public struct AttributeView {
 
     /// Whether the attribute is called `name`.
     @inline(__always)
-    public func isNamed(_ name: String) -> Bool { Self.bytes(nameBytes, equal: name) }
-
-    /// Whether `bytes` holds exactly the UTF-8 of `text`. (`Bytes.equal` does the same; called across the
-    /// module boundary it is not inlined, and the reader, which asks this of every attribute name, spent 9%
-    /// more instructions on a large playlist through it.)
-    @inline(__always)
-    static func bytes(_ bytes: UnsafeRawBufferPointer, equal text: String) -> Bool {
-        guard text.utf8.count == bytes.count else { return false }
-        return text.utf8.withContiguousStorageIfAvailable { wanted in
-            bytes.count == 0 || memcmp(wanted.baseAddress!, bytes.baseAddress!, bytes.count) == 0
-        } ?? text.utf8.elementsEqual(bytes)
-    }
+    public func isNamed(_ name: String) -> Bool { Bytes.equal(nameBytes, name) }
 
     /// Whether the value holds `{$`, the start of a variable reference (rfc8216bis 4.3).
     public var mayReferenceVariable: Bool {
@@ -59,7 +49,7 @@ public struct AttributeView {
         case .quotedString:
             return quoted
         case .quotedStringOrNone:
-            return quoted || Self.bytes(bytes, equal: "NONE")
+            return quoted || Bytes.equal(bytes, "NONE")
         case .enumeratedString:
             return !quoted && !bytes.isEmpty
         case .decimalInteger:

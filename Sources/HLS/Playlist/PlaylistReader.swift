@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Reads a playlist line by line and keeps the state a line's meaning depends on: the playlist kind so far,
 /// the keys in force, the variables defined, which URI lines are segments.
@@ -200,7 +201,7 @@ private struct PlaylistReaderCore: ~Copyable {
 
     /// Whether the key in force at `index` was read with KEYFORMAT `format`.
     func keyInForce(at index: Int, has format: String) -> Bool {
-        keysInForce[index].format.withUnsafeBytes { AttributeView.bytes($0, equal: format) }
+        keysInForce[index].format.withUnsafeBytes { Bytes.equal($0, format) }
     }
 
     func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {
@@ -472,7 +473,7 @@ private struct PlaylistReaderCore: ~Copyable {
         var sawFormat = false
         for span in spans {
             let attribute = AttributeView(line: content, span: span)
-            if attribute.isNamed("METHOD"), AttributeView.bytes(attribute.textBytes, equal: "NONE") {
+            if attribute.isNamed("METHOD"), Bytes.equal(attribute.textBytes, "NONE") {
                 keysInForce.removeAll()
                 return
             }

@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// Checks one tag line against the grammar of its tag (RFC 8216 section 4.3, rfc8216bis), on the line's
 /// bytes: nothing is built unless something is wrong, when the message is.
 ///
@@ -58,7 +60,7 @@ public enum TagChecker {
             return looksLikeDateTime(value)
                 ? nil : ("#\(tag) needs an ISO 8601 date-time such as 2026-11-21T10:00:00.000Z", nil)
         case .enumerated(let allowed):
-            return allowed.contains(where: { AttributeView.bytes(value, equal: $0) })
+            return allowed.contains(where: { Bytes.equal(value, $0) })
                 ? nil : ("#\(tag) must be one of \(allowed.joined(separator: ", ")), found \"\(written())\"", nil)
         case .attributeList:
             return nil
@@ -110,7 +112,7 @@ public enum TagChecker {
             }
         }
         guard isKey else { return }
-        if let method, !AttributeView.bytes(method.textBytes, equal: "NONE"), uri == nil {
+        if let method, !Bytes.equal(method.textBytes, "NONE"), uri == nil {
             issues.append(
                 LineIssue(
                     ParseDiagnostics.keyURIMissing, "#\(tag.rawValue) with METHOD=\(method.text) needs a URI",

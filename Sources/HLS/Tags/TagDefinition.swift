@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// Where a tag may appear (RFC 8216 sections 4.3.1 to 4.3.5).
 public enum TagScope: String, Sendable, Codable {
@@ -44,7 +45,7 @@ public struct AttributeSpec: Sendable {
     /// operations that cost more than the comparison at every attribute of a long playlist.
     @inline(__always)
     func names(_ attribute: AttributeView) -> Bool {
-        attribute.span.nameRange.count == nameLength && AttributeView.bytes(attribute.nameBytes, equal: name)
+        attribute.span.nameRange.count == nameLength && Bytes.equal(attribute.nameBytes, name)
     }
 }
 

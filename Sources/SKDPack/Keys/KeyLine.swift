@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDBytes
 
 /// An `EXT-X-KEY` or `EXT-X-SESSION-KEY` line as `apply` sees it: which system it is for, whether FairPlay
 /// can use its METHOD, its URI as written and as a player reads it.
@@ -84,14 +85,7 @@ struct KeyLine {
     static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
         digits.removeAll(keepingCapacity: true)
         guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return false }
-        for index in 2..<34 {
-            // A hex digit, in either case: a digit, or a letter a to f once made lowercase.
-            let byte = bytes[index] | 0x20
-            guard
-                byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") && bytes[index] == byte
-                    || byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")
-            else { return false }
-        }
+        for index in 2..<34 where Bytes.hexValue(bytes[index]) == nil { return false }
         // Copied at once, then made lowercase in place (`| 0x20` leaves a digit as it is).
         digits.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[2..<34]))
         digits.withUnsafeMutableBufferPointer { digits in
