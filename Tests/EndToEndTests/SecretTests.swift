@@ -17,6 +17,21 @@ struct SecretTests {
         return (run, try names.map { try scratch.text($0) })
     }
 
+    @Test("inspect shows a token in a key URI as REDACTED, as validate does without a template")
+    func inspect() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let uri = "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(Self.token)"
+        try scratch.write(
+            "t.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"\(uri)\","
+                + "KEYFORMAT=\"com.apple.streamingkeydelivery\",KEYFORMATVERSIONS=\"1\"\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n")
+        let result = try SKDPackRunner.run(["inspect", scratch.path("t.m3u8")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdoutText.contains(Self.token) && !result.stderr.contains(Self.token), "\(result.stdoutText)")
+        #expect(result.stdoutText.contains("ExpressPlayToken=REDACTED"), "\(result.stdoutText)")
+    }
+
     @Test("render shows a secret as REDACTED in the URI and the license URL, and as it is only with --show-secrets")
     func render() throws {
         let base = ["render", "--template", "expressplay-token", "--var", "token=\(Self.token)"]

@@ -4,6 +4,7 @@ import HLS
 import MP4
 import MPEGTS
 import SKDPack
+import SKDTemplate
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -66,7 +67,9 @@ struct InspectCommand: ParsableCommand {
             throw ExitStatus.failure
         }
         let initSegments = media ? InitSegmentEntry.all(in: inspection, store: InitSegmentStore(limit: maxInitSize)) : nil
-        try printJSON(InspectionOutput(inspection: inspection, initSegments: initSegments), printer: printer)
+        // A token in a key URI is a secret here as everywhere (`validate` hides it without a template too).
+        try printJSON(
+            InspectionOutput(inspection: inspection, initSegments: initSegments), printer: printer, redaction: inspection.keyURISecrets)
         if inspection.diagnostics.contains(where: { $0.severity == .error }) || initSegments?.contains(where: { $0.error != nil }) == true {
             throw ExitStatus.findings
         }
@@ -99,12 +102,12 @@ struct InspectCommand: ParsableCommand {
         return MediaSegmentSummary(try MediaSegmentFile.read(path, defaults: initSegment?.fragmentDefaults ?? []), initSegment: initSegment)
     }
 
-    private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter) throws {
+    private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter, redaction: Redaction = Redaction(secrets: [])) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var output = OutputSink(fd: 1, path: "<stdout>")
         do {
-            try output.write(Array(try encoder.encode(value)))
+            try output.write(Array(redaction.redact(String(decoding: try encoder.encode(value), as: UTF8.self)).utf8))
             try output.write("\n")
             try output.flush()
         } catch {
