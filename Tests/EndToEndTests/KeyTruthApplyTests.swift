@@ -72,6 +72,25 @@ struct KeyTruthApplyTests {
         #expect(try keyURIs(scratch, "video-1080.m3u8") == expected)
     }
 
+    @Test("kid from the media: a period whose EXT-X-MAP stands after its key gets that init segment's KID all the same")
+    func kidFromMediaMapAfterKey() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        // Each period's EXT-X-MAP moved after its FairPlay key: the key waits for the period's end.
+        var lines = try scratch.text("title/video-1080.m3u8").split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for index in lines.indices.dropLast() where lines[index].hasPrefix("#EXT-X-MAP:") && lines[index + 1].hasPrefix("#EXT-X-KEY:") {
+            lines.swapAt(index, index + 1)
+        }
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: scratch.path("title/video-1080.m3u8")))
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "skd://{kid_uuid}", "--kid-from", "media", "--in-place", "--no-progress",
+            scratch.path("title/video-1080.m3u8"),
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let expected = (1...2).map { "skd://" + KeyTruthTitle.uuid(KeyTruthTitle.kid("HD", period: $0)) }
+        #expect(try keyURIs(scratch, "video-1080.m3u8") == expected)
+    }
+
     @Test("a track no rule selects is an error naming the playlist, the track and the rules considered")
     func noKeyForATrack() throws {
         let scratch = try title()

@@ -1,10 +1,11 @@
 import HLS
 import SKDBytes
 
-/// The lines of a key period, held from its first key to its first segment so that a FairPlay key can be
-/// inserted after its last key and rendered with all its period says (`kid` may stand after it): their
+/// The lines of a key period that wait for its first segment: from a FairPlay key whose URI needs what the
+/// period may still say (`kid` may stand after it), or from the first line after a key while a FairPlay
+/// key may be inserted after the period's last key; every line after one that waits waits too. Their
 /// bytes one after another in a buffer that keeps its capacity from one period to the next, and each
-/// line's place in it. A line here is numbers: held lines that were values of their own (an array of
+/// line's place in it. (Most periods hold nothing: their keys are written as they are read.) A line here is numbers: held lines that were values of their own (an array of
 /// bytes, a parsed key) cost atomic reference counting at every period, the largest part of what a
 /// key-rotating migration spent over reading its playlist.
 struct HeldPeriod {
@@ -22,6 +23,8 @@ struct HeldPeriod {
     private(set) var bytes = ByteBuffer()
     private(set) var lines: [Line] = []
 
+    var isEmpty: Bool { lines.isEmpty }
+
     /// Holds lines passed on as they are (a run, or a line that is not a key).
     mutating func hold(_ raw: UnsafeRawBufferPointer, firstLine: Int, lineCount: Int) {
         lines.append(.bytes(append(raw), firstLine: firstLine, lineCount: lineCount))
@@ -35,11 +38,6 @@ struct HeldPeriod {
     /// Holds a FairPlay key to rewrite: `raw` is its content and terminator.
     mutating func holdFairPlayKey(_ raw: UnsafeRawBufferPointer, terminator: LineTerminator, line: Int, spans: FairPlayKeySpans) {
         lines.append(.fairPlayKey(append(raw), terminator: terminator, line: line, spans: spans))
-    }
-
-    /// The content (without its terminator) of the line held at `read`.
-    static func content(_ read: Range<Int>, terminator: LineTerminator) -> Range<Int> {
-        read.lowerBound..<(read.upperBound - terminator.length)
     }
 
     /// Empties the period, keeping the storage for the next.

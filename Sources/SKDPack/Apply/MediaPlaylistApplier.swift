@@ -188,6 +188,9 @@ private struct MediaWalk {
     var firstSegmentTag: (line: Int, offset: Int)?
     var version: (line: Int, text: String, digitOffset: Int?)?
     var lastTerminator = LineTerminator.lf
+    /// The terminator of the period's latest key, and whether that key waits in ``held``.
+    var lastKeyTerminator = LineTerminator.lf
+    var lastKeyHeld = false
     /// Whether the template uses `kid`: finding a period's KEYID is skipped otherwise.
     let wantsKeyID: Bool
     let collectsSessionKeys: Bool
@@ -241,7 +244,7 @@ private struct MediaWalk {
             switch item {
             case .run(let run):
                 if periodEnded { try flushPeriod(reader, into: &emitter) }
-                if periods.inGroup {
+                if waits(reader) {
                     held.hold(run.bytes, firstLine: run.firstLine, lineCount: run.lineCount)
                 } else {
                     try emitter.keep(run.bytes, firstLine: run.firstLine, lineCount: run.lineCount)
@@ -266,7 +269,7 @@ private struct MediaWalk {
         }
         switch line.kind {
         case .tag(.key):
-            if !hold(key: line, reader) { try keep(line, into: &emitter) }
+            if try !take(key: line, reader, into: &emitter) { try keep(line, reader, into: &emitter) }
             return
         case .tag(.version) where !periods.inGroup:
             let text = line.text
@@ -277,34 +280,37 @@ private struct MediaWalk {
                 // A one-digit version below 5 can be patched to 5 once the pass knows it must be.
                 let digit = text.utf8.count == "#EXT-X-VERSION:".utf8.count + 1 ? emitter.written + text.utf8.count - 1 : nil
                 version = (number, text, digit)
-                try keep(line, into: &emitter)
+                try keep(line, reader, into: &emitter)
             }
         case .tag(.map) where applier.options.keyTruth.kidFromMedia:
             if let tag = line.parseTag(), var map = MapTag(tag) {
                 map.uri = reader.variables.substitute(map.uri).text
                 truth?.note(map: map)
             }
-            try keep(line, into: &emitter)
+            try keep(line, reader, into: &emitter)
         case .tag(let name?) where name.scope == .mediaSegment && name != .map && reader.segmentCount == 0:
             if firstSegmentTag == nil { firstSegmentTag = (number, line.raw.offset) }
-            try keep(line, into: &emitter)
+            try keep(line, reader, into: &emitter)
         case .uri where reader.segmentCount == 1 && firstSegmentTag == nil:
             firstSegmentTag = (number, line.raw.offset)
-            try keep(line, into: &emitter)
+            try keep(line, reader, into: &emitter)
         default:
-            try keep(line, into: &emitter)
+            try keep(line, reader, into: &emitter)
         }
         if number == 1, plan.insertVersion, line.raw.part.endsLine {
             try emitter.insert(KeyFormatVersion.line, terminator: lastTerminator, afterUnterminated: line.raw.terminator == .none)
         }
     }
 
-    /// Holds a key line with its period: a FairPlay key FairPlay can use to be rewritten when the period is
-    /// complete, any other as it is. Whether it is FairPlay's is told by the format the reader recorded for
-    /// it (or, for a key that went into no force, read in place), and what the period needs of it is read
-    /// in place: nothing of a key is copied but its bytes. `false` for a line that is not a key the reader
+    /// Takes a key line of the period: a FairPlay key FairPlay can use is rewritten, any other passes as it
+    /// is; each is written at once unless it waits (``waits(_:)``, or a FairPlay key whose URI needs what
+    /// the period may still say). Whether it is FairPlay's is told by the format the reader recorded for it
+    /// (or, for a key that went into no force, read in place), and what the period needs of it is read in
+    /// place: nothing of a key is copied but its bytes. `false` for a line that is not a key the reader
     /// read (it is kept where it stands).
-    private mutating func hold(key line: PlaylistLine, _ reader: PlaylistReader) -> Bool {
+    private mutating func take<Emitter: PlaylistEmitter & ~Copyable>(
+        key line: PlaylistLine, _ reader: PlaylistReader, into emitter: inout Emitter
+    ) throws(IOError) -> Bool {
         let content = line.content
         let number = line.raw.number
         if !sawOtherMethod { sawOtherMethod = !Self.startsWithUsualMethod(content) }
@@ -312,6 +318,7 @@ private struct MediaWalk {
             let isFairPlay = reader.currentKeyFormat(is: FairPlay.keyFormat) ?? reader.withCurrentAttributes(KeyLine.isFairPlay)
         else { return false }
         periods.note(line: number, segments: reader.segmentCount)
+        lastKeyTerminator = line.raw.terminator
         guard isFairPlay else {
             // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
             // FairPlay key beside it (validate, which substitutes, would reject either).
@@ -329,7 +336,7 @@ private struct MediaWalk {
                     return true
                 }
             }
-            held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+            try pass(key: line, into: &emitter)
             return true
         }
         var spans: FairPlayKeySpans?
@@ -348,16 +355,58 @@ private struct MediaWalk {
                 ApplyDiagnostics.unusableMethod,
                 "this FairPlay key has METHOD=\(method ?? "(none)"): FairPlay decrypts SAMPLE-AES only; the key is left as it is",
                 line: number)
-            held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: number)
+            try pass(key: line, into: &emitter)
             return true
         }
-        held.holdFairPlayKey(line.raw.bytes, terminator: line.raw.terminator, line: number, spans: spans)
+        // Its URI may need the period's KEYID from a key after it, or the init segment of an EXT-X-MAP
+        // after it: then it waits for the period's end.
+        let rendersNow = !(wantsKeyID && periods.kid.isEmpty) && !applier.options.keyTruth.kidFromMedia
+        lastKeyHeld = !held.isEmpty || !rendersNow
+        if lastKeyHeld {
+            held.holdFairPlayKey(line.raw.bytes, terminator: line.raw.terminator, line: number, spans: spans)
+        } else {
+            try write(fairPlayKey: line.raw.bytes, terminator: line.raw.terminator, spans: spans, line: number, reader, into: &emitter)
+        }
         return true
     }
 
-    private mutating func keep<Emitter: PlaylistEmitter & ~Copyable>(_ line: PlaylistLine, into emitter: inout Emitter) throws(IOError) {
+    /// A key line written as it is: at once, unless lines before it wait.
+    private mutating func pass<Emitter: PlaylistEmitter & ~Copyable>(key line: PlaylistLine, into emitter: inout Emitter) throws(IOError) {
+        lastKeyHeld = !held.isEmpty
+        if lastKeyHeld {
+            held.holdKey(line.raw.bytes, terminator: line.raw.terminator, line: line.raw.number)
+        } else {
+            try emitter.keep(line.raw.bytes, firstLine: line.raw.number, lineCount: 1)
+        }
+    }
+
+    /// Whether a line that is not a key, read now, waits for the period's end: in a period, after a line
+    /// that waits, or while a FairPlay key may be inserted after the period's last key (keys are in force
+    /// and none of them is FairPlay's; a key read later puts the insertion after itself, and this line
+    /// before it). Every other line is written as it is read: a period whose FairPlay key is rewritten at
+    /// once holds nothing.
+    private func waits(_ reader: PlaylistReader) -> Bool {
+        periods.inGroup && (!held.isEmpty || (reader.hasKeysInForce && !reader.hasKeyInForce(format: FairPlay.keyFormat)))
+    }
+
+    /// A FairPlay key line (`raw`: its content and terminator) rewritten and written.
+    private mutating func write<Emitter: PlaylistEmitter & ~Copyable>(
+        fairPlayKey raw: UnsafeRawBufferPointer, terminator: LineTerminator, spans: FairPlayKeySpans, line: Int,
+        _ reader: PlaylistReader, into emitter: inout Emitter
+    ) throws(IOError) {
+        let content = UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - terminator.length)])
+        if rewrite(content, spans: spans, line: line, reader) {
+            try emitter.replace(content, with: rewrittenLine.bytes, terminator: terminator)
+        } else {
+            try emitter.keep(raw, firstLine: line, lineCount: 1)
+        }
+    }
+
+    private mutating func keep<Emitter: PlaylistEmitter & ~Copyable>(
+        _ line: PlaylistLine, _ reader: PlaylistReader, into emitter: inout Emitter
+    ) throws(IOError) {
         let lineCount = line.raw.part.endsLine ? 1 : 0
-        if periods.inGroup {
+        if waits(reader) {
             held.hold(line.raw.bytes, firstLine: line.raw.number, lineCount: lineCount)
         } else {
             try emitter.keep(line.raw.bytes, firstLine: line.raw.number, lineCount: lineCount)
@@ -405,6 +454,10 @@ private struct MediaWalk {
                 insertion = insertedKey(index: index, line: periods.lastKeyLine)
             }
         }
+        // After the period's last key: before the lines held, when that key was written as it was read.
+        if !lastKeyHeld, let insertion {
+            try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: lastKeyTerminator == .none)
+        }
         // By position: the lines are numbers, and a copy of the list would be alive when it is emptied.
         for position in held.lines.indices {
             switch held.lines[position] {
@@ -416,12 +469,9 @@ private struct MediaWalk {
                     try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
                 }
             case .fairPlayKey(let read, let terminator, let line, let spans):
-                let content = HeldPeriod.content(read, terminator: terminator)
-                if rewrite(UnsafeRawBufferPointer(rebasing: held.bytes.bytes[content]), spans: spans, line: line, reader) {
-                    try emitter.replace(content, of: held.bytes, with: rewrittenLine, terminator: terminator)
-                } else {
-                    try emitter.keep(read, of: held.bytes, firstLine: line, lineCount: 1)
-                }
+                try write(
+                    fairPlayKey: UnsafeRawBufferPointer(rebasing: held.bytes.bytes[read]), terminator: terminator, spans: spans, line: line,
+                    reader, into: &emitter)
                 if line == periods.lastKeyLine, let insertion {
                     try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: terminator == .none)
                 }

@@ -33,11 +33,6 @@ extension PlaylistEmitter where Self: ~Copyable {
         if let failure { throw failure }
     }
 
-    /// A line whose content `old` is a range of a buffer (a held key period), written as `new`.
-    mutating func replace(_ old: Range<Int>, of bytes: ByteBuffer, with new: ByteBuffer, terminator: LineTerminator) throws(IOError) {
-        try replace(UnsafeRawBufferPointer(rebasing: bytes.bytes[old]), with: new.bytes, terminator: terminator)
-    }
-
     /// The bytes `range` of a buffer (the lines of a held key period), passed on as they are.
     mutating func keep(_ range: Range<Int>, of bytes: ByteBuffer, firstLine: Int, lineCount: Int) throws(IOError) {
         try keep(UnsafeRawBufferPointer(rebasing: bytes.bytes[range]), firstLine: firstLine, lineCount: lineCount)
