@@ -419,14 +419,7 @@ private struct MediaWalk {
         _ reader: PlaylistReader, into emitter: inout Emitter
     ) throws(IOError) {
         let index = periods.index
-        // The period's lines, out of the walk while they are written (the walk changes as they are).
-        var held = HeldPeriod()
-        swap(&held, &self.held)
-        defer {
-            held.removeAll()
-            swap(&held, &self.held)
-            periods.end()
-        }
+        defer { periods.end() }
         var insertion: [UInt8]?
         // A FairPlay key beside another system's key of another METHOD (RFC 8216 4.3.2.4): validate rejects
         // the period whatever its URI, so it is not rewritten either.
@@ -457,6 +450,14 @@ private struct MediaWalk {
         // After the period's last key: before the lines held, when that key was written as it was read.
         if !lastKeyHeld, let insertion {
             try emitter.insert(insertion, terminator: lastTerminator, afterUnterminated: lastKeyTerminator == .none)
+        }
+        guard !held.isEmpty else { return }
+        // The lines that waited, out of the walk while they are written (the walk changes as they are).
+        var held = HeldPeriod()
+        swap(&held, &self.held)
+        defer {
+            held.removeAll()
+            swap(&held, &self.held)
         }
         // By position: the lines are numbers, and a copy of the list would be alive when it is emptied.
         for position in held.lines.indices {
