@@ -33,6 +33,10 @@ package struct ByteRegex: Sendable {
     /// what a template variable's pattern mostly is once anchored): a text matches when its length is within
     /// the bounds and every byte is in the class, which one scan tells without the backtracking machine.
     private let wholeRun: (set: Int, min: Int, max: Int)?
+    /// Whether the program has no alternative to go back to (no split, and no greedy run that gives back):
+    /// a run from a start position matches or fails without backtracking (`[?&]cid=(?<cid>[^&]+)`, most
+    /// `--match` patterns), so it runs without the machine's stack of frames.
+    private let linear: Bool
 
     private enum Instruction: Sendable {
         case byte(UInt8)
@@ -91,7 +95,14 @@ package struct ByteRegex: Sendable {
             groupNames: parser.names, program: compiler.program, classes: compiler.classes.flatMap { $0 },
             literals: compiler.literals, captureCount: parser.groupCount + 1,
             firstBytes: first?.nullable == false ? first.map { ByteSet($0.bytes) } : nil,
-            anchoredAtStart: startsWithLineStart(tree), wholeRun: wholeRun(of: compiler.program))
+            anchoredAtStart: startsWithLineStart(tree), wholeRun: wholeRun(of: compiler.program),
+            linear: compiler.program.allSatisfy { instruction in
+                switch instruction {
+                case .split, .jump: false
+                case .greedyRun(_, _, _, let givesBack): !givesBack
+                default: true
+                }
+            })
     }
 
     /// The class and bounds of `program` when it is `^X{min,max}$` for a one-byte `X`, and nothing else.
@@ -228,7 +239,7 @@ package struct ByteRegex: Sendable {
         if scratch.slots.count != captureCount * 2 { scratch.slots = [Int](repeating: -1, count: captureCount * 2) }
         // Room for a frame per byte and a few more, at once: grown one doubling at a time, the stack cost
         // more than the match (six reallocations for a key URI).
-        if scratch.stack.capacity < 2 * text.count + 16 { scratch.stack.reserveCapacity(2 * text.count + 16) }
+        if !linear, scratch.stack.capacity < 2 * text.count + 16 { scratch.stack.reserveCapacity(2 * text.count + 16) }
         let last = anchoredAtStart ? 0 : text.count
         var start = 0
         while start <= last {
@@ -238,7 +249,11 @@ package struct ByteRegex: Sendable {
                 start = next
             }
             defer { start += 1 }
-            switch run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack) {
+            let outcome =
+                linear
+                ? runLinear(text, from: start, steps: &steps, slots: &scratch.slots)
+                : run(text, from: start, steps: &steps, slots: &scratch.slots, stack: &scratch.stack)
+            switch outcome {
             case .matched:
                 // Into the scratch's array: the caller's copy of it is released before the next match, which
                 // then writes into the same storage.
@@ -313,26 +328,11 @@ package struct ByteRegex: Sendable {
                             steps += 1
                             if steps > Self.stepBudget { return .gaveUp }
                             switch program[pc] {
-                            case .byte(let byte):
-                                guard position < text.count, text[position] == byte else { break thread }
-                                position += 1
-                                pc += 1
-                            case .literal(let offset, let count):
-                                guard text.count - position >= count,
-                                    memcmp(text.baseAddress! + position, literals.baseAddress! + offset, count) == 0
-                                else { break thread }
-                                steps += count - 1
-                                position += count
-                                pc += 1
-                            case .set(let index):
-                                guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { break thread }
-                                position += 1
-                                pc += 1
-                            case .any:
-                                // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII
-                                // text, where NEL, LS and PS would be, goes to Swift's Regex).
-                                guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { break thread }
-                                position += 1
+                            case .byte, .literal, .set, .any, .lineStart, .lineEnd:
+                                guard let next = Self.consume(program[pc], text, at: position, steps: &steps, classes, literals) else {
+                                    break thread
+                                }
+                                position = next
                                 pc += 1
                             case .split(let preferred, let other):
                                 stack.append(.resume(pc: other, position: position))
@@ -344,17 +344,8 @@ package struct ByteRegex: Sendable {
                                 if !stack.isEmpty { stack.append(.restore(slot: slot, value: slots[slot])) }
                                 slots[slot] = position
                                 pc += 1
-                            case .lineStart:
-                                guard position == 0 else { break thread }
-                                pc += 1
-                            case .lineEnd:
-                                guard position == text.count else { break thread }
-                                pc += 1
                             case .greedyRun(let index, let least, let most, let givesBack):
-                                var end = position
-                                let limit = most < text.count - position ? position + most : text.count
-                                while end < limit, classes[index &* 256 &+ Int(text[end])] { end += 1 }
-                                steps += end - position
+                                let end = Self.run(of: index, most: most, text, from: position, steps: &steps, classes)
                                 guard end - position >= least else { break thread }
                                 if givesBack, end > position + least {
                                     stack.append(.retreat(pc: pc + 1, lowest: position + least, position: end - 1))
@@ -370,6 +361,90 @@ package struct ByteRegex: Sendable {
                 }
             }
         }
+    }
+
+    /// A ``linear`` program's run from `start`: one pass, nothing to go back to. Its steps are counted as
+    /// the machine counts them, so it gives up where the machine would.
+    private func runLinear(_ text: UnsafeBufferPointer<UInt8>, from start: Int, steps: inout Int, slots: inout [Int]) -> Outcome {
+        program.withUnsafeBufferPointer { program in
+            classes.withUnsafeBufferPointer { classes in
+                literals.withUnsafeBufferPointer { literals in
+                    slots.withUnsafeMutableBufferPointer { slots in
+                        slots.update(repeating: -1)
+                        var position = start
+                        for instruction in program {
+                            steps += 1
+                            if steps > Self.stepBudget { return .gaveUp }
+                            switch instruction {
+                            case .save(let slot):
+                                slots[slot] = position
+                            case .greedyRun(let index, let least, let most, _):
+                                let end = Self.run(of: index, most: most, text, from: position, steps: &steps, classes)
+                                guard end - position >= least else { return .noMatch }
+                                position = end
+                            case .match:
+                                return .matched
+                            case .split, .jump:
+                                preconditionFailure("a linear program has no alternatives")
+                            case .byte, .literal, .set, .any, .lineStart, .lineEnd:
+                                guard let next = Self.consume(instruction, text, at: position, steps: &steps, classes, literals) else {
+                                    return .noMatch
+                                }
+                                position = next
+                            }
+                        }
+                        return .noMatch
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where an instruction that reads the text at `position` (a byte, a literal, a class, `.`, an anchor)
+    /// leaves it, or `nil` where it fails.
+    @inline(__always)
+    private static func consume(
+        _ instruction: Instruction, _ text: UnsafeBufferPointer<UInt8>, at position: Int, steps: inout Int,
+        _ classes: UnsafeBufferPointer<Bool>, _ literals: UnsafeBufferPointer<UInt8>
+    ) -> Int? {
+        switch instruction {
+        case .byte(let byte):
+            guard position < text.count, text[position] == byte else { return nil }
+            return position + 1
+        case .literal(let offset, let count):
+            guard text.count - position >= count, memcmp(text.baseAddress! + position, literals.baseAddress! + offset, count) == 0
+            else { return nil }
+            steps += count - 1
+            return position + count
+        case .set(let index):
+            guard position < text.count, classes[index &* 256 &+ Int(text[position])] else { return nil }
+            return position + 1
+        case .any:
+            // Swift's `.` refuses every line terminator: in ASCII LF, VT, FF and CR (non-ASCII text, where
+            // NEL, LS and PS would be, goes to Swift's Regex).
+            guard position < text.count, text[position] < 0x0A || text[position] > 0x0D else { return nil }
+            return position + 1
+        case .lineStart:
+            return position == 0 ? position : nil
+        case .lineEnd:
+            return position == text.count ? position : nil
+        case .split, .jump, .save, .greedyRun, .match:
+            return position
+        }
+    }
+
+    /// The end of the longest run of class `index` from `position`, at most `most` bytes, its bytes counted
+    /// as steps.
+    @inline(__always)
+    private static func run(
+        of index: Int, most: Int, _ text: UnsafeBufferPointer<UInt8>, from position: Int, steps: inout Int,
+        _ classes: UnsafeBufferPointer<Bool>
+    ) -> Int {
+        var end = position
+        let limit = most < text.count - position ? position + most : text.count
+        while end < limit, classes[index &* 256 &+ Int(text[end])] { end += 1 }
+        steps += end - position
+        return end
     }
 
     // MARK: Parsing
