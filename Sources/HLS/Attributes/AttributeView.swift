@@ -15,12 +15,14 @@ public struct AttributeView {
     public var nameBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: line[span.nameRange]) }
 
     /// The value's bytes, inside the quotes for a quoted-string.
-    public var textBytes: UnsafeRawBufferPointer {
+    public var textBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: line[textRange]) }
+
+    /// Where ``textBytes`` stand in the line.
+    public var textRange: Range<Int> {
         let range = span.valueRange
-        guard span.isQuoted else { return UnsafeRawBufferPointer(rebasing: line[range]) }
+        guard span.isQuoted else { return range }
         let closed = range.count >= 2 && line[range.upperBound - 1] == UInt8(ascii: "\"")
-        return UnsafeRawBufferPointer(
-            rebasing: line[(range.lowerBound + 1)..<(closed ? range.upperBound - 1 : range.upperBound)])
+        return (range.lowerBound + 1)..<(closed ? range.upperBound - 1 : range.upperBound)
     }
 
     public var name: String { String(decoding: nameBytes, as: UTF8.self) }

@@ -50,9 +50,7 @@ public final class PlaylistReader {
 
     /// Whether a key whose KEYFORMAT is `format` (given explicitly, quoted) is in force: decided on the
     /// format each key was read with, without a look at its attributes, as it is asked at every key period.
-    public func hasKeyInForce(format: String) -> Bool {
-        core.keysInForce.indices.contains { core.keyInForce(at: $0, has: format) }
-    }
+    public func hasKeyInForce(format: String) -> Bool { core.hasKeyInForce(format: format) }
 
     /// What `body` says of the attributes of the tag line ``next()`` returned last, seen in place rather than
     /// copied (``currentAttributes`` copies them): asked of every key of a playlist that `apply` rewrites.
@@ -136,6 +134,12 @@ private struct PlaylistReaderCore: ~Copyable {
     var pending: [Diagnostic] = []
     /// The content of the line last returned, while it is a tag line (valid until the next read).
     private var currentTagLine: UnsafeRawBufferPointer?
+    /// The line of the key put in force last, and where the text of its quoted KEYFORMAT stands in that
+    /// line (`nil`: it has none, so the default format): what ``currentKeyFormat(is:)`` compares in place.
+    private var lastKeyPut: (line: Int, format: Range<Int>?) = (0, nil)
+    /// The last answer of ``hasKeyInForce(format:)``, kept while keys of other formats come and go: asked
+    /// at every key period, it would otherwise compare the format of every key in force.
+    private var knownInForce: (format: String, inForce: Bool)?
     /// Reused for the attribute spans of each tag line; they belong to line `currentSpansLine`.
     private var spans: [AttributeSpan] = []
     private var currentSpansLine = 0
@@ -191,17 +195,17 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     func currentKeyFormat(is format: String) -> Bool? {
-        guard currentTagLine != nil, currentSpansLine == lineCount else { return nil }
-        // By index: a copy of an entry would retain its list and format.
-        for index in keysInForce.indices where keysInForce[index].line == lineCount {
-            return keyInForce(at: index, has: format)
-        }
-        return nil
+        guard let line = currentTagLine, currentSpansLine == lineCount, lastKeyPut.line == lineCount else { return nil }
+        guard let range = lastKeyPut.format else { return format == KeyTag.defaultKeyFormat }
+        return Bytes.equal(UnsafeRawBufferPointer(rebasing: line[range]), format)
     }
 
-    /// Whether the key in force at `index` was read with KEYFORMAT `format`.
-    func keyInForce(at index: Int, has format: String) -> Bool {
-        keysInForce[index].format.withUnsafeBytes { Bytes.equal($0, format) }
+    mutating func hasKeyInForce(format: String) -> Bool {
+        if let known = knownInForce, known.format == format { return known.inForce }
+        // By index: a copy of an entry would retain its list and format.
+        let inForce = keysInForce.indices.contains { index in keysInForce[index].format.withUnsafeBytes { Bytes.equal($0, format) } }
+        knownInForce = (format, inForce)
+        return inForce
     }
 
     func withCurrentAttributes(_ body: (AttributeListView) -> Bool) -> Bool? {
@@ -470,16 +474,18 @@ private struct PlaylistReaderCore: ~Copyable {
         // The format is the first KEYFORMAT's, when quoted, as a lookup by name finds it (a second one is an
         // error the checker reports).
         var format: UnsafeRawBufferPointer?
+        var formatRange: Range<Int>?
         var sawFormat = false
         for span in spans {
             let attribute = AttributeView(line: content, span: span)
             if attribute.isNamed("METHOD"), Bytes.equal(attribute.textBytes, "NONE") {
                 keysInForce.removeAll()
+                if knownInForce != nil { knownInForce!.inForce = false }
                 return
             }
             if !sawFormat, attribute.isNamed("KEYFORMAT") {
                 sawFormat = true
-                if span.isQuoted { format = attribute.textBytes }
+                if span.isQuoted { (format, formatRange) = (attribute.textBytes, attribute.textRange) }
             }
         }
         // By index: `firstIndex(where:)` handed each entry to its closure as a copy, retaining its list and
@@ -494,6 +500,10 @@ private struct PlaylistReaderCore: ~Copyable {
                 index = candidate
                 break
             }
+        }
+        lastKeyPut = (line, formatRange)
+        if let known = knownInForce, !known.inForce {
+            knownInForce!.inForce = format.map { Bytes.equal($0, known.format) } ?? (known.format == KeyTag.defaultKeyFormat)
         }
         if let index {
             keysInForce[index].list.replace(line: content, spans: spans)
