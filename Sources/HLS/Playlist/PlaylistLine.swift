@@ -28,6 +28,7 @@ public struct PlaylistLine {
     }
 
     /// The line's content without what parsing skips (``prefixLength``, ``suffixLength``).
+    @inlinable
     public var content: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: raw.content[prefixLength..<(raw.content.count - suffixLength)])
     }

@@ -9,7 +9,7 @@ public enum LineTerminator: UInt8, Sendable, Codable {
     case crlf
 
     /// How many bytes the terminator takes.
-    public var length: Int { Int(rawValue == 0 ? 0 : rawValue == 1 ? 1 : 2) }
+    @inlinable public var length: Int { Int(rawValue == 0 ? 0 : rawValue == 1 ? 1 : 2) }
 
     /// The bytes of the terminator.
     public var bytes: [UInt8] {
@@ -50,6 +50,7 @@ public struct RawLine {
     public var part: LinePart
 
     /// The line exactly as it was in the input: content and terminator, which are contiguous there.
+    @inlinable
     public var bytes: UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(start: content.baseAddress, count: content.count + terminator.length)
     }
