@@ -89,7 +89,10 @@ public struct MediaPlaylistApplier: Sendable {
         parsed: () -> KeyLine, into output: inout ByteBuffer
     ) throws(UnwritableAttributeValue) -> Bool {
         output.removeAll()
-        if let span = spans.uri, let shape = uriOnlyShape(signaled: signaled), shape.isMet(content, spans) {
+        // (The template's shape is asked in place: a copy of it costs its strings' reference counts a key.)
+        if let span = spans.uri,
+            signaled == nil ? templateShape.isMet(content, spans) : uriOnlyShape(signaled: signaled)?.isMet(content, spans) == true
+        {
             let old = AttributeView(line: content, span: span).textBytes
             if Bytes.equal(old, UnsafeRawBufferPointer(uri)) { return false }
             try TagLineEditor.appendReplacingValue(at: span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &output)
@@ -182,6 +185,8 @@ private struct MediaWalk {
     var uris: KeyURIs.Playlist
     /// The line a FairPlay key is rewritten into, kept from one key to the next.
     var rewrittenLine = ByteBuffer()
+    /// The old URI of a key kept as it is (the template makes it already), while it is the URI rendered last.
+    var keptURI: ByteBuffer?
     var keys: [KeyAttributes] = []
     var seenKeys: Set<KeyAttributes> = []
     var writesFairPlay = false
@@ -496,7 +501,7 @@ private struct MediaWalk {
         var changed = false
         var sessionKey: KeyAttributes?
         // The old URI read in place where it stands as it is read (a quoted URI without `{$…}`).
-        let rendered: ByteBuffer?
+        let rendered: Bool
         if let span = spans.uri {
             rendered = AttributeView(line: content, span: span).textBytes.withMemoryRebound(to: UInt8.self) {
                 renderURI(oldURI: $0, line: line)
@@ -504,16 +509,17 @@ private struct MediaWalk {
         } else {
             rendered = key().resolvedURI.map { Array($0.utf8) }.withOptionalBuffer { renderURI(oldURI: $0, line: line) }
         }
-        guard let uri = rendered else { return false }
+        guard rendered else { return false }
+        let uri = renderedURI
         let signaled = truth?.current?.signaled
         do {
-            changed = try applier.rewrite(content, spans: spans, uri: uri.utf8, signaled: signaled, parsed: key, into: &rewrittenLine)
+            changed = try applier.rewrite(content, spans: spans, uri: uri, signaled: signaled, parsed: key, into: &rewrittenLine)
         } catch {
             report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
             return false
         }
         if collectsSessionKeys {
-            sessionKey = applier.sessionKey(key(), uri: uri.text, signaled: signaled)
+            sessionKey = applier.sessionKey(key(), uri: String(decoding: uri, as: UTF8.self), signaled: signaled)
         }
         use(sessionKey)
         if changed {
@@ -525,7 +531,7 @@ private struct MediaWalk {
         if spans.uri == nil, key().uriMayReferenceVariable {
             report(
                 ApplyDiagnostics.literalAfterDefine,
-                "the key URI used {$…} references; it is now written as the literal \(uri.text)",
+                "the key URI used {$…} references; it is now written as the literal \(String(decoding: uri, as: UTF8.self))",
                 line: line)
         }
         return changed
@@ -534,7 +540,8 @@ private struct MediaWalk {
     /// The line of a FairPlay key inserted into key period `index` (at `line`), noted and counted; `nil`
     /// after reporting why there is none.
     private mutating func insertedKey(index: Int, line: Int) -> [UInt8]? {
-        guard let uri = renderURI(oldURI: nil, line: line)?.text else { return nil }
+        guard renderURI(oldURI: nil, line: line) else { return nil }
+        let uri = String(decoding: renderedURI, as: UTF8.self)
         let key = applier.insertedKey(uri: uri, signaled: truth?.current?.signaled)
         let content: [UInt8]
         do {
@@ -548,54 +555,59 @@ private struct MediaWalk {
         return content
     }
 
-    /// The URI of a FairPlay key of the period being written whose URI is now `oldURI` (`nil`: a key being
-    /// inserted), as the run's key URIs render it; `nil` after reporting why it has none.
-    private mutating func renderURI(oldURI: UnsafeBufferPointer<UInt8>?, line: Int) -> ByteBuffer? {
+    /// Renders the URI of a FairPlay key of the period being written whose URI is now `oldURI` (`nil`: a
+    /// key being inserted), as the run's key URIs render it, into ``renderedURI``; `false` after reporting
+    /// why it has none.
+    private mutating func renderURI(oldURI: UnsafeBufferPointer<UInt8>?, line: Int) -> Bool {
         var periodKey: PeriodKeyTruth.Key?
         if truth != nil {
             switch truth!.key(forPeriod: periods.index) {
             case .success(let key): periodKey = key
             case .failure(let problem):
                 reportOnce(problem, line: line)
-                return nil
+                return false
             }
         }
         if let oldURI {
             let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
             if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
         }
-        var uri: ByteBuffer
         // The period's KEYID, read in place (the array shares the period's storage while it is read).
         let kid = periods.kid
+        keptURI = nil
         do throws(KeyURIs.Unrendered) {
             try kid.withUnsafeBufferPointer { (kid) throws(KeyURIs.Unrendered) in
                 let key = KeyURIs.Key(
                     oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: kid.isEmpty ? nil : kid, truth: periodKey)
                 _ = try uris.render(key, noting: &outcome)
             }
-            uri = uris.uri
         } catch {
             switch error {
             case .alreadyMade:
                 // Kept as it is: still the period's URI, which the rotation check notes.
-                uri = ByteBuffer()
-                if let oldURI { uri.append(oldURI) }
+                var kept = ByteBuffer()
+                if let oldURI { kept.append(oldURI) }
+                keptURI = kept
             case .refused(let kind, let message):
                 report(kind, message, line: line)
-                return nil
+                return false
             }
         }
+        let uri = UnsafeRawBufferPointer(renderedURI)
         // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
         // another system's KEYID.
         if let behind = periodKey?.hex {
-            behind.withUnsafeBytes { noteKey(uri: uri.bytes, behind: $0, line: line) }
+            behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
         } else if let oldURI {
-            noteKey(uri: uri.bytes, behind: UnsafeRawBufferPointer(oldURI), line: line)
+            noteKey(uri: uri, behind: UnsafeRawBufferPointer(oldURI), line: line)
         } else if !kid.isEmpty {
-            kid.withUnsafeBytes { noteKey(uri: uri.bytes, behind: $0, line: line) }
+            kid.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
         }
-        return uri
+        return true
     }
+
+    /// The URI ``renderURI(oldURI:line:)`` rendered last, read in place: valid until the next render.
+    private var renderedURI: UnsafeBufferPointer<UInt8> { keptURI?.utf8 ?? uris.uri.utf8 }
 
     /// Notes the URI written for a key period whose key `behind` tells (its old URI, another system's
     /// KEYID): the same URI as the period before for another key is an error, said once (``RotationCheck``).
