@@ -50,16 +50,14 @@ public struct Template: Hashable, Sendable, CustomStringConvertible {
         } else {
             startsWithKeyScheme = false
         }
+        var names: [String] = []
+        for case .placeholder(let placeholder) in segments where !names.contains(placeholder.name) { names.append(placeholder.name) }
+        variableNames = names
     }
 
-    /// The names of the variables the template uses, in order of first use.
-    public var variableNames: [String] {
-        var seen: Set<String> = []
-        return segments.compactMap { segment in
-            guard case .placeholder(let placeholder) = segment, seen.insert(placeholder.name).inserted else { return nil }
-            return placeholder.name
-        }
-    }
+    /// The names of the variables the template uses, in order of first use. (Made once: asked by every
+    /// part of a run that looks at the template.)
+    public let variableNames: [String]
 
     public var description: String { source }
 }

@@ -7,7 +7,7 @@ enum TemplateParser {
         var index = 0
         // Columns count UTF-8 bytes, like every column skdpack reports.
         func column(_ position: Int) -> Int {
-            characters[..<position].reduce(1) { $0 + String($1).utf8.count }
+            characters[..<position].reduce(1) { $0 + UTF8.width($1) }
         }
         while index < characters.count {
             let scalar = characters[index]
@@ -78,18 +78,21 @@ enum TemplateParser {
 
     /// `[A-Za-z_][A-Za-z0-9_]*`
     static func isVariableName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, first == "_" || (first.isASCII && first.properties.isAlphabetic)
-        else { return false }
-        return name.unicodeScalars.allSatisfy { $0 == "_" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) }
+        guard let first = name.utf8.first, first == UInt8(ascii: "_") || isLetter(first) else { return false }
+        return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isLetter($0) || isDigit($0) }
     }
 
     /// Whether `name` can name a template: ASCII letters, digits, `.`, `_` and `-` (it names a file too).
     static func isTemplateName(_ name: String) -> Bool {
         !name.isEmpty
-            && name.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-")
+            && name.utf8.allSatisfy {
+                isLetter($0) || isDigit($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
             }
     }
+
+    /// ASCII letters and digits, told by their bytes (a scalar's Unicode properties are a table lookup each).
+    private static func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     /// A scalar's code as Unicode writes it, at least four hex digits: `000A`.
     private static func hex4(_ scalar: Unicode.Scalar) -> String {
