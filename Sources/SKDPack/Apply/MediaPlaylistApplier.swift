@@ -89,10 +89,7 @@ public struct MediaPlaylistApplier: Sendable {
         parsed: () -> KeyLine, into output: inout ByteBuffer
     ) throws(UnwritableAttributeValue) -> Bool {
         output.removeAll()
-        // (The template's shape is asked in place: a copy of it costs its strings' reference counts a key.)
-        if let span = spans.uri,
-            signaled == nil ? templateShape.isMet(content, spans) : uriOnlyShape(signaled: signaled)?.isMet(content, spans) == true
-        {
+        if let span = spans.uri, hasShape(content, spans, signaled: signaled) {
             let old = AttributeView(line: content, span: span).textBytes
             if Bytes.equal(old, UnsafeRawBufferPointer(uri)) { return false }
             try TagLineEditor.appendReplacingValue(at: span.valueRange, named: "URI", in: content, withQuotedString: uri, to: &output)
@@ -114,6 +111,13 @@ public struct MediaPlaylistApplier: Sendable {
         guard editor.hasChanges else { return false }
         output.append(contentsOf: editor.render())
         return true
+    }
+
+    /// Whether the key has what ``uriOnlyShape(signaled:)`` asks already. (The template's shape is asked in
+    /// place: a copy of it cost its strings' reference counts at every key.)
+    private func hasShape(_ content: UnsafeRawBufferPointer, _ spans: FairPlayKeySpans, signaled: KeyAttributes?) -> Bool {
+        guard let signaled else { return templateShape.isMet(content, spans) }
+        return uriOnlyShape(signaled: signaled)?.isMet(content, spans) == true
     }
 
     /// What a key must have already for rewriting it to change only its URI (``URIOnlyShape``), or `nil`
@@ -499,7 +503,6 @@ private struct MediaWalk {
             return made
         }
         var changed = false
-        var sessionKey: KeyAttributes?
         // The old URI read in place where it stands as it is read (a quoted URI without `{$…}`).
         let rendered: Bool
         if let span = spans.uri {
@@ -518,10 +521,12 @@ private struct MediaWalk {
             report(ApplyDiagnostics.unwritable, "\(error); the key is not rewritten and the playlist is left as it was", line: line)
             return false
         }
+        // (No optional key held otherwise: one costs a copy and a destroy through its type's witnesses.)
         if collectsSessionKeys {
-            sessionKey = applier.sessionKey(key(), uri: String(decoding: uri, as: UTF8.self), signaled: signaled)
+            use(applier.sessionKey(key(), uri: String(decoding: uri, as: UTF8.self), signaled: signaled))
+        } else {
+            use(nil)
         }
-        use(sessionKey)
         if changed {
             let keeping = applier.options.keepsChangeDetails
             record(
