@@ -5,17 +5,15 @@ import SKDTemplate
 import SKDTestSupport
 import Testing
 
-/// A FairPlay key whose new URI is known as it is read (a `--match` template rendered from the old URI's
-/// bytes, or the URI of a CPIX document's one key) is rewritten then; every other key at the end of its
-/// key period. Both must write the same playlists and say the same: the general path is kept from the
-/// first by a template with `allow_hosts` (its host checked per key) or by a `--match` that gives nothing
-/// the template uses, which change nothing of the output.
+/// A FairPlay key is rewritten as it is read, unless its period may still change it; whatever a template
+/// asks of each key besides its URI (`allow_hosts`, its host checked per key) or whatever a `--match` gives
+/// that the template does not use, the same playlists are written and the same is said.
 @Suite("keys rewritten as they are read: what the general path writes and says")
 struct KeyRewrittenAsReadTests {
     static let match = #"skd://old\.example\.com/(?<cid>[^?/]+)(\?kid=(?<kid_hex>[0-9a-fA-F]*))?"#
     static let template = "skd://new.example.com/fps?cid={cid|lower}&k={kid_hex}"
 
-    /// Key periods of every kind the two paths tell apart: keys of three systems, a period without a
+    /// Key periods of every kind a rewrite tells apart: keys of three systems, a period without a
     /// FairPlay key (one is added after its last key), one whose FairPlay key repeats the old URI, one
     /// whose old URI the match does not fit, a FairPlay key FairPlay cannot use, one with a variable, two in
     /// a period, a value to percent-encode, CRLF line ends and no final newline.

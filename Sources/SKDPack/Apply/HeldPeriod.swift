@@ -5,9 +5,9 @@ import SKDBytes
 /// period may still say (`kid` may stand after it), or from the first line after a key while a FairPlay
 /// key may be inserted after the period's last key; every line after one that waits waits too. Their
 /// bytes one after another in a buffer that keeps its capacity from one period to the next, and each
-/// line's place in it. (Most periods hold nothing: their keys are written as they are read.) A line here is numbers: held lines that were values of their own (an array of
-/// bytes, a parsed key) cost atomic reference counting at every period, the largest part of what a
-/// key-rotating migration spent over reading its playlist.
+/// line's place in it. (Most periods hold nothing: their keys are written as they are read.) A line here
+/// is numbers: held lines that were values of their own (an array of bytes, a parsed key) cost atomic
+/// reference counting at every period.
 struct HeldPeriod {
     enum Line {
         /// Bytes passed on as they are, terminators included: `lineCount` lines, the first numbered
