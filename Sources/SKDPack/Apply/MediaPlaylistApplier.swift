@@ -326,7 +326,7 @@ private struct MediaWalk {
         guard KeyLine.isKeyLine(content),
             let isFairPlay = reader.currentKeyFormat(is: FairPlay.keyFormat) ?? reader.withCurrentAttributes(KeyLine.isFairPlay)
         else { return false }
-        periods.note(line: number, segments: reader.segmentCount)
+        periods.note(line: number, segments: reader.segmentCount, isFairPlay: isFairPlay)
         lastKeyTerminator = line.raw.terminator
         guard isFairPlay else {
             // A KEYFORMAT written with {$variable} may be FairPlay's: neither rewritten nor given a second
@@ -390,12 +390,18 @@ private struct MediaWalk {
     }
 
     /// Whether a line that is not a key, read now, waits for the period's end: in a period, after a line
-    /// that waits, or while a FairPlay key may be inserted after the period's last key (keys are in force
-    /// and none of them is FairPlay's; a key read later puts the insertion after itself, and this line
-    /// before it). Every other line is written as it is read: a period whose FairPlay key is rewritten at
-    /// once holds nothing.
+    /// that waits, or while a FairPlay key may be inserted after the period's last key (``needsFairPlayKey(_:)``;
+    /// a key read later puts the insertion after itself, and this line before it). Every other line is
+    /// written as it is read: a period whose FairPlay key is rewritten at once holds nothing.
     private func waits(_ reader: PlaylistReader) -> Bool {
-        periods.inGroup && (!held.isEmpty || (reader.hasKeysInForce && !reader.hasKeyInForce(format: FairPlay.keyFormat)))
+        periods.inGroup && (!held.isEmpty || needsFairPlayKey(reader))
+    }
+
+    /// Whether the period, as read so far, gets a FairPlay key after its last key: keys are in force and
+    /// none of the period's own is FairPlay's. (A FairPlay key of an earlier period still in force does not
+    /// serve it: its other systems' keys may have rotated, and FairPlay would play it with the old key.)
+    private func needsFairPlayKey(_ reader: PlaylistReader) -> Bool {
+        reader.hasKeysInForce && !periods.hasFairPlayKey
     }
 
     /// A FairPlay key line (`raw`: its content and terminator) rewritten and written.
@@ -443,7 +449,7 @@ private struct MediaWalk {
                     + "METHOD=\(key.method); give them the same METHOD; the playlist is left as it was",
                 line: periods.lastKeyLine)
         }
-        if reader.hasKeysInForce, !reader.hasKeyInForce(format: FairPlay.keyFormat) {
+        if needsFairPlayKey(reader) {
             let usable = { (attributes: AttributeList) in attributes.attribute("METHOD", is: FairPlay.method) }
             if let unusable = reader.firstKeyInForce(where: { !usable($0) }) {
                 let key = KeyTag(attributes: unusable.attributes, isSessionKey: false)
