@@ -62,6 +62,20 @@ private func media(_ lines: String..., version: Int = 5, target: Int = 10) -> St
         + "#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"
 }
 
+/// Two key periods with Widevine keys of different KEYIDs and a FairPlay key in the first, and in the second
+/// when `fairPlayInSecondPeriod`.
+private func rotated(fairPlayInSecondPeriod: Bool) -> String {
+    let widevine = { (kid: String) in
+        #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x\#(kid),KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+    }
+    let second = [widevine(String(repeating: "B", count: 32))] + (fairPlayInSecondPeriod ? [fairPlayKey] : [])
+    return "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
+        + ([widevine(String(repeating: "A", count: 32)), fairPlayKey, "#EXTINF:10,", "a.ts"] + second + [
+            "#EXTINF:10,", "b.ts", "#EXT-X-ENDLIST",
+        ])
+        .map { $0 + "\n" }.joined()
+}
+
 /// A master playlist at version 5 with `lines` after the header and one variant.
 private func master(_ lines: String...) -> String {
     "#EXTM3U\n#EXT-X-VERSION:5\n" + lines.map { $0 + "\n" }.joined()
@@ -376,6 +390,9 @@ struct ValidationRuleTests {
                     #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://a",KEYFORMAT="com.apple.streamingkeydelivery""#,
                     #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://b",KEYFORMAT="com.apple.streamingkeydelivery""#)),
             // FPS
+            RuleCase(
+                rule: "FPS-key-not-rotated", severity: .error, line: 8, column: 1,
+                broken: rotated(fairPlayInSecondPeriod: false), correct: rotated(fairPlayInSecondPeriod: true)),
             RuleCase(
                 rule: "FPS-method", severity: .error, line: 4, column: 19,
                 broken: media(fairPlayKey.replacingOccurrences(of: "SAMPLE-AES", with: "AES-128")), correct: media(fairPlayKey)),
