@@ -30,7 +30,7 @@ struct PlanTests {
                 "--var", "entitlemnt_url=https://new-lic.example.com/fps",
             ],
             says:
-                "skdpack: --var entitlemnt_url: the template entitlement has no variable entitlemnt_url (its variables: entitlement_url, content_id)",
+                "skdpack: --var entitlemnt_url: the template entitlement has no variable entitlemnt_url; did you mean entitlement_url? (its variables: entitlement_url, content_id)",
             scratch: scratch)
     }
 

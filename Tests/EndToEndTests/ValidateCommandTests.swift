@@ -478,6 +478,11 @@ struct ValidateCommandTests {
         let unknown = try SKDPackRunner.run(["validate", "--template", "entitlement", "--var", "cid=1", "x.m3u8"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("has no variable cid"))
+        let misspelt = try SKDPackRunner.run([
+            "validate", "--template", "entitlement", "--var", "entitlment_url=https://a.example", "x.m3u8",
+        ])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.stderr.contains("has no variable entitlment_url; did you mean entitlement_url?"))
     }
 
     @Test("an unreadable input is reported on standard error and exits 2")

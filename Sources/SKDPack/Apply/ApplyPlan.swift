@@ -90,8 +90,9 @@ public struct ApplyPlan: Sendable {
         return options.variables.commandLine.map(\.name).filter { !known.contains($0) }.reduce(into: [String]()) { list, name in
             if !list.contains(name) { list.append(name) }
         }.map { name in
-            "\(names.values) \(name): the template \(definition.name) has no variable \(name) "
-                + "(its variables: \(templateVariables.joined(separator: ", ")))"
+            "\(names.values) \(name): the template \(definition.name) has no variable \(name)"
+                + (NearestName.nearest(to: name, in: templateVariables).map { "; did you mean \($0)?" } ?? "")
+                + " (its variables: \(templateVariables.joined(separator: ", ")))"
         }
     }
 

@@ -144,7 +144,7 @@ extension ApplySettings {
                             + (known
                                 ? "apply lets only the reader's grammar findings pass"
                                 : "no such rule"
-                                    + (UsageAdvice.nearest(to: name, in: RuleRegistry.allKinds.map(\.id.rawValue)).map {
+                                    + (NearestName.nearest(to: name, in: RuleRegistry.allKinds.map(\.id.rawValue)).map {
                                         " (did you mean \($0)?)"
                                     } ?? ""))
                             + "; these may be: " + allowed.map(\.rawValue).sorted().joined(separator: ", "))

@@ -43,9 +43,9 @@ struct RenderCommand: ParsableCommand {
             // A --var for no variable of the template is a typo, said as apply says it.
             let names = definition.uri.variableNames
             for given in sources.commandLine.map(\.name) where !names.contains(given) {
-                let nearest = UsageAdvice.nearest(to: given, in: names).map { "did you mean \($0)? " } ?? ""
+                let nearest = NearestName.nearest(to: given, in: names).map { "; did you mean \($0)?" } ?? ""
                 throw UsageFailure(
-                    "--var \(given): the template \(definition.name) has no variable \(given); \(nearest)(its variables: \(names.joined(separator: ", ")))"
+                    "--var \(given): the template \(definition.name) has no variable \(given)\(nearest) (its variables: \(names.joined(separator: ", ")))"
                 )
             }
             if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {

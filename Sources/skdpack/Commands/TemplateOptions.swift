@@ -46,7 +46,7 @@ struct TemplateOptions: ParsableArguments {
             return try KeyTemplate.resolve(template, in: TemplateLibrary.fromProcessEnvironment())
         } catch {
             // A misspelt template name is named with the one meant, as a misspelt option is.
-            if case .unknown(let name, let known) = error, let meant = UsageAdvice.nearest(to: name, in: known) {
+            if case .unknown(let name, let known) = error, let meant = NearestName.nearest(to: name, in: known) {
                 throw UsageFailure("--template: \(error); did you mean '\(meant)'?")
             }
             throw UsageFailure("--template: \(error)")

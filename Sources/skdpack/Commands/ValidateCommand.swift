@@ -169,7 +169,7 @@ struct ValidateCommand: ParsableCommand {
         let known = Set(RuleRegistry.validationKinds.map(\.id))
         for rule in disabledRules {
             guard known.contains(DiagnosticID(rawValue: rule)) else {
-                let nearest = UsageAdvice.nearest(to: rule, in: known.map(\.rawValue).sorted()).map { "; did you mean \($0)?" } ?? ""
+                let nearest = NearestName.nearest(to: rule, in: known.map(\.rawValue).sorted()).map { "; did you mean \($0)?" } ?? ""
                 throw UsageFailure("--disable \(rule): no such rule\(nearest) (skdpack rules lists them)")
             }
             options.disabledRules.insert(DiagnosticID(rawValue: rule))
@@ -193,7 +193,9 @@ struct ValidateCommand: ParsableCommand {
             let definition = try TemplateOptions.keyTemplate(of: template).definition
             for name in pinned.keys where !definition.uri.variableNames.contains(name) {
                 throw UsageFailure(
-                    "--var \(name): the template \(definition.name) has no variable \(name) (its variables: \(definition.uri.variableNames.joined(separator: ", ")))"
+                    "--var \(name): the template \(definition.name) has no variable \(name)"
+                        + (NearestName.nearest(to: name, in: definition.uri.variableNames).map { "; did you mean \($0)?" } ?? "")
+                        + " (its variables: \(definition.uri.variableNames.joined(separator: ", ")))"
                 )
             }
             do {

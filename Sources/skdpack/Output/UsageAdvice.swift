@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import SKDPack
 
 /// What to tell a user whose command line ArgumentParser refused, where its own words would mislead: a
 /// misspelt command (`aply` is reported as an unknown option of `skdpack`), a misspelt option (reported as a
@@ -19,7 +20,7 @@ enum UsageAdvice {
             guard let next = subcommands.first(where: { $0.commandName == word }) else {
                 guard word != "help" else { return nil }
                 let names = subcommands.filter { $0.shouldDisplay != false }.map(\.commandName)
-                let nearest = nearest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""
+                let nearest = NearestName.nearest(to: word, in: names).map { "; did you mean '\($0)'?" } ?? ""
                 return "'\(word)' is not a command of \(path.joined(separator: " "))\(nearest) "
                     + "(its commands: \(names.joined(separator: ", ")); \(path.joined(separator: " ")) --help)"
             }
@@ -39,7 +40,7 @@ enum UsageAdvice {
             guard let option = options.first(where: { $0.spellings.contains(name) }) else {
                 if ["--help", "-h", "--version"].contains(name) { return nil }
                 let spellings = options.flatMap(\.spellings).filter { $0.hasPrefix("--") }
-                let nearest = nearest(to: name, in: spellings).map { "; did you mean '\($0)'?" } ?? ""
+                let nearest = NearestName.nearest(to: name, in: spellings).map { "; did you mean '\($0)'?" } ?? ""
                 return "\(path.joined(separator: " ")) has no option '\(name)'\(nearest) \(usage)"
             }
             // An option that takes a value takes the next word, unless it is written `--name=value`.
@@ -54,31 +55,6 @@ enum UsageAdvice {
             }
         }
         return nil
-    }
-
-    /// The name of `names` nearest to `word` (by edits, or one that starts with it), if one is near enough to
-    /// be what was meant.
-    static func nearest(to word: String, in names: [String]) -> String? {
-        let scored = names.map { (name: $0, distance: distance(word, $0)) }
-        guard let best = scored.min(by: { $0.distance < $1.distance }) else { return nil }
-        if best.distance <= max(2, word.count / 3) { return best.name }
-        return names.first { $0.hasPrefix(word) && word.count >= 3 }
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions of characters.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        guard !a.isEmpty, !b.isEmpty else { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        for i in 1...a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     private static func isNumber(_ word: String) -> Bool { Double(word) != nil }
