@@ -62,18 +62,26 @@ private func media(_ lines: String..., version: Int = 5, target: Int = 10) -> St
         + "#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXT-X-ENDLIST\n"
 }
 
+/// Options that check keys against the key-id template (`skd://{kid}`).
+private let keyIDOptions: ValidationOptions = {
+    var options = ValidationOptions()
+    options.templateMatcher = try! TemplateMatcher(definition: try! TemplateLibrary().resolve("key-id"))
+    return options
+}()
+
 /// Two key periods with Widevine keys of different KEYIDs and a FairPlay key in the first, and in the second
-/// when `fairPlayInSecondPeriod`.
-private func rotated(fairPlayInSecondPeriod: Bool) -> String {
+/// when `fairPlayInSecondPeriod`; the FairPlay keys' URIs are `uris` (the last one for the rest).
+private func rotated(fairPlayInSecondPeriod: Bool, uris: [String] = ["skd://title-1"]) -> String {
     let widevine = { (kid: String) in
         #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x\#(kid),KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
     }
-    let second = [widevine(String(repeating: "B", count: 32))] + (fairPlayInSecondPeriod ? [fairPlayKey] : [])
-    return "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n"
-        + ([widevine(String(repeating: "A", count: 32)), fairPlayKey, "#EXTINF:10,", "a.ts"] + second + [
+    let fairPlay = { (period: Int) in fairPlayKey.replacingOccurrences(of: "skd://title-1", with: uris[min(period, uris.count - 1)]) }
+    let second = [widevine(String(repeating: "B", count: 32))] + (fairPlayInSecondPeriod ? [fairPlay(1)] : [])
+    let lines =
+        [widevine(String(repeating: "A", count: 32)), fairPlay(0), "#EXTINF:10,", "a.ts"] + second + [
             "#EXTINF:10,", "b.ts", "#EXT-X-ENDLIST",
-        ])
-        .map { $0 + "\n" }.joined()
+        ]
+    return "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:10\n" + lines.map { $0 + "\n" }.joined()
 }
 
 /// A master playlist at version 5 with `lines` after the header and one variant.
@@ -432,6 +440,14 @@ struct ValidationRuleTests {
                 rule: "TPL-key-mismatch", severity: .error, line: 4, column: 35,
                 broken: media(entitlementKey("skd://old-lic.example.com/fps?cid=42")),
                 correct: media(entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
+            // A key of the template's form that names another key period's KEYID (key rotation).
+            RuleCase(
+                rule: "TPL-key-mismatch", severity: .error, line: 9, column: 35,
+                broken: rotated(fairPlayInSecondPeriod: true, uris: ["skd://" + String(repeating: "a", count: 32)]),
+                correct: rotated(
+                    fairPlayInSecondPeriod: true,
+                    uris: ["skd://" + String(repeating: "a", count: 32), "skd://" + String(repeating: "b", count: 32)]),
+                options: keyIDOptions),
             RuleCase(
                 rule: "TPL-no-catalogue-row", severity: .warning, line: 4, column: 1,
                 broken: media(entitlementKey("skd://lic.example.com/fps?cid=42")),

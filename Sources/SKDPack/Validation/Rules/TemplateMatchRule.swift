@@ -1,8 +1,9 @@
 import HLS
 
 /// With `--template`, every FairPlay key must be one the template makes, its variables within their
-/// patterns (and equal to any `--var` given, and to the title's own values with `--catalog` or
-/// `--path-pattern`): a title packaged by hand, missed by a migration, or given another title's key, shows up.
+/// patterns (and equal to any `--var` given, to the title's own values with `--catalog` or
+/// `--path-pattern`, and to its key period's own, `kid` and `key_index`, as `apply` renders them): a title
+/// packaged by hand, missed by a migration, or given another title's or another period's key, shows up.
 struct TemplateMatchRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "TPL-key-mismatch", severity: .error,
@@ -10,26 +11,71 @@ struct TemplateMatchRule: ValidationRule {
         specSection: "4.3.2.4")
 
     static let tags: Set<TagName>? = [.key, .sessionKey]
-    static let watchesSegments = false
+
+    /// The key period being read, counted as `apply` counts them (a group of keys between segments, a
+    /// clear one too): its index, the KEYID of its first other key that has one, and its FairPlay keys,
+    /// checked at its end (a KEYID may stand after the FairPlay key).
+    private var period = -1
+    private var inPeriod = false
+    private var periodKeyID: String?
+    private var fairPlayKeys: [(uri: String, location: SourceLocation)] = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let matcher = context.templateMatcher, let key = KeyTag(tag), FairPlay.isFairPlayKey(key),
-            let uri = key.uri, let attribute = tag.attributes?["URI"]
-        else { return }
+        guard context.templateMatcher != nil, let key = KeyTag(tag) else { return }
+        if key.isSessionKey {
+            if FairPlay.isFairPlayKey(key), let uri = key.uri, let attribute = tag.attributes?["URI"] {
+                check(uri, at: line.location(in: context.path, column: attribute.valueColumn + 1), period: [:], in: context)
+            }
+            return
+        }
+        if !inPeriod { (inPeriod, period, periodKeyID) = (true, period + 1, nil) }
+        if FairPlay.isFairPlayKey(key) {
+            guard let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
+            fairPlayKeys.append((uri, line.location(in: context.path, column: attribute.valueColumn + 1)))
+        } else if periodKeyID == nil, let value = tag.attributes?["KEYID"]?.textBytes {
+            periodKeyID = KeyLine.normalizedKeyID(value)
+        }
+    }
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        guard inPeriod else { return }
+        inPeriod = false
+        checkPeriod(in: context)
+    }
+
+    mutating func finish(in context: RuleContext) { checkPeriod(in: context) }
+
+    private mutating func checkPeriod(in context: RuleContext) {
+        var values = ["key_index": String(max(period, 0))]
+        if let periodKeyID { values["kid"] = periodKeyID }
+        for key in fairPlayKeys { check(key.uri, at: key.location, period: values, in: context) }
+        fairPlayKeys = []
+    }
+
+    /// Checks a key against the template, with the title's values and its period's (`period`).
+    private func check(_ uri: String, at location: SourceLocation, period: [String: String], in context: RuleContext) {
+        guard let matcher = context.templateMatcher else { return }
         context.secretValues.formUnion(matcher.secretValues(in: uri))
-        let expected = context.expectedValues.mapValues(\.value)
+        // The title's values where given (a catalogue row, a path); the period's where the title has none.
+        let expected = context.expectedValues.mapValues(\.value).merging(period) { own, _ in own }
         guard case .mismatch(let reason) = matcher.check(uri, expected: expected) else { return }
-        // A key the template makes with another title's values: both titles named.
+        // A key the template makes with another title's or another period's values: both named.
         let differing = matcher.differingValues(in: uri, expected: expected)
         let message =
             differing.isEmpty
             ? reason
             : differing.map { name, carried, own in
+                if context.expectedValues[name] == nil, period[name] != nil {
+                    return "this key carries \(name)=\(carried), but its key period's is \(own)"
+                }
                 let theirs = context.titleValues?.catalog?.rows(giving: name, carried) ?? []
                 let owner = theirs.isEmpty ? "" : " (the value of \(theirs.prefix(3).joined(separator: ", ")))"
                 let source = context.expectedValues[name]?.source ?? "its values"
                 return "this key carries \(name)=\(carried)\(owner), but this title's is \(own) (\(source))"
-            }.joined(separator: "; ") + ": another title's key would play this title with that title's license"
-        context.report(Self.kind, message, line: line, column: attribute.valueColumn + 1)
+            }.joined(separator: "; ")
+                + (differing.allSatisfy { context.expectedValues[$0.name] == nil && period[$0.name] != nil }
+                    ? ": a player would play this period with another period's key"
+                    : ": another title's key would play this title with that title's license")
+        context.report(Self.kind, message, at: location)
     }
 }
