@@ -34,6 +34,18 @@ struct PlanTests {
             scratch: scratch)
     }
 
+    @Test("1b. a --match group the template does not have (a typo) is refused, saying which variable was meant")
+    func unknownGroup() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try refused(
+            Self.migration + ["--match", "(?:.*[?&]cid=|^skd://)(?<contnet_id>[^/?&]+)"],
+            says:
+                "the group contnet_id of --match names no variable of the template entitlement-rotation; did you mean content_id? "
+                + "(its variables: entitlement_url, content_id, key_index)",
+            scratch: scratch)
+    }
+
     @Test("2. a template file whose uri uses an undeclared variable is refused by templates check and by apply")
     func undeclaredPlaceholder() throws {
         let scratch = try Scratch()

@@ -125,8 +125,9 @@ public struct ApplyPlan: Sendable {
         let patterns = [(names.match, options.variables.match), (names.pathPattern, options.variables.pathPattern)]
         return patterns.flatMap { name, pattern in
             (pattern?.groupNames ?? []).filter { !known.contains($0) }.map { group in
-                "the group \(group) of \(name) names no variable of the template \(definition.name) "
-                    + "(its variables: \(templateVariables.joined(separator: ", ")))"
+                "the group \(group) of \(name) names no variable of the template \(definition.name)"
+                    + (NearestName.nearest(to: group, in: templateVariables).map { "; did you mean \($0)?" } ?? "")
+                    + " (its variables: \(templateVariables.joined(separator: ", ")))"
             }
         }
     }
