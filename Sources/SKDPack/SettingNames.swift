@@ -18,6 +18,8 @@ public struct SettingNames: Sendable, Hashable {
     public var kidFromMedia = "the setting that takes the KID from the media"
     /// The destinations a run of many playlists may choose (`--in-place, --output DIR, --check or --diff`).
     public var destinations = "in place, a directory, a check or a diff"
+    /// The destinations that write a playlist somewhere else than where it is (`--output DIR or standard output`).
+    public var elsewhere = "a directory or standard output"
     /// The setting that lets several titles share a content id (`--allow-shared-content-id`).
     public var allowSharedContentID = "the setting that lets titles share a content id"
 

@@ -253,9 +253,9 @@ struct ApplyCommandTests {
         let encoded = try SKDPackRunner.run(
             [
                 "apply", "--template", "skd://{content_id}", "--var", "content_id=x,URI=skd://evil #EXT-X-ENDLIST", "--in-place",
-                scratch.path(target),
+                scratch.path("library/legacy-title"),
             ])
-        #expect(encoded.status == 0)
+        #expect(encoded.status == 0, "\(encoded.stderr)")
         let after = try scratch.text(target)
         #expect(after.split(separator: "\n").count == before.split(separator: "\n").count)
         #expect(after.contains(#"URI="skd://x,URI=skd://evil%20%23EXT-X-ENDLIST""#))

@@ -62,6 +62,35 @@ struct PromiseTests {
         #expect(try library.snapshot() == written, "\(job) seed \(seed): the second run changed bytes")
     }
 
+    /// A title is the unit of change, even when a job names one of its media playlists (a rendition
+    /// re-packaged, a pipeline that runs per rendition): each media playlist rewritten in place on its own,
+    /// one after another, leaves no title with an error validate did not find before (a session key of the
+    /// master that no playlist uses any more, among them).
+    @Test(
+        "apply --in-place of each media playlist alone adds no error validate finds in its title",
+        arguments: [false, true], Array(UInt64(1)...8))
+    func renditionsAloneKeepTitlesWhole(_ sessionKeys: Bool, seed: UInt64) throws {
+        let job = Self.jobs[1]
+        let library = try GeneratedLibrary(seed: seed, forms: job.forms)
+        defer { library.remove() }
+        let before = try Self.errors(under: library.path(), template: [])
+        let media = try Self.files(under: library.path()).filter { !$0.hasSuffix("master.m3u8") }
+        for path in media {
+            let run = try SKDPackRunner.run(
+                ["apply"] + (try job.arguments(library)) + (sessionKeys ? ["--session-keys"] : []) + ["--in-place", "--no-progress", path])
+            #expect(run.status <= 1, "seed \(seed) \(path): \(run.stderr)")
+        }
+        for (path, errors) in try Self.errors(under: library.path(), template: []) {
+            let new = errors.subtracting(before[path] ?? [])
+            #expect(new.isEmpty, "seed \(seed), session keys \(sessionKeys): \(path) got \(new.sorted())")
+        }
+    }
+
+    /// The playlists under `root`, by path, in order.
+    static func files(under root: String) throws -> [String] {
+        try GeneratedLibrary.files(under: root).keys.filter { $0.hasSuffix(".m3u8") }.sorted().map { root + "/" + $0 }
+    }
+
     /// The mistakes people make on an ordinary job, each caught before anything is written.
     struct Mistake: CustomStringConvertible, Sendable {
         var name: String

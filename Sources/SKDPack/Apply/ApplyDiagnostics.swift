@@ -75,6 +75,12 @@ public enum ApplyDiagnostics {
             + "a title is changed whole or not at all.",
         specSection: "4.3.4.2")
 
+    public static let renditionAlone = DiagnosticKind(
+        id: "PKG-rendition-alone", severity: .error,
+        summary: "A media playlist given without the master that lists it would be rewritten with a FairPlay key the "
+            + "master's session keys do not announce: its title would be left half changed (apply the title).",
+        specSection: "4.3.4.5")
+
     public static let unreadable = DiagnosticKind(
         id: "PKG-unreadable", severity: .error,
         summary: "A playlist of the package could not be read or written (the operating system's reason is given).",
@@ -90,6 +96,6 @@ public enum ApplyDiagnostics {
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
         unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
-        unreadable,
+        unreadable, renditionAlone,
     ].sorted { $0.id < $1.id }
 }

@@ -35,7 +35,10 @@ public struct ApplyRun: Sendable {
         observer: some ApplyObserver, report: (any ReportSink)?, stop: @escaping @Sendable () -> Bool = { false },
         describe: (_ notDone: Int?) -> Report.Run
     ) -> Result {
-        let job = library.job(PlaylistDiscovery(findsLeftoversBesideFiles: destination == .inPlace))
+        // Where playlists are rewritten where they are (or checked for it), a media playlist given without
+        // its master is held to the master's session keys.
+        let inPlace = [.inPlace, .check, .diff].contains(destination)
+        let job = library.job(PlaylistDiscovery(findsLeftoversBesideFiles: destination == .inPlace, findsListingMasters: inPlace))
         let names = library.names
         var result = Result(run: RunResult(status: .succeeded, done: 0, total: job.total))
         for problem in job.discovery.problems { observer.note(problem.description) }

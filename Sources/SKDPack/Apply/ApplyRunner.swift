@@ -76,12 +76,17 @@ public struct ApplyRunner: Sendable {
     /// Every playlist of `package`, media first, written to `title`'s temporary files where files are written.
     private func applyAll(_ package: PlaylistPackage, title: TitleWrite) -> [PlaylistOutcome] {
         var mediaOptions = options
-        mediaOptions.collectsSessionKeys = package.master != nil
+        mediaOptions.collectsSessionKeys = package.master != nil || package.listingMaster != nil
         var outcomes: [PlaylistOutcome] = []
         for file in package.media {
             outcomes.append(applyMedia(file, options: mediaOptions, title: title, index: outcomes.count, package: package))
         }
-        guard let master = package.master else { return outcomes }
+        guard let master = package.master else {
+            if let listing = package.listingMaster {
+                for index in outcomes.indices { holdToSessionKeys(&outcomes[index], of: listing) }
+            }
+            return outcomes
+        }
         var blocked = package.diagnostics
         for outcome in outcomes where outcome.failed {
             blocked.append(
@@ -109,6 +114,35 @@ public struct ApplyRunner: Sendable {
         outcome.diagnostics = package.diagnostics + outcome.diagnostics
         outcomes.append(outcome)
         return outcomes
+    }
+
+    /// A media playlist rewritten without the master that lists it keeps its title whole only if that
+    /// master's FairPlay session keys announce each of its new keys (or there are none, and none are asked
+    /// for): otherwise a session key would name a key no playlist uses, and the playlist is refused.
+    private func holdToSessionKeys(_ outcome: inout PlaylistOutcome, of master: String) {
+        guard outcome.changed,
+            let announced = try? MasterPlaylistApplier(options: options).fairPlaySessionKeys(
+                try FileDescriptorSource.open(path: master), path: master)
+        else { return }
+        let wantsSessionKeys = options.sessionKeys || options.template.sessionKeys
+        guard !announced.isEmpty || wantsSessionKeys else { return }
+        let uris = Set(announced.map(\.value.uri))
+        guard let unannounced = outcome.fairPlayKeys.first(where: { !uris.contains($0.uri) }) else { return }
+        let announcement =
+            announced.isEmpty
+            ? "this master, which lists it, has no FairPlay session key (and the run asks for session keys)"
+            : "this master, which lists it, announces " + announced.map(\.value.uri).joined(separator: ", ")
+        let message =
+            "\(outcome.path), rewritten alone, would use \(unannounced.uri), but \(announcement) and is not part of "
+            + "this run: apply the title (this master or its folder) so that its session keys follow, or write the playlist "
+            + "to \(options.variables.names.elsewhere); it is left as it was"
+        // The old session keys may carry a secret of their own (a token of an old URI's form).
+        let oldSecrets = options.derived.oldSecrets(options)
+        let redaction = options.redaction.adding(outcome.secretValues.union(announced.flatMap { oldSecrets.secrets(in: $0.value.uri) }))
+        outcome.diagnostics.append(
+            ApplyDiagnostics.renditionAlone(
+                redaction.redact(message),
+                at: SourceLocation(path: master, line: announced.first?.line ?? 1, column: 1, offset: 0)))
     }
 
     // MARK: Media playlists

@@ -24,6 +24,31 @@ public struct MasterPlaylistApplier: Sendable {
         var insertVersion = false
     }
 
+    /// The FairPlay session keys of the master `source` holds: the keys it announces, each with its line.
+    public func fairPlaySessionKeys(_ source: any ByteSource, path: String) throws(IOError) -> [(line: Int, value: KeyAttributes)] {
+        let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
+        var keys: [(line: Int, value: KeyAttributes)] = []
+        while let line = try reader.next() {
+            guard case .tag(.sessionKey) = line.kind, let key = Self.fairPlaySessionKey(line, reader) else { continue }
+            keys.append((line.raw.number, key.value))
+        }
+        return keys
+    }
+
+    /// The FairPlay key a session key line announces (its URI with the master's `{$variables}` put in), and
+    /// the line's attributes; `nil` for another system's.
+    private static func fairPlaySessionKey(
+        _ line: PlaylistLine, _ reader: PlaylistReader
+    ) -> (value: KeyAttributes, attributes: AttributeList?)? {
+        let parsed = TagParser.parse(line.content).tag
+        guard let key = KeyTag(parsed), FairPlay.isFairPlayKey(key) else { return nil }
+        let uri = key.uri.map { reader.variables.substitute($0).text } ?? ""
+        let value = KeyAttributes(
+            method: key.method, uri: uri, keyFormat: key.keyFormat, keyFormatVersions: key.keyFormatVersions,
+            iv: parsed.attributes?["IV"]?.text)
+        return (value, parsed.attributes)
+    }
+
     /// The run's redaction, with the secrets of `uri` if it is an old URI of a form with a secret.
     private func redaction(for uri: String) -> Redaction {
         options.redaction.adding(Set(options.derived.oldSecrets(options).secrets(in: uri)))
@@ -49,13 +74,8 @@ public struct MasterPlaylistApplier: Sendable {
             switch line.kind {
             case .tag(.sessionKey):
                 lastSessionKeyLine = line.raw.number
-                let parsed = TagParser.parse(line.content).tag
-                guard let key = KeyTag(parsed), FairPlay.isFairPlayKey(key) else { continue }
-                let uri = key.uri.map { reader.variables.substitute($0).text } ?? ""
-                let value = KeyAttributes(
-                    method: key.method, uri: uri, keyFormat: key.keyFormat, keyFormatVersions: key.keyFormatVersions,
-                    iv: parsed.attributes?["IV"]?.text)
-                existing.append((line.raw.number, value, line.text, parsed.attributes))
+                guard let key = Self.fairPlaySessionKey(line, reader) else { continue }
+                existing.append((line.raw.number, key.value, line.text, key.attributes))
             case .tag(.version):
                 survey.versionLine = line.raw.number
                 versionText = line.text

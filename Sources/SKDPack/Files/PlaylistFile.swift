@@ -39,6 +39,11 @@ public struct PlaylistPackage: Sendable {
     public var unreadMedia = 0
     /// The paths of the media playlists an EXT-X-I-FRAME-STREAM-INF names.
     public var iFramePlaylists: Set<String> = []
+    /// For one media playlist alone: the master beside it (in its directory or the one above) that lists
+    /// it, which the run does not hold. Its session keys announce this playlist's keys, so rewritten where
+    /// it is, the playlist must keep a key they announce (found with
+    /// ``PlaylistDiscovery/findsListingMasters``).
+    public var listingMaster: String?
 
     public init(
         master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:],
@@ -71,10 +76,18 @@ public struct PlaylistDiscovery: Sendable {
     /// Files that are not where their playlist lives (standard input, spooled to a temporary file): a
     /// master among them has no directory to find its playlists in, so they are not looked for.
     public var unanchored: Set<String> = []
+    /// Also look, for each media playlist no master of the run claims, for the master beside it that lists
+    /// it (``PlaylistPackage/listingMaster``): a directory and the one above read for each directory of
+    /// such playlists.
+    public var findsListingMasters: Bool
 
-    public init(followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false, names: SettingNames = SettingNames()) {
+    public init(
+        followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false, findsListingMasters: Bool = false,
+        names: SettingNames = SettingNames()
+    ) {
         self.followSymlinks = followSymlinks
         self.findsLeftoversBesideFiles = findsLeftoversBesideFiles
+        self.findsListingMasters = findsListingMasters
         self.names = names
     }
 
@@ -302,8 +315,11 @@ public struct PlaylistDiscovery: Sendable {
                     iFramePlaylists: iFramePlaylists))
             claimed.insert(PathComponents.normalized(master.path))
         }
+        var listings = MasterListings()
         for file in files where !claimed.contains(PathComponents.normalized(file.path)) {
-            packages.append(PlaylistPackage(master: nil, media: [file], diagnostics: []))
+            var package = PlaylistPackage(master: nil, media: [file], diagnostics: [])
+            if findsListingMasters, !unanchored.contains(file.path) { package.listingMaster = listings.master(listing: file.path) }
+            packages.append(package)
         }
         return packages.sorted { ($0.master ?? $0.media[0]) < ($1.master ?? $1.media[0]) }
     }
@@ -333,6 +349,51 @@ public struct PlaylistDiscovery: Sendable {
         }
     }
     private func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
+}
+
+/// The masters of directories, each with the files its local references name (by device and inode,
+/// whatever the spelling of the paths): for finding the master that lists a media playlist given alone.
+/// A directory is read once, however many playlists ask about it.
+struct MasterListings {
+    private var byDirectory: [String: [(path: String, listed: Set<[UInt64]>)]] = [:]
+
+    /// The master in the directory of the media playlist at `path`, or in the one above (renditions in a
+    /// folder of their own), that lists it; the first by name where several do.
+    mutating func master(listing path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let file = [UInt64(info.st_dev), UInt64(info.st_ino)]
+        let directory = PathComponents.normalized(AtomicFile.directory(of: path))
+        for candidate in [directory, PathComponents.normalized(directory + "/..")] {
+            if let master = masters(in: candidate).first(where: { $0.listed.contains(file) }) { return master.path }
+        }
+        return nil
+    }
+
+    private mutating func masters(in directory: String) -> [(path: String, listed: Set<[UInt64]>)] {
+        if let known = byDirectory[directory] { return known }
+        var names: [String] = []
+        if let handle = opendir(directory) {
+            while let entry = readdir(handle) {
+                let name = entry.name
+                if !name.hasPrefix("."), name.hasSuffix(".m3u8") { names.append(name) }
+            }
+            closedir(handle)
+        }
+        var found: [(path: String, listed: Set<[UInt64]>)] = []
+        for name in names.sorted() {
+            let path = entryPath(name, in: directory)
+            guard let references = MasterReferences.read(path) else { continue }
+            var listed: Set<[UInt64]> = []
+            for reference in references.local {
+                var info = stat()
+                if stat(entryPath(reference.path, in: directory), &info) == 0 { listed.insert([UInt64(info.st_dev), UInt64(info.st_ino)]) }
+            }
+            found.append((path, listed))
+        }
+        byDirectory[directory] = found
+        return found
+    }
 }
 
 /// The local playlists a master references: variant URIs, `EXT-X-MEDIA` and I-frame `URI`s.

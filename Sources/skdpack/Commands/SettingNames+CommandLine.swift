@@ -10,6 +10,7 @@ extension SettingNames {
         names.kidFromMedia = "--kid-from media"
         names.allowSharedContentID = "--allow-shared-content-id"
         names.destinations = "--in-place, --output DIR, --check or --diff"
+        names.elsewhere = "--output DIR or standard output"
         return names
     }()
 }
