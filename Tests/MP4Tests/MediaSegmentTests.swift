@@ -59,11 +59,9 @@ import Testing
 
     /// audio-enc-s3.mp4 of the FairPlay title is cut short: its `mdat` announces 1,728 bytes more than the
     /// file has (the source's own file; ffprobe reads it without a word). The reader says where.
-    @Test func theCutFairPlaySegmentIsFoundOut() throws {
-        guard let folder = SharedMaterial.segments else {
-            print(SharedMaterial.skipReason)
-            return
-        }
+    @Test(.enabled(if: SharedMaterial.segments != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func theCutFairPlaySegmentIsFoundOut() throws {
+        let folder = try #require(SharedMaterial.segments)
         let path = folder.appendingPathComponent("shaka-player-clear-encrypted-hls/audio-enc-s3.mp4").path
         #expect {
             _ = try MediaSegmentFile.read(path)
@@ -73,12 +71,8 @@ import Testing
         }
     }
 
-    @Test(arguments: cases)
+    @Test(.enabled(if: FFprobe.executable != nil, Comment(rawValue: FFprobe.skipReason)), arguments: cases)
     func samplesAsFFprobeCountsThem(_ item: Case) throws {
-        guard FFprobe.executable != nil else {
-            print(FFprobe.skipReason)
-            return
-        }
         let folder = SharedMaterial.segments!
         let initPath = folder.appendingPathComponent(item.initFile).path
         let initSegment = try InitSegmentFile.read(initPath, range: item.initRange)
@@ -121,11 +115,9 @@ import Testing
     /// What the sources say of their encryption: mp4ff's cbcs video is 1:9 and its audio whole blocks, with
     /// every sample in `senc` with subsamples; the FairPlay title's encrypted audio is cbcs under its
     /// `tenc` key; a fragment's own `seig` names the key of its samples.
-    @Test func encryptionAsTheSourcesDescribeIt() throws {
-        guard let folder = SharedMaterial.segments else {
-            print(SharedMaterial.skipReason)
-            return
-        }
+    @Test(.enabled(if: SharedMaterial.segments != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func encryptionAsTheSourcesDescribeIt() throws {
+        let folder = try #require(SharedMaterial.segments)
         let video = try InitSegmentFile.read(folder.appendingPathComponent("mp4ff/cbcs.mp4").path)
         #expect(video.tracks[0].scheme == "cbcs" && video.tracks[0].pattern?.crypt == 1 && video.tracks[0].pattern?.skip == 9)
         #expect(video.tracks[0].codec == "avc1.64001f")

@@ -15,12 +15,8 @@ import Testing
 
     static let profiles = ["Baseline": 66, "Constrained Baseline": 66, "Main": 77, "Extended": 88, "High": 100]
 
-    @Test(arguments: files)
+    @Test(.enabled(if: FFprobe.executable != nil, Comment(rawValue: FFprobe.skipReason)), arguments: files)
     func streamsAsFFprobeReadsThem(_ name: String) throws {
-        guard FFprobe.executable != nil else {
-            print(FFprobe.skipReason)
-            return
-        }
         let file = SharedMaterial.segments!.appendingPathComponent(name)
         let segment = try TransportSegmentFile.read(file.path)
         let streams = try FFprobe.streams(
@@ -49,11 +45,9 @@ import Testing
     /// What the source says of the SAMPLE-AES segment's PMT (Apple's MPEG-2 Stream Encryption Format for
     /// HLS): AC-3 as 0xC1 with `ac3d` and the `apad` audio setup, H.264 as 0xDB with `zavc`; its decrypted
     /// twin has the clear types (0x81, 0x1B). The NAL unit headers stay clear under SAMPLE-AES.
-    @Test func sampleAESStreamsAsTheSourceDescribesThem() throws {
-        guard let folder = SharedMaterial.segments else {
-            print(SharedMaterial.skipReason)
-            return
-        }
+    @Test(.enabled(if: SharedMaterial.segments != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func sampleAESStreamsAsTheSourceDescribesThem() throws {
+        let folder = try #require(SharedMaterial.segments)
         let encrypted = try TransportSegmentFile.read(folder.appendingPathComponent("iori-ssa-ac3/segment-0.ts").path)
         #expect(encrypted.streams.map(\.streamType) == [0xC1, 0xDB])
         #expect(encrypted.audio?.privateDataIndicator == "ac3d" && encrypted.audio?.registrations == ["apad"])
@@ -69,11 +63,9 @@ import Testing
 
 /// Transport streams that lie or are cut: findings with offsets, never a crash or a read past the end.
 @Suite struct MalformedTransportSegmentTests {
-    @Test func lostSyncAndSkippedCountersAreFound() throws {
-        guard let folder = SharedMaterial.segments else {
-            print(SharedMaterial.skipReason)
-            return
-        }
+    @Test(.enabled(if: SharedMaterial.segments != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func lostSyncAndSkippedCountersAreFound() throws {
+        let folder = try #require(SharedMaterial.segments)
         var bytes = [UInt8](try Data(contentsOf: folder.appendingPathComponent("shaka-player-hls-gap/2.ts")))
         bytes[188 * 10] = 0x00
         // The continuity counter of packet 20 moved on by two.
