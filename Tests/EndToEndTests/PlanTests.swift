@@ -79,7 +79,13 @@ struct PlanTests {
         try scratch.write("no-column.csv", "title_dir,entitlement_url\nlegacy-title,https://lic.example.com/fps\n")
         try refused(
             ["apply", "--template", "entitlement", "--catalog", scratch.path("no-column.csv")],
-            says: "has no content_id column, and nothing else gives {content_id}", scratch: scratch)
+            says: "has no content_id column, and nothing else gives {content_id} (its columns: entitlement_url)",
+            scratch: scratch)
+        try scratch.write("misspelt.csv", "title_dir,contentid,entitlement_url\nlegacy-title,t-1,https://lic.example.com/fps\n")
+        try refused(
+            ["apply", "--template", "entitlement", "--catalog", scratch.path("misspelt.csv")],
+            says: "has no content_id column, and nothing else gives {content_id}; is its column contentid meant? name it content_id",
+            scratch: scratch)
         try scratch.write(
             "no-row.csv",
             "title_dir,content_id,entitlement_url\nclear-title,t-1,https://lic.example.com/fps\n"

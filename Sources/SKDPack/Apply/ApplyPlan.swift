@@ -255,8 +255,9 @@ public struct ApplyPlan: Sendable {
         }
         let columns = catalog.columns
         return needed.filter { !columns.contains($0) }.map { name in
-            "the catalogue \(catalog.path) has no \(name) column, and nothing else gives {\(name)} "
-                + "(its columns: \(columns.sorted().joined(separator: ", ")))"
+            "the catalogue \(catalog.path) has no \(name) column, and nothing else gives {\(name)}"
+                + (NearestName.nearest(to: name, in: columns.sorted()).map { "; is its column \($0) meant? name it \(name)" } ?? "")
+                + " (its columns: \(columns.sorted().joined(separator: ", ")))"
         }
     }
 
