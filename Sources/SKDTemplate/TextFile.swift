@@ -28,12 +28,12 @@ public enum TextFile {
         }
     }
 
-    /// The bytes of the file at `path`.
-    public static func bytes(_ path: String) throws(ReadError) -> [UInt8] {
-        switch SystemCall.readAll(path) {
+    /// The bytes of the file at `path`, at most `limit` of them (more is an error, not a cut).
+    public static func bytes(_ path: String, limit: Int = .max) throws(ReadError) -> [UInt8] {
+        switch SystemCall.readAll(path, limit: limit) {
         case .success(let bytes): return bytes
         case .failure(.system(let code)): throw ReadError(path: path, reason: String(cString: strerror(code)))
-        case .failure(.tooLarge): throw ReadError(path: path, reason: "too large")
+        case .failure(.tooLarge): throw ReadError(path: path, reason: "too large (over \(limit) bytes)")
         }
     }
 }

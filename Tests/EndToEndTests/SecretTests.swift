@@ -47,6 +47,44 @@ struct SecretTests {
         #expect(shown.stdoutText.components(separatedBy: "ExpressPlayToken=\(Self.token)\n").count == 3, "\(shown.stdoutText)")
     }
 
+    @Test("a secret from --var-file: off the command line, in the playlists, in no output or report; a file that cannot serve is refused")
+    func fromFile() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // As `echo` on Windows or an editor leaves it: one final CRLF, which is not part of the token.
+        try scratch.write("token.txt", Self.token + "\r\n")
+        let given = ["--template", "expressplay-token", "--var-file", "token=\(scratch.path("token.txt"))"]
+        let (run, reports) = try Self.reports(
+            scratch, ["apply"] + given + ["--in-place", "--no-progress", scratch.path("library/legacy-title")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdoutText.contains(Self.token) && !run.stderr.contains(Self.token))
+        for report in reports { #expect(!report.contains(Self.token), "\(report.prefix(200))") }
+        for playlist in ["master.m3u8", "video-360p.m3u8"] {
+            #expect(try scratch.text("library/legacy-title/\(playlist)").contains("ExpressPlayToken=\(Self.token)\","))
+        }
+        // validate and render read it the same way, and show it nowhere.
+        let validate = try SKDPackRunner.run(["validate"] + given + [scratch.path("library/legacy-title")])
+        #expect(validate.status == 0, "\(validate.stdoutText)\(validate.stderr)")
+        let render = try SKDPackRunner.run(["render"] + given)
+        #expect(render.stdoutText.hasPrefix("skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\n"))
+        // A file that is not there, too large, or holds a line break inside: refused before anything is read.
+        let before = try scratch.snapshot("library")
+        try scratch.write("large.txt", String(repeating: "a", count: 70_000))
+        try scratch.write("two-lines.txt", "abc\ndef\n")
+        for (file, says) in [
+            ("missing.txt", "--var-file token: cannot read \(scratch.path("missing.txt")): No such file or directory"),
+            ("large.txt", "too large (over 65536 bytes)"), ("two-lines.txt", "--var-file token: the value holds \\n"),
+        ] {
+            let refused = try SKDPackRunner.run(
+                [
+                    "apply", "--template", "expressplay-token", "--var-file", "token=\(scratch.path(file))", "--in-place",
+                    scratch.path("library"),
+                ])
+            #expect(refused.status == 2 && refused.stderr.contains(says), "\(file): \(refused.stderr)")
+        }
+        #expect(try scratch.snapshot("library") == before)
+    }
+
     @Test("a secret from a catalogue row: in the playlist, nowhere in diffs, reports or messages (the master's session key too)")
     func fromCatalog() throws {
         let scratch = try Scratch()

@@ -164,7 +164,8 @@ extension ApplySettings {
             var options = ApplyOptions(
                 template: try TemplateOptions.keyTemplate(of: template),
                 variables: try TemplateOptions.sources(
-                    variables: variables, catalog: catalog, pathPattern: pathPattern, match: match),
+                    given: try TemplateOptions.given(variables: variables, files: variableFiles), catalog: catalog,
+                    pathPattern: pathPattern, match: match),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
             options.readerOptions = try ReaderLimitOptions.applied(
                 to: options.readerOptions, lineLength: maxLineLength, playlistSize: maxPlaylistSize, segments: maxSegments)

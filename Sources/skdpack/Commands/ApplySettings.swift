@@ -6,6 +6,7 @@ import MP4
 struct ApplySettings: Equatable {
     var template: String
     var variables: [String] = []
+    var variableFiles: [String] = []
     var catalog: String?
     var pathPattern: String?
     var match: String?

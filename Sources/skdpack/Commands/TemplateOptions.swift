@@ -23,6 +23,14 @@ struct TemplateOptions: ParsableArguments {
     var variables: [String] = []
 
     @Option(
+        name: [.customLong("var-file")],
+        help: ArgumentHelp(
+            "A template variable whose value is a file's text, one final newline dropped (repeatable): a secret kept off the "
+                + "command line, the process list and the shell's history.",
+            valueName: "NAME=FILE"))
+    var variableFiles: [String] = []
+
+    @Option(
         help: ArgumentHelp("Variables per title from a CSV (header row) or JSON file.", valueName: "FILE"),
         completion: .file(extensions: ["csv", "json"]))
     var catalog: String?
@@ -55,30 +63,66 @@ struct TemplateOptions: ParsableArguments {
 
     /// A `--var NAME=VALUE` argument, checked: NAME is letters, digits and `_`, not starting with a digit.
     static func variable(_ argument: String) throws -> (name: String, value: String) {
+        let (name, value) = try nameAndText(argument, option: "--var", text: "VALUE")
+        return (name, try checked(value, of: name, option: "--var"))
+    }
+
+    /// `--var-file NAME=FILE`: the variable and the text of the file (at most 64 KiB, UTF-8), without one final
+    /// newline (LF or CRLF), as `echo` and editors leave one.
+    static func variable(fromFile argument: String) throws -> (name: String, value: String) {
+        let (name, path) = try nameAndText(argument, option: "--var-file", text: "FILE")
+        let bytes: [UInt8]
+        do {
+            bytes = try TextFile.bytes(path, limit: 64 * 1024)
+        } catch {
+            throw UsageFailure("--var-file \(name): cannot read \(error)")
+        }
+        guard TextFile.firstLineNotUTF8(bytes) == nil else { throw UsageFailure("--var-file \(name): \(path) is not UTF-8 text") }
+        var value = String(decoding: bytes, as: UTF8.self)
+        // "\r\n" is one Character: removeLast takes both.
+        if value.hasSuffix("\r\n") || value.hasSuffix("\n") { value.removeLast() }
+        return (name, try checked(value, of: name, option: "--var-file"))
+    }
+
+    /// `NAME=TEXT` split, the name checked.
+    private static func nameAndText(_ argument: String, option: String, text: String) throws -> (name: String, text: String) {
         guard let equals = argument.firstIndex(of: "=") else {
-            throw UsageFailure("--var \(argument): write NAME=VALUE")
+            throw UsageFailure("\(option) \(argument): write NAME=\(text)")
         }
         let name = String(argument[..<equals])
         guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
             !name.first!.isNumber
-        else { throw UsageFailure("--var \(argument): '\(name)' is not a variable name (letters, digits and _)") }
-        let value = String(argument[argument.index(after: equals)...])
-        // Refused before any playlist is read, rather than once per key: no key URI carries these. The value
-        // itself is not shown (it may be a secret).
+        else { throw UsageFailure("\(option) \(argument): '\(name)' is not a variable name (letters, digits and _)") }
+        return (name, String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Refused before any playlist is read, rather than once per key: no key URI carries these. The value
+    /// itself is not shown (it may be a secret).
+    private static func checked(_ value: String, of name: String, option: String) throws -> String {
         if let scalar = TemplateValue.forbiddenScalar(in: value) {
             throw UsageFailure(
-                "--var \(name): the value holds \(scalar.escaped(asASCII: true)); a key URI never carries '\"' or a control character")
+                "\(option) \(name): the value holds \(scalar.escaped(asASCII: true)); a key URI never carries '\"' or a control character")
         }
-        return (name, value)
+        return value
+    }
+
+    /// The values given on the command line: `--var`, then `--var-file`.
+    static func given(variables: [String], files: [String]) throws -> [(name: String, value: String)] {
+        try variables.map { try Self.variable($0) } + files.map { try Self.variable(fromFile: $0) }
     }
 
     func sources() throws -> VariableSources {
-        try Self.sources(variables: variables, catalog: catalog, pathPattern: pathPattern, match: match)
+        try Self.sources(
+            given: try Self.given(variables: variables, files: variableFiles), catalog: catalog, pathPattern: pathPattern, match: match)
     }
 
-    /// The variable sources of `--var`, `--catalog`, `--path-pattern` and `--match`, checked and loaded.
-    static func sources(variables: [String], catalog: String?, pathPattern: String?, match: String?) throws -> VariableSources {
-        let commandLine = try variables.map(Self.variable)
+    /// The variable sources of the values given (`--var`, `--var-file`), `--catalog`, `--path-pattern` and
+    /// `--match`, checked and loaded.
+    static func sources(
+        given commandLine: [(name: String, value: String)], catalog: String?, pathPattern: String?, match: String?
+    )
+        throws -> VariableSources
+    {
         let loadedCatalog: Catalog?
         do {
             loadedCatalog = try catalog.map { path throws(Catalog.LoadError) in try Catalog.load(path: path) }

@@ -73,6 +73,13 @@ struct ValidateCommand: ParsableCommand {
     var variables: [String] = []
 
     @Option(
+        name: .customLong("var-file"),
+        help: ArgumentHelp(
+            "With --template: as --var, the value a file's text, one final newline dropped (a secret kept off the command line).",
+            valueName: "NAME=FILE"))
+    var variableFiles: [String] = []
+
+    @Option(
         help: ArgumentHelp(
             "With --template: each title's values from a CSV (header row) or JSON file; a key must carry its own title's.",
             valueName: "FILE"),
@@ -184,10 +191,7 @@ struct ValidateCommand: ParsableCommand {
         options.keyTruth = KeyTruth(
             documents: try KeyTruthOptions.documents(cpix), initSegments: InitSegmentStore(limit: maxInitSize.bytes))
         var pinned: [String: String] = [:]
-        for variable in variables {
-            let (name, value) = try TemplateOptions.variable(variable)
-            pinned[name] = value
-        }
+        for (name, value) in try TemplateOptions.given(variables: variables, files: variableFiles) { pinned[name] = value }
         options.allowHosts = allowHosts
         if let template {
             let definition = try TemplateOptions.keyTemplate(of: template).definition
@@ -212,7 +216,7 @@ struct ValidateCommand: ParsableCommand {
                 throw UsageFailure(
                     "\(catalog != nil ? "--catalog" : "--path-pattern") needs --template: the values are checked against the keys it makes")
             }
-            options.titleValues = try TemplateOptions.sources(variables: [], catalog: catalog, pathPattern: pathPattern, match: nil)
+            options.titleValues = try TemplateOptions.sources(given: [], catalog: catalog, pathPattern: pathPattern, match: nil)
         }
         return options
     }
