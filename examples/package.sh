@@ -19,9 +19,9 @@ title_dir="$work/library/$(basename "$title")"
 package=(apply --template entitlement-rotation --catalog examples/catalog.csv --session-keys)
 "$skdpack" "${package[@]}" --in-place "$title_dir"
 # A second run finds nothing to change: exit 0 from --check is the proof.
-echo "a second run, --check:"
-"$skdpack" "${package[@]}" --check "$title_dir"
-
+echo "a second run, --check (its summary on standard error):"
+"$skdpack" "${package[@]}" --check "$title_dir" 2>&1
+echo "the FairPlay key lines now in the title's playlists, counted:"
 grep -h 'com.apple.streamingkeydelivery' "$title_dir"/*.m3u8 | sort | uniq -c
 echo "the https URL a player's resource loader requests for the first key:"
 "$skdpack" resolve --allow-host lic.example.com "$(grep -ho 'skd://[^"]*' "$title_dir"/*.m3u8 | head -1)"
