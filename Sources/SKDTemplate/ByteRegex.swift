@@ -535,7 +535,9 @@ package struct ByteRegex: Sendable {
                 high = cursor < pattern.count && pattern[cursor] == UInt8(ascii: "}") ? nil : number()
                 if high == nil, !(cursor < pattern.count && pattern[cursor] == UInt8(ascii: "}")) { return nil }
             }
-            guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}"), high.map({ $0 >= low }) ?? true, high ?? low <= 1000 else {
+            // How large a count may be is the program's size to say (``maximumProgramSize``): a run of one
+            // byte class compiles to one instruction whatever its count (a token's `[A-Za-z0-9._~%+/=-]{16,4096}`).
+            guard cursor < pattern.count, pattern[cursor] == UInt8(ascii: "}"), high.map({ $0 >= low }) ?? true else {
                 return nil
             }
             position = cursor
@@ -777,6 +779,8 @@ package struct ByteRegex: Sendable {
             case .concatenation(let items): return items.reduce(0) { add($0, size(of: $1)) }
             case .group(let inner, let capture): return add(size(of: inner), capture == nil ? 0 : 2)
             case .alternation(let branches): return branches.reduce(0) { add($0, add(size(of: $1), 2)) }
+            case .repetition(let inner, _, _, true) where matchesOneByte(inner):
+                return 1  // a greedy run of one byte class: one `greedyRun`, as `compile` emits it
             case .repetition(let inner, let min, let max, _):
                 let one = size(of: inner)
                 let required = times(one, min)

@@ -15,16 +15,26 @@ public enum LicenseURL {
         guard uri.hasPrefix("skd://") else {
             return .notKeyURI(uri.hasPrefix("skd:") ? "skd: without // names no server" : "the scheme is not skd")
         }
-        let rest = uri.dropFirst("skd://".count)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
-        let host =
-            hostAndPort.hasPrefix("[")
-            ? String(hostAndPort.prefix { $0 != "]" }) + "]"
-            : String(hostAndPort.prefix { $0 != ":" })
-        let looksLikeServer = host.contains(".") || host.lowercased() == "localhost" || host.hasPrefix("[")
-        guard looksLikeServer else { return .identifier(String(authority)) }
-        return .url("https://" + rest, host: host.lowercased())
+        // Split on the UTF-8 bytes of the delimiters, which no multi-byte character holds: the same cuts as
+        // on scalars, without breaking the URI into Characters (a template's start-up asks this of its URI).
+        let rest = uri.utf8.dropFirst("skd://".utf8.count)
+        let authority = rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }
+        let hostAndPort = authority.lastIndex(of: UInt8(ascii: "@")).map { authority[authority.index(after: $0)...] } ?? authority
+        let host: Substring.UTF8View =
+            hostAndPort.first == UInt8(ascii: "[")
+            ? hostAndPort.prefix { $0 != UInt8(ascii: "]") } : hostAndPort.prefix { $0 != UInt8(ascii: ":") }
+        let bracketed = hostAndPort.first == UInt8(ascii: "[")
+        let name = lowercased(host) + (bracketed ? "]" : "")
+        guard host.contains(UInt8(ascii: ".")) || name == "localhost" || bracketed else {
+            return .identifier(String(Substring(authority)))
+        }
+        return .url("https://" + String(Substring(rest)), host: name)
+    }
+
+    /// A host name in lower case: ASCII letters by their bytes, anything else as Unicode says.
+    private static func lowercased(_ host: Substring.UTF8View) -> String {
+        guard host.allSatisfy({ $0 < 0x80 }) else { return String(Substring(host)).lowercased() }
+        return String(decoding: host.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 
     /// The scheme written after `skd://` (or `skd:`), as in `skd://https://lic.example.com/fps`: `https`,

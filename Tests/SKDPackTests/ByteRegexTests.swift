@@ -58,7 +58,7 @@ struct ByteRegexTests {
         // `^` inside groups and alternatives too: a pattern whose every match starts with one is tried at the
         // text's start only.
         let pieces = ["a", "b", "/", "\\.", "\\?", "&", "=", "[ab]", "[^/]", "[a-c0-9]", "\\d", "\\w", ".", "-", "ab", "a/b", "^", "^a"]
-        let quantifiers = ["", "", "", "*", "+", "?", "*?", "+?", "??", "{1,2}", "{2}", "{0,}"]
+        let quantifiers = ["", "", "", "*", "+", "?", "*?", "+?", "??", "{1,2}", "{2}", "{0,}", "{2,1500}", "{1001,}"]
         var compared = 0
         for _ in 0..<600 {
             var pattern = Bool.random(using: &generator) ? "^" : ""
@@ -105,12 +105,32 @@ struct ByteRegexTests {
 
     @Test("nested counted repetitions too large to unroll are left to Swift's Regex, at once")
     func nestedCounts() throws {
-        for pattern in ["((a{1,1000}){1,1000}){1,1000}", "(((a{2,999}){999}){999}){999}", "(a{0,999}b{0,999}){999}"] {
+        // (A greedy run of one byte is one instruction however long, so the repetitions around it decide.)
+        for pattern in ["((a{1,1000}){1,1000}){1,1000}", "(((a{2,999}?){999}){999}){999}", "(a{0,999}?b{0,999}){999}"] {
             #expect(ByteRegex.compile(pattern) == nil)
             let compiled = try NamedPattern(pattern)
             #expect(compiled.groups(in: "aab") == compiled.swiftRegexGroups(in: "aab"))
         }
         #expect(ByteRegex.compile("(?<x>a{1,50}){1,50}") != nil)
+    }
+
+    /// A shipped template's token pattern: one byte class counted in thousands. The byte matcher runs it (a
+    /// template's start-up otherwise compiles Swift's Regex, a third of a small run's instructions), and says
+    /// what Swift's says at every edge of its count.
+    @Test("a run of one class with counts over a thousand is the byte matcher's, and agrees with Swift's Regex")
+    func longCountedRuns() throws {
+        for pattern in ["[A-Za-z0-9._~%+/=-]{16,4096}", "^(?:[a-c]{1001})$", "x{2000,}y", "(?<t>[^&]{3,5000})&"] {
+            #expect(ByteRegex.compile(pattern) != nil, "\(pattern)")
+            let compiled = try NamedPattern(pattern)
+            for count in [0, 2, 3, 15, 16, 17, 1000, 1001, 1002, 1999, 2000, 2001, 4095, 4096, 4097, 5000, 5001] {
+                for text in [
+                    String(repeating: "a", count: count), "x" + String(repeating: "x", count: count) + "y&",
+                    String(repeating: "b", count: count) + "&",
+                ] {
+                    #expect(compiled.groups(in: text) == compiled.swiftRegexGroups(in: text), "\(pattern) on \(count)")
+                }
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SKDTemplate
+import SKDTestSupport
 import Testing
 
 @Suite("Template language")
@@ -178,6 +179,41 @@ struct TemplateTests {
         #expect(LicenseURL.isAllowed(host: "eu.lic.example.com", by: ["*.lic.example.com"]))
         #expect(!LicenseURL.isAllowed(host: "lic.example.com.evil.test", by: ["lic.example.com", "*.example.com"]))
         #expect(LicenseURL.isAllowed(host: "anything.test", by: []))
+    }
+
+    /// The obvious reading of a key URI's server, on Characters, as `derive` once was: the reference its
+    /// reading on UTF-8 bytes is held to.
+    static func characterDerivation(_ uri: String) -> LicenseURL.Derivation? {
+        guard uri.hasPrefix("skd://"), LicenseURL.nestedScheme(in: uri) == nil else { return nil }
+        let rest = uri.unicodeScalars.dropFirst("skd://".count)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority[...]
+        let host =
+            hostAndPort.first == "["
+            ? String(String.UnicodeScalarView(hostAndPort.prefix { $0 != "]" })) + "]"
+            : String(String.UnicodeScalarView(hostAndPort.prefix { $0 != ":" }))
+        guard host.unicodeScalars.contains(".") || host.lowercased() == "localhost" || host.unicodeScalars.first == "[" else {
+            return .identifier(String(String.UnicodeScalarView(authority)))
+        }
+        return .url("https://" + String(String.UnicodeScalarView(rest)), host: host.lowercased())
+    }
+
+    @Test("license URLs: the server read on bytes is the one read on scalars, whatever the URI holds")
+    func licenseURLOnBytes() {
+        var generator = SplitMix(seed: 0x11C)
+        let pieces = [
+            "lic", ".", "example", "COM", ":", "443", "@", "user", "[", "::1", "]", "/", "?", "#", "localhost", "LocalHost",
+            "é", "É", "\u{301}", "日本", "-", "%41", "x",
+        ]
+        var compared = 0
+        for _ in 0..<3000 {
+            var uri = "skd://"
+            for _ in 0..<Int.random(in: 0...7, using: &generator) { uri += pieces.randomElement(using: &generator)! }
+            guard let expected = Self.characterDerivation(uri) else { continue }
+            #expect(LicenseURL.derive(fromKeyURI: uri) == expected, "\(uri)")
+            compared += 1
+        }
+        #expect(compared > 2000)
     }
 }
 
