@@ -78,7 +78,7 @@ public struct TemplateLibrary: Sendable {
     public func filePath(for argument: String) -> String? {
         let utf8 = argument.utf8
         guard !utf8.indices.contains(where: { utf8[$0...].starts(with: "://".utf8) }), !argument.hasPrefix("skd:") else { return nil }
-        let isPath = argument.contains("/") || [".yaml", ".yml", ".json"].contains { argument.hasSuffix($0) }
+        let isPath = utf8.contains(UInt8(ascii: "/")) || [".yaml", ".yml", ".json"].contains { argument.hasSuffix($0) }
         if isPath { return argument }
         for directory in searchPaths {
             for suffix in [".yaml", ".yml", ".json"] {

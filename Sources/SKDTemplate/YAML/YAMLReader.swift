@@ -393,10 +393,22 @@ private struct BlockParser {
         if text.unicodeScalars.contains("\t") {
             throw YAMLError(message: "a tab inside a plain value; quote the value", mark: at)
         }
-        if text.hasSuffix(":") || text.contains(": ") {
+        if text.utf8.last == UInt8(ascii: ":") || Self.holdsColonSpace(text) {
             throw YAMLError(message: "': ' inside a value starts a mapping, which YAML does not allow here; quote the value", mark: at)
         }
         return .scalar(text, plain: true, at)
+    }
+
+    /// Whether `text` holds `: `, read on its bytes as YAML reads code points: `String.contains` would
+    /// search Characters through the string processing library, whose first use costs a template's start-up
+    /// more than the rest of its reading.
+    static func holdsColonSpace(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: ":"), byte == UInt8(ascii: " ") { return true }
+            previous = byte
+        }
+        return false
     }
 
     // MARK: Flow
