@@ -224,6 +224,55 @@ struct PlanTests {
         }
     }
 
+    @Test(
+        "13. a rendition migrated alone, its master announcing its key: refused in place, by --check and --diff; fine once the master has the new key"
+    )
+    func renditionAlone() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let rendition = scratch.path("library/legacy-title/video-360p.m3u8")
+        let before = try scratch.snapshot("library")
+        let migration = Self.migration + Self.match
+        let says =
+            "legacy-title/master.m3u8:4:1: error: \(rendition), rewritten alone, would no longer use the key this master announces here"
+        for destination in ["--in-place", "--check", "--diff"] {
+            let run = try SKDPackRunner.run(migration + [destination, rendition])
+            #expect(run.status == 1, "\(destination): \(run.stderr)")
+            #expect(run.stderr.contains(says) && run.stderr.contains("[PKG-rendition-alone]"), "\(destination): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(destination) shows nothing it would not write: \(run.stdoutText)")
+            #expect(try scratch.snapshot("library") == before, "\(destination) wrote")
+        }
+        // The title migrated whole, then the rendition put back as it was: its master announces the key it
+        // gets, so it goes through alone.
+        let title = try SKDPackRunner.run(migration + ["--in-place", scratch.path("library/legacy-title")])
+        #expect(title.status == 0, "\(title.stderr)")
+        let migrated = try scratch.text("library/legacy-title/video-360p.m3u8")
+        try scratch.write("library/legacy-title/video-360p.m3u8", String(decoding: before["legacy-title/video-360p.m3u8"]!, as: UTF8.self))
+        let alone = try SKDPackRunner.run(migration + ["--in-place", rendition])
+        #expect(alone.status == 0, "\(alone.stderr)")
+        #expect(try scratch.text("library/legacy-title/video-360p.m3u8") == migrated)
+    }
+
+    @Test("13b. a rendition in a folder of its own is held to the master above it; a master without session keys holds nothing")
+    func renditionInSubfolder() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let legacy = try scratch.text("library/legacy-title/video-360p.m3u8")
+        try FileManager.default.createDirectory(atPath: scratch.path("t/video"), withIntermediateDirectories: true)
+        try scratch.write("t/video/v.m3u8", legacy)
+        let sessionKey =
+            #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://legacy-0042",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        try scratch.write("t/master.m3u8", "#EXTM3U\n#EXT-X-VERSION:5\n\(sessionKey)\n#EXT-X-STREAM-INF:BANDWIDTH=900000\nvideo/v.m3u8\n")
+        let refused = try SKDPackRunner.run(Self.migration + Self.match + ["--in-place", scratch.path("t/video/v.m3u8")])
+        #expect(refused.status == 1 && refused.stderr.contains("t/master.m3u8:3:1: error: "), "\(refused.stderr)")
+        #expect(try scratch.text("t/video/v.m3u8") == legacy)
+        // The packager writes the master before any session key (the run asks for them): nothing to hold.
+        try scratch.write("t/master.m3u8", "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-STREAM-INF:BANDWIDTH=900000\nvideo/v.m3u8\n")
+        let passed = try SKDPackRunner.run(Self.migration + Self.match + ["--session-keys", "--in-place", scratch.path("t/video/v.m3u8")])
+        #expect(passed.status == 0, "\(passed.stderr)")
+        #expect(try scratch.text("t/video/v.m3u8") != legacy)
+    }
+
     @Test("12. the Kubernetes recipe's shard command runs on a fresh volume: it makes its report folder")
     func kubernetesShard() throws {
         let scratch = try Scratch()

@@ -64,25 +64,54 @@ struct PromiseTests {
 
     /// A title is the unit of change, even when a job names one of its media playlists (a rendition
     /// re-packaged, a pipeline that runs per rendition): each media playlist rewritten in place on its own,
-    /// one after another, leaves no title with an error validate did not find before (a session key of the
-    /// master that no playlist uses any more, among them).
+    /// one after another, is refused exactly when a master beside it announces one of its FairPlay keys
+    /// (the announcement would go stale), goes through otherwise (no session key names it, or none is
+    /// written yet, even with `--session-keys`), and leaves no title with an error validate did not find
+    /// before (a session key that no playlist uses any more, among them).
     @Test(
-        "apply --in-place of each media playlist alone adds no error validate finds in its title",
-        arguments: [false, true], Array(UInt64(1)...8))
-    func renditionsAloneKeepTitlesWhole(_ sessionKeys: Bool, seed: UInt64) throws {
+        "apply --in-place of each media playlist alone: refused where its master announces its key, and no error added",
+        arguments: [false, true])
+    func renditionsAloneKeepTitlesWhole(_ sessionKeys: Bool) throws {
         let job = Self.jobs[1]
-        let library = try GeneratedLibrary(seed: seed, forms: job.forms)
-        defer { library.remove() }
-        let before = try Self.errors(under: library.path(), template: [])
-        let media = try Self.files(under: library.path()).filter { !$0.hasSuffix("master.m3u8") }
-        for path in media {
-            let run = try SKDPackRunner.run(
-                ["apply"] + (try job.arguments(library)) + (sessionKeys ? ["--session-keys"] : []) + ["--in-place", "--no-progress", path])
-            #expect(run.status <= 1, "seed \(seed) \(path): \(run.stderr)")
+        var (refusals, passes) = (0, 0)
+        for seed in UInt64(1)...8 {
+            let library = try GeneratedLibrary(seed: seed, forms: job.forms)
+            defer { library.remove() }
+            let before = try Self.errors(under: library.path(), template: [])
+            for path in try Self.files(under: library.path()) where !path.hasSuffix("master.m3u8") {
+                let original = try String(contentsOfFile: path, encoding: .utf8)
+                let master = (path as NSString).deletingLastPathComponent + "/master.m3u8"
+                let announced = (try? String(contentsOfFile: master, encoding: .utf8)).map(Self.fairPlaySessionKeyURIs) ?? []
+                let announcesItsKey = announced.contains { original.contains("URI=\"\($0)\"") }
+                let run = try SKDPackRunner.run(
+                    ["apply"] + (try job.arguments(library)) + (sessionKeys ? ["--session-keys"] : [])
+                        + ["--in-place", "--no-progress", path])
+                let refused = run.stderr.contains("[PKG-rendition-alone]")
+                #expect(refused == announcesItsKey, "seed \(seed) \(path): \(run.stderr)")
+                #expect(run.status == (refused ? 1 : 0), "seed \(seed) \(path): \(run.stderr)")
+                if refused {
+                    refusals += 1
+                    #expect(try String(contentsOfFile: path, encoding: .utf8) == original, "seed \(seed) \(path): written")
+                    #expect(!run.stderr.contains("skd://"), "the message names no URI: \(run.stderr)")
+                } else {
+                    passes += 1
+                }
+            }
+            for (path, errors) in try Self.errors(under: library.path(), template: []) {
+                let new = errors.subtracting(before[path] ?? [])
+                #expect(new.isEmpty, "seed \(seed), session keys \(sessionKeys): \(path) got \(new.sorted())")
+            }
         }
-        for (path, errors) in try Self.errors(under: library.path(), template: []) {
-            let new = errors.subtracting(before[path] ?? [])
-            #expect(new.isEmpty, "seed \(seed), session keys \(sessionKeys): \(path) got \(new.sorted())")
+        #expect(refusals > 0 && passes > 0, "refused \(refusals), passed \(passes)")
+    }
+
+    /// The URIs of a master's FairPlay session keys, read from its text.
+    static func fairPlaySessionKeyURIs(_ master: String) -> [String] {
+        master.split(whereSeparator: \.isNewline).compactMap { line in
+            guard line.hasPrefix("#EXT-X-SESSION-KEY:"), line.contains("com.apple.streamingkeydelivery"),
+                let start = line.range(of: "URI=\"")?.upperBound, let end = line[start...].firstIndex(of: "\"")
+            else { return nil }
+            return String(line[start..<end])
         }
     }
 

@@ -51,8 +51,8 @@ struct SecretTests {
     func fromFile() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        // As `echo` on Windows or an editor leaves it: one final CRLF, which is not part of the token.
-        try scratch.write("token.txt", Self.token + "\r\n")
+        // As an editor on Windows leaves it: a byte-order mark and one final CRLF, neither part of the token.
+        try scratch.write("token.txt", "\u{FEFF}" + Self.token + "\r\n")
         let given = ["--template", "expressplay-token", "--var-file", "token=\(scratch.path("token.txt"))"]
         let (run, reports) = try Self.reports(
             scratch, ["apply"] + given + ["--in-place", "--no-progress", scratch.path("library/legacy-title")])
@@ -71,9 +71,11 @@ struct SecretTests {
         let before = try scratch.snapshot("library")
         try scratch.write("large.txt", String(repeating: "a", count: 70_000))
         try scratch.write("two-lines.txt", "abc\ndef\n")
+        try scratch.write("empty.txt", "\n")
         for (file, says) in [
             ("missing.txt", "--var-file token: cannot read \(scratch.path("missing.txt")): No such file or directory"),
             ("large.txt", "too large (over 65536 bytes)"), ("two-lines.txt", "--var-file token: the value holds \\n"),
+            ("empty.txt", "--var-file token: \(scratch.path("empty.txt")) is empty"),
         ] {
             let refused = try SKDPackRunner.run(
                 [

@@ -181,8 +181,9 @@ struct TemplateTests {
         #expect(LicenseURL.isAllowed(host: "anything.test", by: []))
     }
 
-    /// The obvious reading of a key URI's server, on Characters, as `derive` once was: the reference its
-    /// reading on UTF-8 bytes is held to.
+    /// The obvious reading of a key URI's server, on Unicode scalars (as RFC 3986 reads characters): the
+    /// reference its reading on UTF-8 bytes is held to. (`derive` once read Characters, which differ only
+    /// where a combining mark follows a delimiter.)
     static func characterDerivation(_ uri: String) -> LicenseURL.Derivation? {
         guard uri.hasPrefix("skd://"), LicenseURL.nestedScheme(in: uri) == nil else { return nil }
         let rest = uri.unicodeScalars.dropFirst("skd://".count)

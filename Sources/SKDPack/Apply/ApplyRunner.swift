@@ -23,8 +23,10 @@ public struct ApplyRunner: Sendable {
         // Rewritten in place, a title is held from its first read to its last rename (``TitleLock``).
         var lock: TitleLock?
         if destination == .inPlace, let first = package.master ?? package.media.first {
+            // A playlist given without its master is held to the master's session keys: its title's lock.
+            let titlePath = package.listingMasters.first ?? first.path
             do {
-                lock = try TitleLock.acquire(directory: AtomicFile.directory(of: first.path), wait: options.titleLockWait)
+                lock = try TitleLock.acquire(directory: AtomicFile.directory(of: titlePath), wait: options.titleLockWait)
             } catch {
                 return (package.media + [package.master].compactMap { $0 }).map { file in
                     var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
@@ -76,17 +78,12 @@ public struct ApplyRunner: Sendable {
     /// Every playlist of `package`, media first, written to `title`'s temporary files where files are written.
     private func applyAll(_ package: PlaylistPackage, title: TitleWrite) -> [PlaylistOutcome] {
         var mediaOptions = options
-        mediaOptions.collectsSessionKeys = package.master != nil || package.listingMaster != nil
+        mediaOptions.collectsSessionKeys = package.master != nil || !package.listingMasters.isEmpty
         var outcomes: [PlaylistOutcome] = []
         for file in package.media {
             outcomes.append(applyMedia(file, options: mediaOptions, title: title, index: outcomes.count, package: package))
         }
-        guard let master = package.master else {
-            if let listing = package.listingMaster {
-                for index in outcomes.indices { holdToSessionKeys(&outcomes[index], of: listing) }
-            }
-            return outcomes
-        }
+        guard let master = package.master else { return outcomes }
         var blocked = package.diagnostics
         for outcome in outcomes where outcome.failed {
             blocked.append(
@@ -116,33 +113,29 @@ public struct ApplyRunner: Sendable {
         return outcomes
     }
 
-    /// A media playlist rewritten without the master that lists it keeps its title whole only if that
-    /// master's FairPlay session keys announce each of its new keys (or there are none, and none are asked
-    /// for): otherwise a session key would name a key no playlist uses, and the playlist is refused.
-    private func holdToSessionKeys(_ outcome: inout PlaylistOutcome, of master: String) {
-        guard outcome.changed,
-            let announced = try? MasterPlaylistApplier(options: options).fairPlaySessionKeys(
-                try FileDescriptorSource.open(path: master), path: master)
-        else { return }
-        let wantsSessionKeys = options.sessionKeys || options.template.sessionKeys
-        guard !announced.isEmpty || wantsSessionKeys else { return }
-        let uris = Set(announced.map(\.value.uri))
-        guard let unannounced = outcome.fairPlayKeys.first(where: { !uris.contains($0.uri) }) else { return }
-        let announcement =
-            announced.isEmpty
-            ? "this master, which lists it, has no FairPlay session key (and the run asks for session keys)"
-            : "this master, which lists it, announces " + announced.map(\.value.uri).joined(separator: ", ")
-        let message =
-            "\(outcome.path), rewritten alone, would use \(unannounced.uri), but \(announcement) and is not part of "
-            + "this run: apply the title (this master or its folder) so that its session keys follow, or write the playlist "
-            + "to \(options.variables.names.elsewhere); it is left as it was"
-        // The old session keys may carry a secret of their own (a token of an old URI's form).
-        let oldSecrets = options.derived.oldSecrets(options)
-        let redaction = options.redaction.adding(outcome.secretValues.union(announced.flatMap { oldSecrets.secrets(in: $0.value.uri) }))
-        outcome.diagnostics.append(
-            ApplyDiagnostics.renditionAlone(
-                redaction.redact(message),
-                at: SourceLocation(path: master, line: announced.first?.line ?? 1, column: 1, offset: 0)))
+    /// A media playlist rewritten without the masters that list it (``PlaylistPackage/listingMasters``)
+    /// keeps its title whole only while what they announce stays true: a FairPlay session key that names a
+    /// key of this playlist must name it as rewritten. Otherwise the playlist is refused, as its title
+    /// changes whole or not at all (the run given the master rewrites the session keys with it). Read
+    /// before anything is written or shown; the message names no URI (another rendition's may hold a token).
+    private func holdToSessionKeys(_ outcome: inout PlaylistOutcome, of file: PlaylistFile, package: PlaylistPackage) throws(IOError) {
+        guard !package.listingMasters.isEmpty, outcome.changed else { return }
+        let reader = MasterPlaylistApplier(options: options)
+        let used = Set(try reader.fairPlayKeys(try FileDescriptorSource.open(path: file.path), path: file.path, tag: .key).map(\.value.uri))
+        let rewritten = Set(outcome.fairPlayKeys)
+        for master in package.listingMasters {
+            // A master that cannot be read is not this run's to judge: validate reports it.
+            guard let announced = try? reader.fairPlayKeys(try FileDescriptorSource.open(path: master), path: master, tag: .sessionKey),
+                let stale = announced.first(where: { used.contains($0.value.uri) && !rewritten.contains($0.value) })
+            else { continue }
+            outcome.diagnostics.append(
+                ApplyDiagnostics.renditionAlone(
+                    "\(file.path), rewritten alone, would no longer use the key this master announces here (the master lists "
+                        + "it and is not part of this run): apply the title (this master or its folder), so that its session "
+                        + "keys follow, or write the playlist to \(options.variables.names.elsewhere); it is left as it was",
+                    at: SourceLocation(path: master, line: stale.line, column: 1, offset: 0)))
+            return
+        }
     }
 
     // MARK: Media playlists
@@ -158,10 +151,13 @@ public struct ApplyRunner: Sendable {
                 var discard = DiscardEmitter()
                 let source = try FileDescriptorSource.openForStreaming(path: file.path)
                 defer { FileDescriptorSource.finish(source) }
-                return try applier.pass(source, identity: identity, into: &discard).outcome
+                var outcome = try applier.pass(source, identity: identity, into: &discard).outcome
+                try holdToSessionKeys(&outcome, of: file, package: package)
+                return outcome
             case .diff:
                 var discard = DiscardEmitter()
-                let first = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, into: &discard)
+                var first = try applier.pass(try FileDescriptorSource.open(path: file.path), identity: identity, into: &discard)
+                try holdToSessionKeys(&first.outcome, of: file, package: package)
                 guard !first.outcome.failed, first.outcome.changed else { return first.outcome }
                 var plan = first.followUp ?? MediaPlaylistApplier.Plan()
                 if first.versionDigitOffset != nil { plan.raiseVersion = true }
@@ -188,6 +184,7 @@ public struct ApplyRunner: Sendable {
                 }
                 var outcome = result.outcome
                 try validate(output, file: file, changed: outcome.changed, into: &outcome)
+                try holdToSessionKeys(&outcome, of: file, package: package)
                 guard !outcome.failed else { return outcome }
                 try finish(output, file: file, changed: outcome.changed, read: version, title: title, index: index)
                 return outcome

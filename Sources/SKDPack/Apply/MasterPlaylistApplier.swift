@@ -24,20 +24,21 @@ public struct MasterPlaylistApplier: Sendable {
         var insertVersion = false
     }
 
-    /// The FairPlay session keys of the master `source` holds: the keys it announces, each with its line.
-    public func fairPlaySessionKeys(_ source: any ByteSource, path: String) throws(IOError) -> [(line: Int, value: KeyAttributes)] {
+    /// The FairPlay keys of `tag` (`.sessionKey`: what a master announces; `.key`: what a media playlist
+    /// uses) in the playlist `source` holds, each with its line.
+    public func fairPlayKeys(_ source: any ByteSource, path: String, tag: TagName) throws(IOError) -> [(line: Int, value: KeyAttributes)] {
         let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
         var keys: [(line: Int, value: KeyAttributes)] = []
         while let line = try reader.next() {
-            guard case .tag(.sessionKey) = line.kind, let key = Self.fairPlaySessionKey(line, reader) else { continue }
+            guard line.kind == .tag(tag), let key = Self.fairPlayKey(line, reader) else { continue }
             keys.append((line.raw.number, key.value))
         }
         return keys
     }
 
-    /// The FairPlay key a session key line announces (its URI with the master's `{$variables}` put in), and
-    /// the line's attributes; `nil` for another system's.
-    private static func fairPlaySessionKey(
+    /// The FairPlay key of a key or session key line (its URI with the playlist's `{$variables}` put in),
+    /// and the line's attributes; `nil` for another system's.
+    private static func fairPlayKey(
         _ line: PlaylistLine, _ reader: PlaylistReader
     ) -> (value: KeyAttributes, attributes: AttributeList?)? {
         let parsed = TagParser.parse(line.content).tag
@@ -74,7 +75,7 @@ public struct MasterPlaylistApplier: Sendable {
             switch line.kind {
             case .tag(.sessionKey):
                 lastSessionKeyLine = line.raw.number
-                guard let key = Self.fairPlaySessionKey(line, reader) else { continue }
+                guard let key = Self.fairPlayKey(line, reader) else { continue }
                 existing.append((line.raw.number, key.value, line.text, key.attributes))
             case .tag(.version):
                 survey.versionLine = line.raw.number

@@ -39,11 +39,10 @@ public struct PlaylistPackage: Sendable {
     public var unreadMedia = 0
     /// The paths of the media playlists an EXT-X-I-FRAME-STREAM-INF names.
     public var iFramePlaylists: Set<String> = []
-    /// For one media playlist alone: the master beside it (in its directory or the one above) that lists
-    /// it, which the run does not hold. Its session keys announce this playlist's keys, so rewritten where
-    /// it is, the playlist must keep a key they announce (found with
-    /// ``PlaylistDiscovery/findsListingMasters``).
-    public var listingMaster: String?
+    /// For one media playlist alone: the masters beside it (in its directory or the one above) that list
+    /// it, which the run does not hold. What their session keys announce of this playlist's keys must stay
+    /// true when it is rewritten where it is (found with ``PlaylistDiscovery/findsListingMasters``).
+    public var listingMasters: [String] = []
 
     public init(
         master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:],
@@ -318,7 +317,7 @@ public struct PlaylistDiscovery: Sendable {
         var listings = MasterListings()
         for file in files where !claimed.contains(PathComponents.normalized(file.path)) {
             var package = PlaylistPackage(master: nil, media: [file], diagnostics: [])
-            if findsListingMasters, !unanchored.contains(file.path) { package.listingMaster = listings.master(listing: file.path) }
+            if findsListingMasters, !unanchored.contains(file.path) { package.listingMasters = listings.masters(listing: file.path) }
             packages.append(package)
         }
         return packages.sorted { ($0.master ?? $0.media[0]) < ($1.master ?? $1.media[0]) }
@@ -357,17 +356,17 @@ public struct PlaylistDiscovery: Sendable {
 struct MasterListings {
     private var byDirectory: [String: [(path: String, listed: Set<[UInt64]>)]] = [:]
 
-    /// The master in the directory of the media playlist at `path`, or in the one above (renditions in a
-    /// folder of their own), that lists it; the first by name where several do.
-    mutating func master(listing path: String) -> String? {
+    /// The masters in the directory of the media playlist at `path`, and in the one above (renditions in a
+    /// folder of their own), that list it, by name.
+    mutating func masters(listing path: String) -> [String] {
         var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return [] }
         let file = [UInt64(info.st_dev), UInt64(info.st_ino)]
         let directory = PathComponents.normalized(AtomicFile.directory(of: path))
-        for candidate in [directory, PathComponents.normalized(directory + "/..")] {
-            if let master = masters(in: candidate).first(where: { $0.listed.contains(file) }) { return master.path }
+        let parent = PathComponents.normalized(directory + "/..")
+        return (parent == directory ? [directory] : [directory, parent]).flatMap { candidate in
+            masters(in: candidate).filter { $0.listed.contains(file) }.map(\.path)
         }
-        return nil
     }
 
     private mutating func masters(in directory: String) -> [(path: String, listed: Set<[UInt64]>)] {
@@ -376,7 +375,14 @@ struct MasterListings {
         if let handle = opendir(directory) {
             while let entry = readdir(handle) {
                 let name = entry.name
-                if !name.hasPrefix("."), name.hasSuffix(".m3u8") { names.append(name) }
+                // Regular files only: opening a FIFO named like a playlist would wait for a writer.
+                guard !name.hasPrefix("."), name.hasSuffix(".m3u8") else { continue }
+                var kind = entry.pointee.d_type
+                if kind == UInt8(DT_UNKNOWN) {
+                    var info = stat()
+                    kind = lstat(entryPath(name, in: directory), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+                }
+                if kind == UInt8(DT_REG) { names.append(name) }
             }
             closedir(handle)
         }

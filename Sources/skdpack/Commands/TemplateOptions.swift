@@ -78,9 +78,12 @@ struct TemplateOptions: ParsableArguments {
             throw UsageFailure("--var-file \(name): cannot read \(error)")
         }
         guard TextFile.firstLineNotUTF8(bytes) == nil else { throw UsageFailure("--var-file \(name): \(path) is not UTF-8 text") }
-        var value = String(decoding: bytes, as: UTF8.self)
+        // A byte-order mark, as some editors write, is not part of the value.
+        var value = String(decoding: bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes, as: UTF8.self)
         // "\r\n" is one Character: removeLast takes both.
         if value.hasSuffix("\r\n") || value.hasSuffix("\n") { value.removeLast() }
+        // An empty file is a secret that was not fetched (a failed `vault read > file`), not an empty value.
+        guard !value.isEmpty else { throw UsageFailure("--var-file \(name): \(path) is empty") }
         return (name, try checked(value, of: name, option: "--var-file"))
     }
 
