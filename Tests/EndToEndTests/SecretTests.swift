@@ -84,6 +84,9 @@ struct SecretTests {
                 ])
             #expect(refused.status == 2 && refused.stderr.contains(says), "\(file): \(refused.stderr)")
         }
+        let twice = try SKDPackRunner.run(
+            ["apply", "--var", "token=\(Self.token)"] + given + ["--in-place", scratch.path("library")])
+        #expect(twice.status == 2 && twice.stderr.contains("--var-file token: token is given with --var too"), "\(twice.stderr)")
         #expect(try scratch.snapshot("library") == before)
     }
 

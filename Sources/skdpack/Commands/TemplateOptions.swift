@@ -111,7 +111,13 @@ struct TemplateOptions: ParsableArguments {
 
     /// The values given on the command line: `--var`, then `--var-file`.
     static func given(variables: [String], files: [String]) throws -> [(name: String, value: String)] {
-        try variables.map { try Self.variable($0) } + files.map { try Self.variable(fromFile: $0) }
+        let inline = try variables.map { try Self.variable($0) }
+        let fromFiles = try files.map { try Self.variable(fromFile: $0) }
+        // Which of the two would win is no one's guess to make.
+        if let both = fromFiles.first(where: { file in inline.contains { $0.name == file.name } }) {
+            throw UsageFailure("--var-file \(both.name): \(both.name) is given with --var too; give it once")
+        }
+        return inline + fromFiles
     }
 
     func sources() throws -> VariableSources {
