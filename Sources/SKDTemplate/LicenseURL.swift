@@ -57,6 +57,8 @@ public enum LicenseURL {
             uri[3] == UInt8(ascii: ":")
         else { return nil }
         let rest = starts(at: 4, with: "//") ? 6 : 4
+        // Every scheme looked for starts with h or s: most URIs (an id, a server) are told by one byte.
+        guard rest < uri.count, uri[rest] | 0x20 == UInt8(ascii: "h") || uri[rest] | 0x20 == UInt8(ascii: "s") else { return nil }
         for scheme: StaticString in ["https", "http", "skd"] {
             let length = scheme.utf8CodeUnitCount
             if starts(at: rest, with: scheme), starts(at: rest + length, with: ":") || starts(at: rest + length, with: "%3a") {
