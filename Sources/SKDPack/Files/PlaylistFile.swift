@@ -76,7 +76,7 @@ public struct PlaylistDiscovery: Sendable {
     /// master among them has no directory to find its playlists in, so they are not looked for.
     public var unanchored: Set<String> = []
     /// Also look, for each media playlist no master of the run claims, for the master beside it that lists
-    /// it (``PlaylistPackage/listingMaster``): a directory and the one above read for each directory of
+    /// it (``PlaylistPackage/listingMasters``): a directory and the one above read for each directory of
     /// such playlists.
     public var findsListingMasters: Bool
 
