@@ -32,6 +32,19 @@ struct SecretTests {
         #expect(result.stdoutText.contains("ExpressPlayToken=REDACTED"), "\(result.stdoutText)")
     }
 
+    @Test("resolve shows a token in the URI it is given as REDACTED, and as it is only with --show-secrets")
+    func resolve() throws {
+        let uri = "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(Self.token)"
+        let hidden = try SKDPackRunner.run(["resolve", uri])
+        #expect(hidden.status == 0, "\(hidden.stderr)")
+        #expect(hidden.stdoutText == "https://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED\n")
+        #expect(!hidden.stderr.contains(Self.token))
+        let refused = try SKDPackRunner.run(["resolve", "--allow-host", "lic.example.com", uri])
+        #expect(refused.status == 1 && !refused.stderr.contains(Self.token), "\(refused.stderr)")
+        let shown = try SKDPackRunner.run(["resolve", "--show-secrets", uri])
+        #expect(shown.stdoutText == "https://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(Self.token)\n")
+    }
+
     @Test("render shows a secret as REDACTED in the URI and the license URL, and as it is only with --show-secrets")
     func render() throws {
         let base = ["render", "--template", "expressplay-token", "--var", "token=\(Self.token)"]

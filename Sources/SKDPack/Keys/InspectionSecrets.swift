@@ -5,13 +5,21 @@ extension PlaylistInspection {
     /// The secrets its key URIs hold in the form of a shipped template with a secret variable (an
     /// ExpressPlay token), as `validate` finds them without a template: what `inspect` shows as `REDACTED`.
     public var keyURISecrets: Redaction {
-        let secrets = OldURISecrets(current: nil)
-        var found: [String] = []
+        var uris: [String] = []
         for tag in tags where tag.name == TagName.key.rawValue || tag.name == TagName.sessionKey.rawValue {
             for attribute in tag.attributes ?? [] where attribute.name == "URI" {
-                if case .string(let uri) = attribute.value { found += secrets.secrets(in: uri) }
+                if case .string(let uri) = attribute.value { uris.append(uri) }
             }
         }
-        return Redaction(secrets: found)
+        return KeyURISecrets.redaction(of: uris)
+    }
+}
+
+/// The secrets key URIs hold in the form of a shipped template with a secret variable (an ExpressPlay
+/// token), found without a template: for what shows a key URI someone gave (`inspect`, `resolve`).
+public enum KeyURISecrets {
+    public static func redaction(of uris: [String]) -> Redaction {
+        let secrets = OldURISecrets(current: nil)
+        return Redaction(secrets: uris.flatMap { secrets.secrets(in: $0) })
     }
 }

@@ -96,8 +96,13 @@ struct ResolveCommand: ParsableCommand {
     @Option(name: .customLong("allow-host"), help: "A host the license URL may point at (repeatable; *.example.com for subdomains).")
     var allowHosts: [String] = []
 
+    @Flag(help: "Print a token the URI holds (an ExpressPlay token) as it is; it shows as REDACTED otherwise.")
+    var showSecrets = false
+
     func run() throws {
-        try LicenseReport.print(for: uri, command: "resolve", allowHosts: allowHosts, hostsOrigin: "--allow-host")
+        // A token goes into playlists and nowhere else: not into a CI log that resolves a playlist's URI.
+        let redaction = showSecrets ? Redaction(secrets: []) : KeyURISecrets.redaction(of: [uri])
+        try LicenseReport.print(for: uri, command: "resolve", allowHosts: allowHosts, hostsOrigin: "--allow-host", redaction: redaction)
     }
 }
 
