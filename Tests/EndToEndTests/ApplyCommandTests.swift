@@ -211,6 +211,25 @@ struct ApplyCommandTests {
         #expect(result.stderr.contains("apply: 9 playlists read, 8 changed, 1 unchanged, 0 failed"))
     }
 
+    @Test("a key inserted into clear media (--assume-encrypted) is counted once, as written, in the summary and the report")
+    func clearMediaInsertionCountedOnce() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        for destination in [["--diff"], ["--check"], ["--in-place"]] {
+            let run = try SKDPackRunner.run(
+                [
+                    "apply", "--template", "skd://{content_id}", "--var", "content_id=t", "--assume-encrypted", "--report",
+                    scratch.path("r.json"),
+                ]
+                    + destination + [scratch.path("library/clear-title/video-720p.m3u8")])
+            #expect(run.status <= 1, "\(destination): \(run.stderr)")
+            #expect(run.stderr.contains("keys rewritten 0, inserted 1, removed 0"), "\(destination): \(run.stderr)")
+            let report = try scratch.text("r.json")
+            #expect(report.components(separatedBy: #""action" : "inserted""#).count == 2, "\(destination): \(report)")
+        }
+        #expect(try scratch.text("library/clear-title/video-720p.m3u8").components(separatedBy: "#EXT-X-KEY:").count == 2)
+    }
+
     @Test("standard input to standard output; CRLF and the missing final newline survive")
     func standardStreams() throws {
         let scratch = try Scratch()

@@ -680,8 +680,9 @@ private struct MediaWalk {
         var needsFollowUp = false
         var versionDigitOffset: Int?
         if !periods.sawKeys, reader.segmentCount > 0, let first = firstSegmentTag {
+            // A follow-up pass has inserted (and counted) the key where the plan said: not again here.
             if applier.options.assumeEncrypted {
-                if insertedKey(index: 0, line: first.line) != nil, plan.clearInsertionLine == nil {
+                if plan.clearInsertionLine == nil, insertedKey(index: 0, line: first.line) != nil {
                     followUp.clearInsertionLine = first.line
                     needsFollowUp = true
                 }
