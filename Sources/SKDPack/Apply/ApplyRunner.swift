@@ -121,13 +121,17 @@ public struct ApplyRunner: Sendable {
     private func holdToSessionKeys(_ outcome: inout PlaylistOutcome, of file: PlaylistFile, package: PlaylistPackage) throws(IOError) {
         guard !package.listingMasters.isEmpty, outcome.changed else { return }
         let reader = MasterPlaylistApplier(options: options)
+        // The masters' announcements first (small files, and most masters a pipeline writes first have
+        // none): the playlist's own keys as they were are read again only when there is one to hold it to.
+        // A master that cannot be read is not this run's to judge: validate reports it.
+        let announcements = package.listingMasters.map { master in
+            (master, (try? reader.fairPlayKeys(try FileDescriptorSource.open(path: master), path: master, tag: .sessionKey)) ?? [])
+        }
+        guard announcements.contains(where: { !$0.1.isEmpty }) else { return }
         let used = Set(try reader.fairPlayKeys(try FileDescriptorSource.open(path: file.path), path: file.path, tag: .key).map(\.value.uri))
         let rewritten = Set(outcome.fairPlayKeys)
-        for master in package.listingMasters {
-            // A master that cannot be read is not this run's to judge: validate reports it.
-            guard let announced = try? reader.fairPlayKeys(try FileDescriptorSource.open(path: master), path: master, tag: .sessionKey),
-                let stale = announced.first(where: { used.contains($0.value.uri) && !rewritten.contains($0.value) })
-            else { continue }
+        for (master, announced) in announcements {
+            guard let stale = announced.first(where: { used.contains($0.value.uri) && !rewritten.contains($0.value) }) else { continue }
             outcome.diagnostics.append(
                 ApplyDiagnostics.renditionAlone(
                     "\(file.path), rewritten alone, would no longer use the key this master announces here (the master lists "

@@ -339,7 +339,7 @@ public struct PlaylistDiscovery: Sendable {
     private func isLink(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFLNK }
 
     /// The `d_type` readdir(3) would give for a file with `info`.
-    private static func directoryEntryType(_ info: stat) -> UInt8 {
+    static func directoryEntryType(_ info: stat) -> UInt8 {
         switch info.st_mode & S_IFMT {
         case S_IFDIR: UInt8(DT_DIR)
         case S_IFREG: UInt8(DT_REG)
@@ -380,7 +380,7 @@ struct MasterListings {
                 var kind = entry.pointee.d_type
                 if kind == UInt8(DT_UNKNOWN) {
                     var info = stat()
-                    kind = lstat(entryPath(name, in: directory), &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG ? UInt8(DT_REG) : 0
+                    kind = lstat(entryPath(name, in: directory), &info) == 0 ? PlaylistDiscovery.directoryEntryType(info) : 0
                 }
                 if kind == UInt8(DT_REG) { names.append(name) }
             }
