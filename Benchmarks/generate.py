@@ -22,8 +22,9 @@ PERIOD = 100
 def key_lines(period: int, rotating_uri: bool = True) -> list[str]:
     """The three keys of key period `period`. With `rotating_uri` the FairPlay URI names the period's key
     (`&kid=`), as a key-rotating title's must; without, it is the title's one URI, as packagers write it for
-    a title whose FairPlay key does not rotate."""
-    kid = f"{period:032x}"
+    a title whose FairPlay key does not rotate: then the other systems' KEYIDs do not rotate either (one key,
+    its tags repeated each period), since one URI may stand for one key only."""
+    kid = f"{period if rotating_uri else 0:032x}"
     fairplay_uri = f"skd://old-license.example.com/fps?cid=title-0001&kid={kid}" if rotating_uri else \
         "skd://old-license.example.com/fps?cid=title-0001"
     pssh = base64.b64encode(bytes.fromhex("000000347073736800000000" + kid)).decode()

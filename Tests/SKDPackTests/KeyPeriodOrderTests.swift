@@ -5,7 +5,7 @@ import Testing
 
 /// What `apply` writes for a key period does not depend on the order of its lines: generated playlists
 /// whose periods hold other systems' keys, a FairPlay key or none, clear periods and tags between the keys,
-/// in any order, against what the rules say (a FairPlay key gets its period's index and the KEYID of the
+/// in any order, against what the rules say (a FairPlay key gets its key's number, clear periods not counted, and the KEYID of the
 /// period's first other key that has one; a period with other systems' keys and no FairPlay key of its own
 /// gets one after its last key, whatever FairPlay key an earlier period left in force; every other byte as
 /// it was). A FairPlay key is written as soon as its URI can be rendered,
@@ -34,6 +34,8 @@ struct KeyPeriodOrderTests {
         var input = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6"]
         var expected = input
         var segment = 0
+        // The number of the period's key (`key_index`): clear periods have none.
+        var keyNumber = 0
         for index in 0..<(3 + Int(random.next() % 6)) {
             // A clear period now and then: METHOD=NONE takes every key out of force.
             if index > 0, random.next() % 5 == 0 {
@@ -59,7 +61,8 @@ struct KeyPeriodOrderTests {
                     keys.append((#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://old.example.com/t\#(index)",\#(fairPlayFormat)"#, nil))
                 }
                 keys.shuffle(using: &random)
-                let newURI = "skd://new.example.com/\(index)" + (usesKID ? "/\(kid)" : "")
+                let newURI = "skd://new.example.com/\(keyNumber)" + (usesKID ? "/\(kid)" : "")
+                keyNumber += 1
                 // Tags between the keys and after them, before the period's first segment.
                 var lines: [(input: String, expected: String, isKey: Bool)] = []
                 for key in keys {

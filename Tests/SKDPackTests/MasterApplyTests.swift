@@ -52,8 +52,13 @@ struct MasterApplyTests {
                     #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://k/one",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
                 ]))
         #expect(fixture.outcome("t/master.m3u8")?.changes.map(\.action) == [.rewritten, .removed])
-        // Three keys in use (playlist_stem differs: en, v, iframes): without --session-keys, none added.
-        var plain = try ApplyFixture(files(master: Self.master([])))
+        // Three keys in use, one per track (their old URIs differ, and playlist_stem: en, v, iframes): without
+        // --session-keys, none added.
+        var perTrack = files(master: Self.master([]))
+        for (path, stem) in [("t/audio/en.m3u8", "en"), ("t/video/v.m3u8", "v"), ("t/video/iframes.m3u8", "iframes")] {
+            perTrack[path] = Self.media.replacingOccurrences(of: "skd://old", with: "skd://old/\(stem)")
+        }
+        var plain = try ApplyFixture(perTrack)
         defer { plain.remove() }
         try plain.apply(template: "skd://k/{playlist_stem}")
         #expect(plain.result("t/master.m3u8") == Self.master([]))

@@ -76,10 +76,10 @@ struct MediaApplyTests {
         #expect(fairPlay == ["skd://new.example.com/title-7/\(first)/0", "skd://new.example.com/title-7/\(second)/1"])
     }
 
-    @Test("keys repeating an old URI: a template using only the old URI gives each the same new one, each change recorded")
+    @Test("keys repeating an old URI over one KEYID: a template using only the old URI gives each the same new one, each change recorded")
     func repeatedURIShared() throws {
         var fixture = try ApplyFixture([
-            "t/v.m3u8": Self.repeatedURI("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210")
+            "t/v.m3u8": Self.repeatedURI("0123456789abcdef0123456789abcdef", "0123456789abcdef0123456789abcdef")
         ])
         defer { fixture.remove() }
         try fixture.apply(template: "skd://new.example.com/{title}", match: "skd://old.example.com/(?<title>.+)")
@@ -87,6 +87,17 @@ struct MediaApplyTests {
         #expect(result.components(separatedBy: #"URI="skd://new.example.com/title-7""#).count == 3)
         #expect(!result.contains("old.example.com"))
         #expect(fixture.outcome("t/v.m3u8")?.changes.map(\.line) == [5, 9])
+    }
+
+    @Test("keys repeating an old URI over rotating KEYIDs: a template using only the old URI would give two keys one URI, refused")
+    func repeatedURIFolded() throws {
+        var fixture = try ApplyFixture([
+            "t/v.m3u8": Self.repeatedURI("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210")
+        ])
+        defer { fixture.remove() }
+        try fixture.apply(template: "skd://new.example.com/{title}", match: "skd://old.example.com/(?<title>.+)")
+        #expect(fixture.result("t/v.m3u8") == nil)
+        #expect(fixture.ids("t/v.m3u8") == ["TPL-rotation-folded"])
     }
 
     static let rotated = String.lines(
@@ -109,11 +120,11 @@ struct MediaApplyTests {
                 == .lines(
                     "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", #"#EXT-X-MAP:URI="init.mp4""#,
                     "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "clear.m4s",
-                    Keys.widevine, Keys.playReady, inserted(1, "0123456789abcdef0123456789abcdef"),
+                    Keys.widevine, Keys.playReady, inserted(0, "0123456789abcdef0123456789abcdef"),
                     "#EXTINF:6,", "s1.m4s", "#EXTINF:6,", "s2.m4s",
                     Keys.widevine.replacingOccurrences(
                         of: "0x0123456789ABCDEF0123456789ABCDEF", with: "0xFEDCBA9876543210FEDCBA9876543210"),
-                    Keys.playReady, inserted(2, "fedcba9876543210fedcba9876543210"),
+                    Keys.playReady, inserted(1, "fedcba9876543210fedcba9876543210"),
                     "#EXTINF:6,", "s3.m4s", "#EXT-X-KEY:METHOD=NONE", "#EXTINF:6,", "ad.m4s", "#EXT-X-ENDLIST"))
     }
 

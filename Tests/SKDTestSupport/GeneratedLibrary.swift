@@ -52,7 +52,7 @@ public struct GeneratedLibrary {
                 try write(
                     Self.media(
                         name: name, periods: periods, clearLead: clearLead, uri: uri, seed: seed, title: number, newline: newline,
-                        finalNewline: finalNewline),
+                        finalNewline: finalNewline, rotates: rotates),
                     to: directory.appendingPathComponent(name + ".m3u8"))
             }
             if random.next() % 5 != 0 {
@@ -81,7 +81,7 @@ public struct GeneratedLibrary {
 
     static func media(
         name: String, periods: Int, clearLead: Bool, uri: (Int) -> String, seed: UInt64, title: Int, newline: String,
-        finalNewline: Bool
+        finalNewline: Bool, rotates: Bool
     ) -> String {
         var lines = [
             "#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-MAP:URI=\"\(name)-init.mp4\"",
@@ -92,7 +92,8 @@ public struct GeneratedLibrary {
             segment += 1
         }
         for period in 0..<periods {
-            let kid = String(format: "%016llx%08x%08x", seed, title, period)
+            // A key that rotates has a KEYID per period; one that does not, one KEYID (its tags repeated).
+            let kid = String(format: "%016llx%08x%08x", seed, title, rotates ? period : 0)
             lines.append(
                 #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAANHBzc2g=",KEYID=0x\#(kid),KEYFORMAT="\#(widevine)",KEYFORMATVERSIONS="1""#
             )

@@ -129,6 +129,8 @@ public struct PlaylistOutcome: Sendable {
     public var secretValues: Set<String> = []
     /// The content ids its keys got from the match or the path pattern (see ``SharedContentIDs``).
     public var contentIDsFromPatterns: Set<String> = []
+    /// The FairPlay URIs its key periods use and the keys behind them, for the title's one-to-one check.
+    public var keyMap = KeyMap()
 
     public init(path: String, kind: PlaylistKind) {
         self.path = path

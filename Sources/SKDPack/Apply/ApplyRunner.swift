@@ -80,8 +80,14 @@ public struct ApplyRunner: Sendable {
         var mediaOptions = options
         mediaOptions.collectsSessionKeys = package.master != nil || !package.listingMasters.isEmpty
         var outcomes: [PlaylistOutcome] = []
+        // The title's key map, carried from rendition to rendition in the order its master lists them: a key
+        // keeps its number in all of them, and no URI is given to two keys (``KeyMap``).
+        var titleKeys = KeyMap()
         for file in package.media {
-            outcomes.append(applyMedia(file, options: mediaOptions, title: title, index: outcomes.count, package: package))
+            let outcome = applyMedia(
+                file, options: mediaOptions, title: title, index: outcomes.count, package: package, titleKeys: titleKeys)
+            if !outcome.failed { titleKeys = outcome.keyMap }
+            outcomes.append(outcome)
         }
         guard let master = package.master else { return outcomes }
         var blocked = package.diagnostics
@@ -145,9 +151,9 @@ public struct ApplyRunner: Sendable {
     // MARK: Media playlists
 
     private func applyMedia(
-        _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage
+        _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage, titleKeys: KeyMap
     ) -> PlaylistOutcome {
-        let applier = MediaPlaylistApplier(options: options, tracks: package.tracks[file.path] ?? [])
+        let applier = MediaPlaylistApplier(options: options, tracks: package.tracks[file.path] ?? [], titleKeys: titleKeys)
         let identity = PlaylistIdentity(path: file.path, titlePath: package.master?.path)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             switch destination {

@@ -21,10 +21,14 @@ public struct MediaPlaylistApplier: Sendable {
     /// The run's key URIs (``KeyURIs``) and secret forms of old key URIs (``ApplyOptions/Derived``).
     let uris: KeyURIs
     let oldSecrets: OldURISecrets
+    /// The key map of the title's playlists applied before this one: its keys keep their numbers
+    /// (`key_index`), and a URI this playlist gives to another key than theirs is refused.
+    public let titleKeys: KeyMap
 
-    public init(options: ApplyOptions, tracks: [TrackContext] = []) {
+    public init(options: ApplyOptions, tracks: [TrackContext] = [], titleKeys: KeyMap = KeyMap()) {
         self.options = options
         self.tracks = tracks
+        self.titleKeys = titleKeys
         self.writesDocumentKey = options.template.definition.uri.variableNames.contains("cpix_uri")
         self.uris = options.derived.keyURIs(options)
         self.oldSecrets = options.derived.oldSecrets(options)
@@ -200,8 +204,11 @@ private struct MediaWalk {
     /// The terminator of the period's latest key, and whether that key waits in ``held``.
     var lastKeyTerminator = LineTerminator.lf
     var lastKeyHeld = false
-    /// Whether the template uses `kid`: finding a period's KEYID is skipped otherwise.
+    /// Whether the template uses `kid` or `key_index`: then a FairPlay key whose period has told no KEYID
+    /// yet waits for the period's end (a key after it may tell one).
     let wantsKeyID: Bool
+    /// Whether the template uses `key_index`: the number of the period's key (``KeyNumbers``).
+    let wantsKeyIndex: Bool
     let collectsSessionKeys: Bool
     /// Made once: the secrets to keep out of messages and changes.
     let redaction: Redaction
@@ -212,15 +219,28 @@ private struct MediaWalk {
     /// Whether a key line that does not start `METHOD=SAMPLE-AES` or `METHOD=NONE` has been read: only then
     /// can a FairPlay key stand beside another METHOD (``flushPeriod``).
     var sawOtherMethod = false
-    var rotation = RotationCheck()
+    /// The playlist's key map: each URI written and the key behind it (``KeyMap``); what the title checks.
+    var keyMap: KeyMap
+    /// The playlist's own key map: its keys kept as they are too. A kept key's old URI is its new one, so
+    /// it tells its key against the playlist's other periods only (a title half migrated, by a run that
+    /// was stopped, has one key under its old URI in one rendition and its new one in another).
+    var playlistKeys = KeyMap()
+    var keyNumbers = KeyNumbers()
+    /// The FairPlay keys rendered in the period being read, noted in the key maps at its end, when all
+    /// that tells its key has been read: the URI's digest, the line, key truth's key id, the old URI's
+    /// digest, and whether the key is kept as it is.
+    var periodKeys: [(uri: UInt64, line: Int, truth: KeyEvidence?, oldURI: UInt64?, kept: Bool)] = []
 
     init(applier: MediaPlaylistApplier, identity: PlaylistIdentity, plan: MediaPlaylistApplier.Plan) {
         self.applier = applier
         self.identity = identity
         self.plan = plan
         self.uris = applier.uris.forPlaylist(identity)
+        self.keyMap = applier.titleKeys
         self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
-        self.wantsKeyID = applier.options.template.definition.uri.variableNames.contains("kid")
+        let names = applier.options.template.definition.uri.variableNames
+        self.wantsKeyIndex = names.contains("key_index")
+        self.wantsKeyID = names.contains("kid") || wantsKeyIndex
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
         let variables = applier.options.variables
@@ -339,9 +359,14 @@ private struct MediaWalk {
                     "this key's KEYFORMAT uses a {$variable}, so it may be FairPlay's: write the KEYFORMAT out; "
                         + "the playlist is left as it was", line: number)
             }
-            if wantsKeyID, periods.kid.isEmpty {
+            // What tells the period's key: the first KEYID, else the other keys' URIs.
+            if periods.kid.isEmpty {
                 _ = reader.withCurrentAttributes { attributes in
-                    if let keyID = attributes["KEYID"] { periods.note(keyID: keyID.textBytes) }
+                    if let keyID = attributes["KEYID"] {
+                        periods.note(keyID: keyID.textBytes)
+                    } else if let uri = attributes["URI"] {
+                        periods.note(otherKeyURI: uri.textBytes)
+                    }
                     return true
                 }
             }
@@ -351,6 +376,7 @@ private struct MediaWalk {
         var spans: FairPlayKeySpans?
         var method: String?
         _ = reader.withCurrentAttributes { attributes in
+            if periods.kid.isEmpty, let keyID = attributes["KEYID"] { periods.note(keyID: keyID.textBytes) }
             let found = FairPlayKeySpans(attributes)
             if found.isSampleAES {
                 spans = found
@@ -434,7 +460,10 @@ private struct MediaWalk {
         _ reader: PlaylistReader, into emitter: inout Emitter
     ) throws(IOError) {
         let index = periods.index
-        defer { periods.end() }
+        defer {
+            notePeriodKeys()
+            periods.end()
+        }
         var insertion: [UInt8]?
         // A FairPlay key beside another system's key of another METHOD (RFC 8216 4.3.2.4): validate rejects
         // the period whatever its URI, so it is not rewritten either.
@@ -583,13 +612,16 @@ private struct MediaWalk {
             let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
             if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
         }
+        // The key's number: counted by what tells each key, so that a clear period or a key met again shifts nothing.
+        let truthEvidence = periodKey.flatMap { key in key.hex.withUnsafeBytes { KeyEvidence(kind: .keyTruth, keyIDHex: $0) } }
+        let oldURIDigest = oldURI.map { KeyEvidence.digest(UnsafeRawBufferPointer($0)) }
+        let number = wantsKeyIndex ? keyNumbers.number(of: truthEvidence ?? periods.evidence(oldURI: oldURIDigest)) : 0
         // The period's KEYID, read in place (the array shares the period's storage while it is read).
         let kid = periods.kid
         keptURI = nil
         do throws(KeyURIs.Unrendered) {
             try kid.withUnsafeBufferPointer { (kid) throws(KeyURIs.Unrendered) in
-                let key = KeyURIs.Key(
-                    oldURI: oldURI, index: periods.index < 0 ? 0 : periods.index, kid: kid.isEmpty ? nil : kid, truth: periodKey)
+                let key = KeyURIs.Key(oldURI: oldURI, index: number, kid: kid.isEmpty ? nil : kid, truth: periodKey)
                 _ = try uris.render(key, noting: &outcome)
             }
         } catch {
@@ -604,32 +636,30 @@ private struct MediaWalk {
                 return false
             }
         }
-        let uri = UnsafeRawBufferPointer(renderedURI)
-        // The key behind the period: key truth's when it gives one (it is the judge), else the old URI or
-        // another system's KEYID.
-        if let behind = periodKey?.hex {
-            behind.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
-        } else if let oldURI {
-            noteKey(uri: uri, behind: UnsafeRawBufferPointer(oldURI), line: line)
-        } else if !kid.isEmpty {
-            kid.withUnsafeBytes { noteKey(uri: uri, behind: $0, line: line) }
-        }
+        let digest = KeyEvidence.digest(UnsafeRawBufferPointer(renderedURI))
+        periodKeys.append((digest, line, truthEvidence, oldURIDigest, oldURIDigest == digest))
         return true
     }
 
     /// The URI ``renderURI(oldURI:line:)`` rendered last, read in place: valid until the next render.
     private var renderedURI: UnsafeBufferPointer<UInt8> { keptURI?.utf8 ?? uris.uri.utf8 }
 
-    /// Notes the URI written for a key period whose key `behind` tells (its old URI, another system's
-    /// KEYID): the same URI as the period before for another key is an error, said once (``RotationCheck``).
-    private mutating func noteKey(uri: UnsafeRawBufferPointer, behind: UnsafeRawBufferPointer, line: Int) {
-        guard let before = rotation.note(uri: uri, behind: behind, line: line) else { return }
-        report(
-            ApplyDiagnostics.rotationFolded,
-            "this key period has another key than the one of line \(before), yet the template gives both "
-                + "\(String(decoding: uri, as: UTF8.self)): a player would play both with the first key; put {key_index} or "
-                + "{kid} in the template (or take the URI from a --match group that differs); the playlist is left as it was",
-            line: line)
+    /// Notes the URIs rendered for the period that ends in the key map, with the strongest evidence of its
+    /// key (key truth, else what the period told: ``KeyPeriods/evidence(oldURI:)``): a URI given to two
+    /// keys, or a key given two URIs, is an error, said once.
+    private mutating func notePeriodKeys() {
+        guard !periodKeys.isEmpty else { return }
+        for key in periodKeys {
+            guard let evidence = key.truth ?? periods.evidence(oldURI: key.oldURI) else { continue }
+            let place = KeyMap.Place(playlist: identity.path, line: key.line)
+            let seen = playlistKeys.note(uri: key.uri, evidence: evidence, at: place)
+            // A kept key's old URI is no evidence across renditions; KEYIDs and key truth are.
+            let kept = key.kept && evidence.kind == .oldURI
+            guard let conflict = seen ?? (kept ? nil : keyMap.note(uri: key.uri, evidence: evidence, at: place)) else { continue }
+            report(conflict.kind(writing: true), conflict.message(writing: true) + "; the playlist is left as it was", line: key.line)
+            break
+        }
+        periodKeys.removeAll(keepingCapacity: true)
     }
 
     /// Whether a key line starts with METHOD=SAMPLE-AES or METHOD=NONE: a few bytes compared, from static
@@ -706,6 +736,7 @@ private struct MediaWalk {
             case .raise, .insert: break
             }
         }
+        notePeriodKeys()
         outcome.kind = reader.kind
         outcome.sortChanges()
         outcome.diagnostics = box.diagnostics.sorted { $0.location.line < $1.location.line }
@@ -713,6 +744,7 @@ private struct MediaWalk {
         // catalogue row, a --match group) are known now.
         if !outcome.secretValues.isEmpty { outcome.redact(redaction.adding(outcome.secretValues)) }
         outcome.fairPlayKeys = keys
+        outcome.keyMap = keyMap
         return MediaPlaylistApplier.PassResult(
             outcome: outcome, followUp: needsFollowUp ? followUp : nil, versionDigitOffset: needsFollowUp ? nil : versionDigitOffset)
     }

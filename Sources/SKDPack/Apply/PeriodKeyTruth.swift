@@ -16,7 +16,7 @@ struct PeriodKeyTruth {
         let values: [String: String]
         let source: String
         let signaled: KeyAttributes?
-        /// The key id's hex digits: what the period's URI stands for, to the rotation check.
+        /// The key id's hex digits: what the period's URI stands for, to the key map.
         let hex: [UInt8]
 
         init(

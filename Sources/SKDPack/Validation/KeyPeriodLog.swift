@@ -6,6 +6,13 @@ import SKDTemplate
 /// time it starts at, how long it lasts, and its keys.
 struct KeyPeriodLog {
     private var periods: [Report.KeyPeriod] = []
+    /// Each FairPlay URI the periods use with the KEYID that tells its key, once per URI and key, for the
+    /// title's key map (``KeyMapRule``); a period without a KEYID tells nothing.
+    private(set) var keyUses: [KeyMap.Entry] = []
+    private var seenUses: Set<[UInt64]> = []
+    /// The line of the FairPlay key noted last: a FairPlay key still in force in a later period whose other
+    /// keys rotated is `FPS-key-not-rotated`'s finding, not a second use of its URI.
+    private var lastFairPlayLine: Int?
     private var keyTagSeen = true
     private var segments = 0
     private var elapsed = 0.0
@@ -36,10 +43,28 @@ struct KeyPeriodLog {
         }
         // A key tag that repeats the keys in force starts no new period.
         guard periods.last?.keys != keys else { return }
+        noteKeyUse(reader)
         periods.append(
             Report.KeyPeriod(
                 line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), durationMilliseconds: 0,
                 keys: keys))
+    }
+
+    /// Notes the FairPlay key of the period that starts, with the KEYID of its keys (the first that has one).
+    private mutating func noteKeyUse(_ reader: PlaylistReader) {
+        let inForce = reader.keyAttributesInForce
+        guard
+            let fairPlay = inForce.first(where: {
+                $0.attributes["KEYFORMAT"]?.text == FairPlay.keyFormat && $0.attributes.attribute("METHOD", is: FairPlay.method)
+            }), fairPlay.line != lastFairPlayLine, let uri = fairPlay.attributes["URI"]
+        else { return }
+        lastFairPlayLine = fairPlay.line
+        guard let keyID = inForce.lazy.compactMap({ $0.attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) } }).first,
+            let evidence = KeyEvidence(kind: .keyID, keyIDHex: keyID)
+        else { return }
+        let digest = KeyEvidence.digest(reader.variables.substitute(uri.text).text)
+        guard seenUses.insert([digest, UInt64(evidence.kind.rawValue), evidence.high, evidence.low]).inserted else { return }
+        keyUses.append(KeyMap.Entry(uri: digest, evidence: evidence, place: KeyMap.Place(playlist: reader.path, line: fairPlay.line)))
     }
 
     /// The periods, each lasting until the next starts (the last until the end of the playlist), with

@@ -25,9 +25,11 @@ public enum PackageValidator {
         master: PlaylistValidation?, media: [PlaylistValidation], unreadMedia: Int = 0, iFramePlaylists: Set<String> = [],
         options: ValidationOptions = ValidationOptions()
     ) -> [Diagnostic] {
-        guard let master else { return [] }
+        // One FairPlay URI per key: judged on every title, a media playlist alone too.
+        let keyMap = KeyMapRule.check(media).filter { !options.disabledRules.contains($0.id) }
+        guard let master else { return keyMap }
         let contents = PackageContents(master: master, media: media, unreadMedia: unreadMedia, iFramePlaylists: iFramePlaylists)
-        var findings: [Diagnostic] = []
+        var findings = keyMap
         for rule in rules {
             findings += rule.check(contents).filter { !options.disabledRules.contains($0.id) }
         }

@@ -142,6 +142,7 @@ public enum PlaylistValidator {
         validation.measured = context.segments.map { $0.summary() }
         validation.variants = variants
         validation.keyPeriods = keyPeriods.redacted(redaction)
+        validation.keyUses = keyPeriods.keyUses
         return validation
     }
 
@@ -219,6 +220,8 @@ public struct PlaylistValidation: Sendable {
     public var variants = VariantFacts()
     /// A media playlist's key periods, for reports.
     public var keyPeriods: [Report.KeyPeriod] = []
+    /// Its FairPlay URIs with the key each stands for, for the title's key map (``KeyMapRule``).
+    public var keyUses: [KeyMap.Entry] = []
 
     public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic], keys: KeyFacts = KeyFacts()) {
         self.path = path

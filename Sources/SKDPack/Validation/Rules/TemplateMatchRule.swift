@@ -12,12 +12,15 @@ struct TemplateMatchRule: ValidationRule {
 
     static let tags: Set<TagName>? = [.key, .sessionKey]
 
-    /// The key period being read, counted as `apply` counts them (a group of keys between segments, a
-    /// clear one too): its index, the KEYID of its first other key that has one, and its FairPlay keys,
-    /// checked at its end (a KEYID may stand after the FairPlay key).
-    private var period = -1
+    /// The key period being read (a group of keys between segments): the KEYID of its first key that has
+    /// one, its other keys' URIs where they have none, whether it encrypts, and its FairPlay keys, checked
+    /// at its end (a KEYID may stand after the FairPlay key). Its key's number is `apply`'s
+    /// (``KeyNumbers``): told by the KEYID, else the FairPlay URI, else the other keys' URIs.
+    private var numbers = KeyNumbers()
     private var inPeriod = false
+    private var encrypts = false
     private var periodKeyID: String?
+    private var tags: UInt64?
     private var fairPlayKeys: [(uri: String, location: SourceLocation)] = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
@@ -28,12 +31,14 @@ struct TemplateMatchRule: ValidationRule {
             }
             return
         }
-        if !inPeriod { (inPeriod, period, periodKeyID) = (true, period + 1, nil) }
+        if !inPeriod { (inPeriod, encrypts, periodKeyID, tags) = (true, false, nil, nil) }
+        if !key.isClear { encrypts = true }
+        if periodKeyID == nil, let value = tag.attributes?["KEYID"]?.textBytes { periodKeyID = KeyLine.normalizedKeyID(value) }
         if FairPlay.isFairPlayKey(key) {
             guard let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
             fairPlayKeys.append((uri, line.location(in: context.path, column: attribute.valueColumn + 1)))
-        } else if periodKeyID == nil, let value = tag.attributes?["KEYID"]?.textBytes {
-            periodKeyID = KeyLine.normalizedKeyID(value)
+        } else if let uri = key.uri {
+            tags = KeyEvidence.combine(tags, KeyEvidence.digest(uri))
         }
     }
 
@@ -46,7 +51,13 @@ struct TemplateMatchRule: ValidationRule {
     mutating func finish(in context: RuleContext) { checkPeriod(in: context) }
 
     private mutating func checkPeriod(in context: RuleContext) {
-        var values = ["key_index": String(max(period, 0))]
+        guard encrypts else { return }
+        encrypts = false
+        let evidence =
+            periodKeyID.flatMap { KeyEvidence(kind: .keyID, keyIDHex: $0) }
+            ?? fairPlayKeys.first.map { KeyEvidence(kind: .oldURI, digest: KeyEvidence.digest($0.uri)) }
+            ?? tags.map { KeyEvidence(kind: .keyTags, digest: $0) }
+        var values = ["key_index": String(numbers.number(of: evidence))]
         if let periodKeyID { values["kid"] = periodKeyID }
         for key in fairPlayKeys { check(key.uri, at: key.location, period: values, in: context) }
         fairPlayKeys = []

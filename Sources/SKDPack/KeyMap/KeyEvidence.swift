@@ -1,0 +1,102 @@
+import SKDBytes
+
+/// What tells which content key a key period uses, strongest first: the key server's or the media's key
+/// id (key truth: a CPIX key period, an init segment's `tenc`, a fragment's `seig`), the `KEYID` of any key
+/// tag of the period (Widevine, PlayReady, FairPlay), the period's old FairPlay URI, and, where none of
+/// those is there, the period's other key tags themselves (a change of key tags is a change of key).
+///
+/// Two periods with evidence of one kind and the same value use one key; of one kind and different values,
+/// two keys; of different kinds, nobody here can tell. What is not a key id is kept as a digest only: an
+/// old URI may hold a token, which no message may show.
+public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: UInt8, Sendable, Comparable {
+        case keyTruth, keyID, oldURI, keyTags
+
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public let kind: Kind
+    /// The key id's 16 bytes (key truth, KEYID), or a digest of the bytes that tell (and zero).
+    let high: UInt64
+    let low: UInt64
+
+    /// A key id given as 32 hexadecimal digits (any case); `nil` if it is not one.
+    public init?(kind: Kind, keyIDHex digits: UnsafeRawBufferPointer) {
+        precondition(kind == .keyTruth || kind == .keyID, "a key id is key truth's or a KEYID")
+        guard digits.count == 32 else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        for index in 0..<32 {
+            guard let value = Bytes.hexValue(digits[index]) else { return nil }
+            if index < 16 { words.0 = words.0 << 4 | UInt64(value) } else { words.1 = words.1 << 4 | UInt64(value) }
+        }
+        (self.kind, high, low) = (kind, words.0, words.1)
+    }
+
+    public init?(kind: Kind, keyIDHex text: String) {
+        var text = text
+        guard let made = text.withUTF8({ Self(kind: kind, keyIDHex: UnsafeRawBufferPointer($0)) }) else { return nil }
+        self = made
+    }
+
+    /// Evidence told by bytes that are not a key id (an old URI, key tags): their digest.
+    public init(kind: Kind, digestOf bytes: UnsafeRawBufferPointer) {
+        precondition(kind == .oldURI || kind == .keyTags, "a key id is read as one")
+        (self.kind, high, low) = (kind, KeyEvidence.digest(bytes), 0)
+    }
+
+    /// Evidence of `kind` whose digest is made already.
+    public init(kind: Kind, digest: UInt64) {
+        precondition(kind == .oldURI || kind == .keyTags, "a key id is read as one")
+        (self.kind, high, low) = (kind, digest, 0)
+    }
+
+    /// The key id as 32 lowercase hex digits, where the evidence is one.
+    public var keyIDHex: String? {
+        guard kind == .keyTruth || kind == .keyID else { return nil }
+        return Self.hex(high) + Self.hex(low)
+    }
+
+    /// How messages name it: a key id is shown; an old URI or key tags only by what they are.
+    public var description: String {
+        switch kind {
+        case .keyTruth: "key id \(keyIDHex!) (key truth)"
+        case .keyID: "KEYID 0x\(keyIDHex!)"
+        case .oldURI: "its old FairPlay URI"
+        case .keyTags: "its other systems' key tags"
+        }
+    }
+
+    /// The name reports and the key map's JSON give the kind.
+    public var source: String {
+        switch kind {
+        case .keyTruth: "key-truth"
+        case .keyID: "keyid"
+        case .oldURI: "old-uri"
+        case .keyTags: "key-tags"
+        }
+    }
+
+    /// FNV-1a, 64 bits: the same in every process (a sharded run's reports compare them), and 20,000 keys
+    /// of one title collide with a chance of about 1 in 10^10.
+    public static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    public static func digest(_ text: String) -> UInt64 {
+        var text = text
+        return text.withUTF8 { digest(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The digest of key tags so far (`nil`: none yet) with one more tag's.
+    public static func combine(_ digest: UInt64?, _ next: UInt64) -> UInt64 { (digest ?? 0) &* 31 &+ next }
+
+    private static func hex(_ word: UInt64) -> String {
+        let digits = String(word, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

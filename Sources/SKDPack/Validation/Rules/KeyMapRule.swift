@@ -1,0 +1,74 @@
+import HLS
+
+/// One FairPlay URI per key (``KeyMap``): a license server answers one content key for a URI, so a URI
+/// that stands for two keys plays one of them with the wrong key, and a key with two URIs is fetched
+/// twice and must be known to the server under both. Judged on what tells each period's key: key truth,
+/// else a `KEYID` of the period's key tags; where neither is there, nobody here can tell, and nothing is said.
+/// Run over a title (a master's media playlists, or one media playlist alone); `apply` keeps the same map
+/// while it writes (``KeyMap/Conflict/kind(writing:)``).
+enum KeyMapRule {
+    static let uriTwoKeysKind = DiagnosticKind(
+        id: "FPS-uri-two-keys", severity: .error,
+        summary: "One FairPlay URI stands for two content keys (their KEYIDs or key truth differ): the license server "
+            + "answers one key for it, so one of the periods cannot play.",
+        specSection: "4.3.2.4; FairPlay Streaming Programming Guide (the skd URI names the content key)")
+    static let keyTwoURIsKind = DiagnosticKind(
+        id: "FPS-key-two-uris", severity: .error,
+        summary: "One content key (one KEYID or key-truth key) has two FairPlay URIs in a title: the license server must "
+            + "know it under both, and a player fetches it twice.",
+        specSection: "4.3.2.4; FairPlay Streaming Programming Guide (the skd URI names the content key)")
+
+    /// The findings of a title whose playlists were validated as `media` (in the order the title lists them),
+    /// each placed at the key line of the period that breaks the map.
+    static func check(_ media: [PlaylistValidation]) -> [Diagnostic] {
+        var title = KeyMap()
+        var findings: [Diagnostic] = []
+        for playlist in media {
+            for conflict in title.merge(playlist.keyUses) {
+                let place = conflict.second.place
+                findings.append(
+                    conflict.kind(writing: false)(
+                        conflict.message(writing: false), at: SourceLocation(path: place.playlist, line: place.line, column: 1, offset: 0)))
+            }
+        }
+        return findings
+    }
+}
+
+extension KeyMap.Conflict {
+    /// The finding a conflict is: `writing`, met by `apply` while it renders (a template that folds two
+    /// keys into one URI is `TPL-rotation-folded`), else by `validate`.
+    func kind(writing: Bool) -> DiagnosticKind {
+        switch self {
+        case .oneURIForTwoKeys: writing ? ApplyDiagnostics.rotationFolded : KeyMapRule.uriTwoKeysKind
+        case .twoURIsForOneKey: KeyMapRule.keyTwoURIsKind
+        }
+    }
+
+    /// What it says, at the second place: both periods and their evidence, never the URI (it may hold a
+    /// token); `writing`: what to put in the template.
+    func message(writing: Bool) -> String {
+        switch self {
+        case .oneURIForTwoKeys(let first, let second):
+            let what = writing ? "yet the template gives both one URI" : "yet both have this FairPlay URI"
+            return "this key period's key (\(second.evidence)) is not the key of \(Self.name(first.place, from: second.place)) "
+                + "(\(first.evidence)), \(what): a license server answers one key for a URI, so a player would play both "
+                + "with one key; "
+                + (writing
+                    ? "put {kid} or {key_index} in the template (or take the URI from a value that differs per key)"
+                    : "give each key a URI of its own")
+        case .twoURIsForOneKey(let first, let second):
+            let what = writing ? "yet the template gives it another URI" : "yet its FairPlay URI here is another"
+            return "this key period's key (\(second.evidence)) is the key of \(Self.name(first.place, from: second.place)), "
+                + "\(what): one key, two URIs (the license server must know both); "
+                + (writing
+                    ? "make the URI depend on the key only ({kid}, {key_index}), not on the period or the playlist"
+                    : "give the key one URI in every period and rendition")
+        }
+    }
+
+    /// `place` as seen from `here`: its line in the same playlist, or its path and line.
+    private static func name(_ place: KeyMap.Place, from here: KeyMap.Place) -> String {
+        place.playlist == here.playlist ? "line \(place.line)" : "\(place.playlist):\(place.line)"
+    }
+}
