@@ -20,6 +20,8 @@ public struct SettingNames: Sendable, Hashable {
     public var destinations = "in place, a directory, a check or a diff"
     /// The destinations that write a playlist somewhere else than where it is (`--output DIR or standard output`).
     public var elsewhere = "a directory or standard output"
+    /// The setting that says where root-relative references (`/vod/…`) are on this disk (`--root DIR`).
+    public var root = "the web server's document root"
     /// The setting that lets several titles share a content id (`--allow-shared-content-id`).
     public var allowSharedContentID = "the setting that lets titles share a content id"
 

@@ -50,7 +50,10 @@ struct ApplyCommandTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: video)
         let clearBefore = try FileManager.default.attributesOfItem(atPath: clear)
         let result = try SKDPackRunner.run(
-            ["apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=new-42", "--in-place", scratch.path("library")],
+            [
+                "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=new-42", "--allow-shared-content-id",
+                "--in-place", scratch.path("library"),
+            ],
             environment: ["NO_COLOR": "1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try scratch.text("library/legacy-title/video-360p.m3u8").contains(#"URI="skd://new-42/0""#))
@@ -65,7 +68,8 @@ struct ApplyCommandTests {
         #expect(leftovers.isEmpty)
         // The second run finds nothing to do: --check exits 0.
         let check = try SKDPackRunner.run([
-            "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=new-42", "--check", scratch.path("library"),
+            "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=new-42", "--allow-shared-content-id", "--check",
+            scratch.path("library"),
         ])
         #expect(check.status == 0, "\(check.stderr)")
     }
@@ -195,7 +199,8 @@ struct ApplyCommandTests {
         defer { scratch.remove() }
         let result = try SKDPackRunner.run(
             [
-                "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=t", "--assume-encrypted", "--output",
+                "apply", "--template", "skd://{content_id}/{key_index}", "--var", "content_id=t", "--allow-shared-content-id",
+                "--assume-encrypted", "--output",
                 scratch.path("out"),
                 scratch.path("library"),
             ])

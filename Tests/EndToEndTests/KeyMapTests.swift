@@ -189,4 +189,155 @@ struct KeyMapTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(Self.fairPlayURIs(try scratch.text("title/video.m3u8")).map { $0.suffix(8) } == ["period=0", "period=1", "period=0"])
     }
+
+    @Test("5. --var content_id given to a library folder: every title would get one URI; refused before anything is written")
+    func oneValueForALibrary() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let before = try scratch.snapshot("library")
+        let result = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--var", "content_id=title-1", "--in-place", "--no-progress", scratch.path("library")])
+        #expect(result.status == 2, "\(result.stderr)")
+        // The clear title gets no key, so it is not among them.
+        #expect(
+            result.stderr.contains(
+                "3 titles would get the same key URIs (\(scratch.path("library/crlf-title")), \(scratch.path("library/legacy-title")), "
+                    + "\(scratch.path("library/multi-drm-title"))): the template's values ({content_id} from --var) are the same for them"),
+            "\(result.stderr)")
+        #expect(try scratch.snapshot("library") == before)
+        // Two catalogue rows with one content id: the same.
+        try scratch.write(
+            "shared.csv",
+            "title_dir,content_id\ncrlf-title,title-1\nlegacy-title,title-1\nmulti-drm-title,title-2\nclear-title,title-3\n")
+        let catalogue = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--catalog", scratch.path("shared.csv"), "--check", "--no-progress",
+                scratch.path("library"),
+            ])
+        #expect(catalogue.status == 2, "\(catalogue.stderr)")
+        #expect(catalogue.stderr.contains("2 titles would get the same key URIs"), "\(catalogue.stderr)")
+        // One title at a time is what --var is for.
+        let one = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--var", "content_id=title-1", "--check", "--no-progress",
+                scratch.path("library/legacy-title"),
+            ])
+        #expect(one.status == 1, "would change: \(one.stderr)")
+    }
+
+    @Test("6. a catalogue's title_dir is the title's path under its input: two titles named ep01 never share a row")
+    func catalogueTitlePaths() throws {
+        let scratch = try Scratch(folder: "shows")
+        defer { scratch.remove() }
+        for show in ["show-a", "show-b"] {
+            try FileManager.default.createDirectory(atPath: scratch.path("shows/\(show)/ep01"), withIntermediateDirectories: true)
+            for name in ["master.m3u8", "video-360p.m3u8"] {
+                try FileManager.default.copyItem(
+                    atPath: scratch.path("library/legacy-title/\(name)"), toPath: scratch.path("shows/\(show)/ep01/\(name)"))
+            }
+        }
+        try scratch.write("base.csv", "title_dir,content_id\nep01,title-1\n")
+        let before = try scratch.snapshot("shows")
+        let refused = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--catalog", scratch.path("base.csv"), "--in-place", "--no-progress",
+                scratch.path("shows"),
+            ])
+        #expect(refused.status == 2, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains(
+                "names its title by the folder name ep01, which 2 titles of this run have (show-a/ep01, show-b/ep01): give each title_dir as its path under the input (show-a/ep01)"
+            ), "\(refused.stderr)")
+        #expect(try scratch.snapshot("shows") == before)
+        // Paths under the input, from any working directory; a path row likewise.
+        try scratch.write("paths.csv", "title_dir,content_id\nshow-a/ep01,a-1\n./show-b/ep01/,b-1\n")
+        let applied = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--catalog", scratch.path("paths.csv"), "--in-place", "--no-progress",
+                scratch.path("shows"),
+            ],
+            directory: URL(fileURLWithPath: "/"))
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(Self.fairPlayURIs(try scratch.text("shows/show-a/ep01/video-360p.m3u8")) == ["skd://a-1"])
+        #expect(Self.fairPlayURIs(try scratch.text("shows/show-b/ep01/video-360p.m3u8")) == ["skd://b-1"])
+        try scratch.write(
+            "rows.csv",
+            "path,content_id\n"
+                + ["show-a", "show-b"].flatMap { show in
+                    ["master.m3u8", "video-360p.m3u8"].map { "\(show)/ep01/\($0),\(show)-2\n" }
+                }.joined())
+        let byPath = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--catalog", scratch.path("rows.csv"), "--in-place", "--no-progress",
+                scratch.path("shows"),
+            ],
+            directory: URL(fileURLWithPath: "/"))
+        #expect(byPath.status == 0, "\(byPath.stderr)")
+        #expect(Self.fairPlayURIs(try scratch.text("shows/show-b/ep01/video-360p.m3u8")) == ["skd://show-b-2"])
+    }
+
+    @Test("7. what a library is: .m3u8 in any case, .m3u that starts #EXTM3U, each file read once, links not followed named")
+    func whatALibraryIs() throws {
+        let scratch = try Scratch(folder: "lib")
+        defer { scratch.remove() }
+        let fileManager = FileManager.default
+        // A title whose names a Windows packager wrote: Master.M3U8 listing sd.M3U8.
+        try fileManager.createDirectory(atPath: scratch.path("lib/Upper"), withIntermediateDirectories: true)
+        try scratch.write(
+            "lib/Upper/Master.M3U8",
+            try scratch.text("library/legacy-title/master.m3u8").replacingOccurrences(of: "video-360p.m3u8", with: "sd.M3U8"))
+        try fileManager.copyItem(atPath: scratch.path("library/legacy-title/video-360p.m3u8"), toPath: scratch.path("lib/Upper/sd.M3U8"))
+        // An .m3u playlist, and an .m3u that is a plain list of files.
+        try fileManager.createDirectory(atPath: scratch.path("lib/m3u"), withIntermediateDirectories: true)
+        try fileManager.copyItem(atPath: scratch.path("library/crlf-title/index.m3u8"), toPath: scratch.path("lib/m3u/index.m3u"))
+        try scratch.write("lib/m3u/songs.m3u", "a.mp3\nb.mp3\n")
+        // A title behind a symbolic link.
+        try fileManager.createSymbolicLink(atPath: scratch.path("lib/linked"), withDestinationPath: scratch.path("library/multi-drm-title"))
+        // The library, itself again, and one of its playlists: each file read once.
+        let result = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--path-pattern", "/(?<content_id>[^/]+)/[^/]+$", "--diff", "--no-progress",
+                scratch.path("lib"), scratch.path("lib") + "/.", scratch.path("lib/Upper/sd.M3U8"),
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("apply: 3 playlists read, 3 would change"), "\(result.stderr)")
+        #expect(result.stderr.contains("skipped 1 symbolic link (\(scratch.path("lib/linked"))): not followed without --follow-symlinks"))
+        let diff = result.stdoutText
+        for (file, uri) in [("Upper/Master.M3U8", "skd://Upper"), ("Upper/sd.M3U8", "skd://Upper"), ("m3u/index.m3u", "skd://m3u")] {
+            #expect(diff.components(separatedBy: "+++ b/\(file)").count == 2, "once: \(file)\n\(diff)")
+            #expect(diff.contains(uri))
+        }
+        #expect(!diff.contains("songs.m3u"))
+        let validate = try SKDPackRunner.run(["validate", scratch.path("lib")])
+        #expect(validate.stdoutText.contains("3 playlists checked"), "\(validate.stdoutText)")
+    }
+
+    @Test("8. a master whose renditions are root-relative: held back whole without --root, migrated whole with it")
+    func rootRelative() throws {
+        let scratch = try Scratch(folder: "www/vod/t1")
+        defer { scratch.remove() }
+        try scratch.write(
+            "www/vod/t1/master.m3u8",
+            try scratch.text("library/legacy-title/master.m3u8").replacingOccurrences(
+                of: "\nvideo-360p.m3u8", with: "\n/vod/t1/video-360p.m3u8"))
+        try FileManager.default.copyItem(
+            atPath: scratch.path("library/legacy-title/video-360p.m3u8"), toPath: scratch.path("www/vod/t1/video-360p.m3u8"))
+        let before = try scratch.snapshot("www")
+        let arguments = ["apply", "--template", "content-id", "--var", "content_id=new-1", "--in-place", "--no-progress"]
+        let held = try SKDPackRunner.run(arguments + [scratch.path("www/vod/t1")])
+        #expect(held.status == 1, "\(held.stderr)")
+        #expect(
+            held.stderr.contains(
+                "master.m3u8:1:1: error: this master names a playlist from the web server's root (/vod/t1/video-360p.m3u8), which "
+                    + "skdpack cannot read here: give --root DIR"), "\(held.stderr)")
+        // The rendition found in the same folder is the title's: held back with it, not rewritten alone.
+        #expect(held.stderr.contains("video-360p.m3u8:1:1: error: not updated: "), "\(held.stderr)")
+        #expect(try scratch.snapshot("www") == before, "nothing of the title is written")
+        let whole = try SKDPackRunner.run(arguments + ["--root", scratch.path("www"), scratch.path("www/vod/t1/master.m3u8")])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        #expect(Self.fairPlayURIs(try scratch.text("www/vod/t1/video-360p.m3u8")) == ["skd://new-1"])
+        #expect(try scratch.text("www/vod/t1/master.m3u8").contains(#"EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://new-1""#))
+        let validate = try SKDPackRunner.run(["validate", "--root", scratch.path("www"), scratch.path("www/vod/t1/master.m3u8")])
+        #expect(validate.stdoutText.contains("2 playlists checked: 0 errors, 0 warnings, 0 notes"), "\(validate.stdoutText)")
+    }
 }

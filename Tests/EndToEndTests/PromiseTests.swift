@@ -37,8 +37,9 @@ struct PromiseTests {
         Job(name: "entitlement from a catalogue", forms: GeneratedLibrary.OldForm.allCases) { library in
             ["--template", "entitlement", "--catalog", try library.writeCatalog(server: newServer)]
         },
+        // One token for every title: titles that share their keys, said so.
         Job(name: "expressplay-token, one token", forms: GeneratedLibrary.OldForm.allCases) { _ in
-            ["--template", "expressplay-token", "--var", "token=\(token)"]
+            ["--template", "expressplay-token", "--var", "token=\(token)", "--allow-shared-content-id"]
         },
         Job(name: "key-id from the Widevine KEYID", forms: GeneratedLibrary.OldForm.allCases) { _ in ["--template", "key-id"] },
         Job(name: "inline template, --match on the entitlement form", forms: [.entitlement]) { _ in
@@ -209,7 +210,9 @@ struct PromiseTests {
         let reports = ["json", "xml", "sarif", "junit.xml"].map { library.root.path + "-report." + $0 }
         defer { for report in reports { try? FileManager.default.removeItem(atPath: report) } }
         let catalog = try library.writeCatalog(server: Self.newServer)
-        let migrate = ["apply", "--template", "expressplay-token", "--var", "token=\(Self.token)", "--no-progress"]
+        let migrate = [
+            "apply", "--template", "expressplay-token", "--var", "token=\(Self.token)", "--allow-shared-content-id", "--no-progress",
+        ]
         var shown: [String] = []
         for run in [
             try SKDPackRunner.run(migrate + ["--diff", library.path()]),
@@ -235,8 +238,8 @@ struct PromiseTests {
         defer { library.remove() }
         let runs = ["a", "b"].map { value in
             [
-                "apply", "--template", "content-id", "--var", "content_id=run-\(value)", "--jobs", "2", "--in-place", "--no-progress",
-                library.path(),
+                "apply", "--template", "content-id", "--var", "content_id=run-\(value)", "--allow-shared-content-id", "--jobs", "2",
+                "--in-place", "--no-progress", library.path(),
             ]
         }
         // Started together, and again with the second a moment later: different interleavings.
@@ -347,6 +350,8 @@ struct PromiseTests {
 
     /// Errors `validate` finds per playlist (relative to `root`): rule ids of error severity.
     static func errors(under root: String, template: [String]) throws -> [String: Set<String>] {
+        // (--allow-shared-content-id is apply's.)
+        let template = template.filter { $0 != "--allow-shared-content-id" }
         let run = try SKDPackRunner.run(["validate", "--format", "json", "--no-progress"] + template + [root])
         let report = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.stderr)")
         var errors: [String: Set<String>] = [:]
@@ -369,10 +374,14 @@ struct PromiseTests {
         return inputs
     }
 
+    /// (One value for every title of a library: said to be shared, or the plan refuses it.)
     static let templates: [[String]] = [
-        ["--template", "content-id", "--var", "content_id=title-42"],
-        ["--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--var", "content_id=title 42"],
-        ["--template", "expressplay-token", "--var", "token=\(token)"],
+        ["--template", "content-id", "--var", "content_id=title-42", "--allow-shared-content-id"],
+        [
+            "--template", "entitlement", "--var", "entitlement_url=\(newServer)", "--var", "content_id=title 42",
+            "--allow-shared-content-id",
+        ],
+        ["--template", "expressplay-token", "--var", "token=\(token)", "--allow-shared-content-id"],
     ]
 
     /// Every key apply writes passes the KEY, FPS and TPL rules too.

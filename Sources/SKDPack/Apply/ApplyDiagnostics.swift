@@ -53,6 +53,11 @@ public enum ApplyDiagnostics {
         summary: "A master playlist references a playlist skdpack cannot find from here: a root-relative URI (/…, "
             + "legal, resolved against the web server's root), or any reference of a master read from standard input.",
         specSection: "4.1")
+    public static let rootRelativeTitle = DiagnosticKind(
+        id: "PKG-root-relative", severity: .error,
+        summary: "A master references its playlists by root-relative URIs (/…) and no document root is given: its "
+            + "renditions cannot be read here, so the title is left as it was, whole.",
+        specSection: "skdpack: a title is changed whole or not at all (RFC 8216 4.1)")
     public static let missingReference = DiagnosticKind(
         id: "PKG-missing-playlist", severity: .error,
         summary: "A master playlist references a local playlist that is not there: a title on disk carries the "
@@ -96,6 +101,6 @@ public enum ApplyDiagnostics {
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
         unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
-        unreadable, renditionAlone,
+        unreadable, renditionAlone, rootRelativeTitle,
     ].sorted { $0.id < $1.id }
 }

@@ -21,13 +21,69 @@ public struct ApplyPlan: Sendable {
         let needed = fromCatalogueOnly
         problems = unusedSources() + keyTruthSources() + sources(needed)
         guard problems.isEmpty else { return problems }
-        problems = fixedValues() + catalogueValues(packages)
+        problems = fixedValues() + ambiguousRows(packages) + catalogueValues(packages)
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
         problems += hosts(packages)
         guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
-        return sharedContentIDs(packages)
+        return sharedContentIDs(packages) + sharedURIs(packages)
+    }
+
+    /// Several titles whose key URIs would be the same: the template takes nothing from a key's own
+    /// evidence (its old URI, KEYID, key truth), and the values it takes from the run and each title are
+    /// alike for them (`--var content_id` given to a library, two catalogue rows with one content id). A
+    /// license server answers one key for a URI, so all but one of them would play with another title's
+    /// keys. Rendered before anything is written, from each title's values, `key_index` standing in as 0;
+    /// only titles with keys count (or every title, when clear media is given keys).
+    private func sharedURIs(_ packages: [PlaylistPackage]) -> [String] {
+        let variables = options.variables
+        let keyTruth = !options.keyTruth.isEmpty
+        let fromKeys: [VariableSources.Source] = [.truth, .match, .kid, .oldURI]
+        guard packages.count > 1,
+            !definition.uri.variableNames.contains(where: { name in
+                variables.sources(of: name, keyTruth: keyTruth).contains { fromKeys.contains($0) }
+            })
+        else { return [] }
+        let renderer = TemplateRenderer(template: definition.uri)
+        var titlesByURI: [String: [String]] = [:]
+        var order: [String] = []
+        for package in packages {
+            guard let first = playlists(of: package).first,
+                options.assumeEncrypted || playlists(of: package).contains(where: { Self.hasKeys($0.path) })
+            else { continue }
+            let values = variables.keyValues(playlist: variables.playlistValues(for: first), keyIndex: 0, kid: nil, oldURI: nil, line: 0)
+            guard
+                let uri = try? renderer.render({ name in
+                    values[name] ?? definition.variables[name]?.defaultValue.map { TemplateValue($0, source: "") }
+                })
+            else { continue }
+            let title = AtomicFile.directory(of: package.master?.path ?? first.path)
+            if titlesByURI[uri] == nil { order.append(uri) }
+            if titlesByURI[uri]?.contains(title) != true { titlesByURI[uri, default: []].append(title) }
+        }
+        return order.compactMap { uri in
+            guard let titles = titlesByURI[uri], titles.count > 1 else { return nil }
+            let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
+            let from = definition.uri.variableNames.map { name in
+                let given = variables.commandLine.contains { $0.name == name }
+                return "{\(name)}" + (given ? " from \(names.values)" : "")
+            }.joined(separator: ", ")
+            return "\(titles.count) titles would get the same key URIs (\(named)): the template's values (\(from)) are the same "
+                + "for them, and a license server answers one key for a URI; give each title its own values (a catalogue, "
+                + "\(names.pathPattern) or \(names.match) group), or apply one title at a time (\(names.allowSharedContentID) "
+                + "if they really share their keys)"
+        }
+    }
+
+    /// Whether the playlist at `path` has a key that encrypts (read no further than that key).
+    private static func hasKeys(_ path: String) -> Bool {
+        guard let source = try? FileDescriptorSource.open(path: path) else { return false }
+        let reader = PlaylistReader(source: source, path: path, options: ReaderOptions())
+        while let line = try? reader.next() {
+            if line.kind == .tag(.key), reader.hasKeysInForce { return true }
+        }
+        return false
     }
 
     /// Several titles that would get one content id from `--match` or `--path-pattern`: almost always a
@@ -221,6 +277,28 @@ public struct ApplyPlan: Sendable {
         return problems
     }
 
+    /// A catalogue row whose `title_dir` is a base name that several titles of the run have
+    /// (`show-a/ep01`, `show-b/ep01`): each would take its values, and they would share one content id.
+    private func ambiguousRows(_ packages: [PlaylistPackage]) -> [String] {
+        guard let catalog = options.variables.catalog else { return [] }
+        var titlesByRow: [String: [String]] = [:]
+        var order: [String] = []
+        for package in packages {
+            guard let first = playlists(of: package).first, let found = catalog.match(for: first), found.byBaseName,
+                let title = first.titleRelativeDirectory
+            else { continue }
+            if titlesByRow[found.row.source] == nil { order.append(found.row.source) }
+            if titlesByRow[found.row.source]?.contains(title) != true { titlesByRow[found.row.source, default: []].append(title) }
+        }
+        return order.compactMap { source in
+            guard let titles = titlesByRow[source], titles.count > 1 else { return nil }
+            let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
+            return "the catalogue's \(String(source.dropFirst(catalog.path.count + 1))) names its title by the folder name "
+                + "\(PathComponents.of(titles[0]).last ?? titles[0]), which \(titles.count) titles of this run have (\(named)): "
+                + "give each title_dir as its path under the input (\(titles[0]))"
+        }
+    }
+
     /// The variables only key truth gives have it: a CPIX document gives them all, the media `{kid_uuid}`
     /// (`{kid}` is built in either way).
     private func keyTruthSources() -> [String] {
@@ -316,7 +394,7 @@ public struct ApplyPlan: Sendable {
 
     /// The identities of a package's playlists that render keys: its media playlists, each owned by the title.
     private func playlists(of package: PlaylistPackage) -> [PlaylistIdentity] {
-        let media = package.media.map { PlaylistIdentity(path: $0.path, titlePath: package.master?.path) }
-        return media.isEmpty ? package.master.map { [PlaylistIdentity(path: $0.path)] } ?? [] : media
+        let media = package.media.map { package.identity(of: $0) }
+        return media.isEmpty ? package.master.map { [package.identity(of: $0)] } ?? [] : media
     }
 }

@@ -100,6 +100,7 @@ public struct ApplyRun: Sendable {
                     "warning: the keys of \(job.shown(title)) got \(ids.count) content ids from \(names.match) or \(names.pathPattern) "
                         + "(\(named)); a pattern that captures more than the content id (a period, a key id)?")
             }
+            if let links = job.discovery.skippedLinksNote(names) { observer.note(links) }
             try report?.finish(run: describe(result.run.notDone))
             result.run.finished = true
         } catch {

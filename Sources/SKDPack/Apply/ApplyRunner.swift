@@ -20,6 +20,27 @@ public struct ApplyRunner: Sendable {
     /// of one playlist become its outcome's diagnostics, never a stop. Written in place or to a directory,
     /// a package changes whole or not at all: if any of its playlists fails, none is written.
     public func run(_ package: PlaylistPackage) -> [PlaylistOutcome] {
+        // A master whose renditions are named from the web server's root: its keys cannot all be rewritten,
+        // nor its session keys held to them, so nothing of the title is (one finding, on the master).
+        if let master = package.master, let first = package.unreadRootRelative.first {
+            let count = package.unreadRootRelative.count
+            var outcome = PlaylistOutcome(path: master.path, kind: .master)
+            outcome.diagnostics.append(
+                ApplyDiagnostics.rootRelativeTitle(
+                    "this master names \(count == 1 ? "a playlist" : "\(count) playlists") from the web server's root (\(first)"
+                        + (count > 1 ? ", …" : "") + "), which skdpack cannot read here: give \(options.variables.names.root) "
+                        + "(the document root on this disk); the title is left as it was, whole",
+                    at: SourceLocation(path: master.path, line: 1, column: 1, offset: 0)))
+            return [outcome]
+                + package.media.map { file in
+                    var held = PlaylistOutcome(path: file.path, kind: .media)
+                    held.diagnostics.append(
+                        ApplyDiagnostics.titleFailed(
+                            "not updated: \(master.path) of its title could not be; a title is changed whole or not at all",
+                            at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+                    return held
+                }
+        }
         // Rewritten in place, a title is held from its first read to its last rename (``TitleLock``).
         var lock: TitleLock?
         if destination == .inPlace, let first = package.master ?? package.media.first {
@@ -154,7 +175,7 @@ public struct ApplyRunner: Sendable {
         _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage, titleKeys: KeyMap
     ) -> PlaylistOutcome {
         let applier = MediaPlaylistApplier(options: options, tracks: package.tracks[file.path] ?? [], titleKeys: titleKeys)
-        let identity = PlaylistIdentity(path: file.path, titlePath: package.master?.path)
+        let identity = package.identity(of: file)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             switch destination {
             case .check:

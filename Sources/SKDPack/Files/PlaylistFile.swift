@@ -43,6 +43,9 @@ public struct PlaylistPackage: Sendable {
     /// it, which the run does not hold. What their session keys announce of this playlist's keys must stay
     /// true when it is rewritten where it is (found with ``PlaylistDiscovery/findsListingMasters``).
     public var listingMasters: [String] = []
+    /// The master's root-relative references (`/vod/…`) that could not be read, no document root being
+    /// given: `apply` then holds the title back whole.
+    public var unreadRootRelative: [String] = []
 
     public init(
         master: PlaylistFile?, media: [PlaylistFile], diagnostics: [Diagnostic], tracks: [String: [TrackContext]] = [:],
@@ -61,6 +64,13 @@ public struct PlaylistPackage: Sendable {
 
     /// What names the package in reports and orders packages: its master's path, or its playlist's.
     public var key: String { master?.path ?? media.first?.path ?? "" }
+
+    /// The identity of `file`, one of the package's playlists: owned by its master's title, and placed
+    /// relative to the input it was found under.
+    public func identity(of file: PlaylistFile) -> PlaylistIdentity {
+        let title = PathComponents.of((master ?? file).relativePath).dropLast().joined(separator: "/")
+        return PlaylistIdentity(path: file.path, titlePath: master?.path, relativePath: file.relativePath, titleRelativeDirectory: title)
+    }
 }
 
 /// Finds playlists and groups them into packages: files given, directories walked (hidden entries
@@ -79,6 +89,8 @@ public struct PlaylistDiscovery: Sendable {
     /// it (``PlaylistPackage/listingMasters``): a directory and the one above read for each directory of
     /// such playlists.
     public var findsListingMasters: Bool
+    /// The web server's document root on this disk, against which root-relative references resolve.
+    public var root: String?
 
     public init(
         followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false, findsListingMasters: Bool = false,
@@ -97,13 +109,52 @@ public struct PlaylistDiscovery: Sendable {
         /// Temporary files of an interrupted run met on the way (see ``TemporaryLeftovers``): in the
         /// directories walked, and beside the files given, for that file.
         public var leftovers: [String] = []
+        /// Symbolic links met in the directories walked and not followed (to a folder or a playlist): a
+        /// title behind one is not part of the run, which says so.
+        public var skippedLinks: [String] = []
+
+        /// What to say of ``skippedLinks``, naming the setting that follows them; `nil` when there are none.
+        public func skippedLinksNote(_ names: SettingNames) -> String? {
+            guard let first = skippedLinks.first else { return nil }
+            let count = skippedLinks.count
+            return "skipped \(count) symbolic link\(count == 1 ? "" : "s") (\(first)\(count > 1 ? ", …" : "")): "
+                + "not followed without \(names.followSymlinks)"
+        }
+    }
+
+    /// Whether the file `name` names may be a playlist: `.m3u8` in any letter case, or `.m3u` (a playlist
+    /// only if it starts with `#EXTM3U`, which ``isPlaylist(_:named:)`` reads).
+    static func hasPlaylistName(_ name: String) -> Bool {
+        // On the bytes, ASCII letters folded: asked of every file of a library, segments included.
+        let bytes = Array(name.utf8.suffix(5))
+        let folded = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        return folded.elementsEqual(".m3u8".utf8) || folded.suffix(4).elementsEqual(".m3u".utf8)
+    }
+
+    /// Whether a regular file named as ``hasPlaylistName(_:)`` allows is taken for a playlist: a `.m3u8`
+    /// always (a file that is not one is reported as such), a `.m3u` (a plain list of media files, as
+    /// often as a playlist) only when its first line is `#EXTM3U`.
+    static func isPlaylist(_ path: String, named name: String) -> Bool {
+        guard !name.lowercased().hasSuffix(".m3u8") else { return true }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 10)
+        let count = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 10, 0) }
+        guard count > 0 else { return false }
+        let bytes = head.prefix(count)
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        return bytes.dropFirst(start).starts(with: Array("#EXTM3U".utf8))
     }
 
     public func discover(_ inputs: [String]) -> Result {
         var files: [PlaylistFile] = []
         var problems: [IOError] = []
         var leftovers: [String] = []
+        var skippedLinks: [String] = []
         var givenFiles: [String] = []
+        // A folder reached twice (overlapping inputs, links) is walked once, across all inputs.
+        var visited: Set<[UInt64]> = []
         for input in inputs {
             var info = stat()
             guard lstat(input, &info) == 0 else {
@@ -125,8 +176,9 @@ public struct PlaylistDiscovery: Sendable {
                 }
             }
             if isDirectory(info) {
-                var visited: Set<[UInt64]> = []
-                walk(input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, visited: &visited)
+                walk(
+                    input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
+                    visited: &visited)
             } else {
                 files.append(
                     PlaylistFile(
@@ -135,12 +187,25 @@ public struct PlaylistDiscovery: Sendable {
             }
         }
         if findsLeftoversBesideFiles { leftovers += TemporaryLeftovers.find(besides: givenFiles) }
-        return Result(packages: group(files.sorted()), problems: problems, leftovers: leftovers.sorted())
+        return Result(
+            packages: group(Self.readOnce(files).sorted()), problems: problems, leftovers: leftovers.sorted(),
+            skippedLinks: skippedLinks.sorted())
+    }
+
+    /// The files, each file once however often it was reached (by device and inode: `lib`, `./lib` and
+    /// `lib/t1/v.m3u8` given together), the first spelling kept.
+    static func readOnce(_ files: [PlaylistFile]) -> [PlaylistFile] {
+        var seen: Set<[UInt64]> = []
+        return files.filter { file in
+            var info = stat()
+            guard stat(file.path, &info) == 0 else { return true }
+            return seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted
+        }
     }
 
     private func walk(
         _ directory: String, relative: String, into files: inout [PlaylistFile], problems: inout [IOError],
-        leftovers: inout [String], visited: inout Set<[UInt64]>
+        leftovers: inout [String], skippedLinks: inout [String], visited: inout Set<[UInt64]>
     ) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
@@ -187,13 +252,22 @@ public struct PlaylistDiscovery: Sendable {
                     continue
                 }
                 var target = stat()
-                guard followSymlinks, stat(path, &target) == 0 else { continue }
-                kind = Self.directoryEntryType(target)
+                guard stat(path, &target) == 0 else { continue }
+                let targetKind = Self.directoryEntryType(target)
+                guard followSymlinks else {
+                    if targetKind == UInt8(DT_DIR) || (targetKind == UInt8(DT_REG) && Self.hasPlaylistName(name)) {
+                        skippedLinks.append(path)
+                    }
+                    continue
+                }
+                kind = targetKind
                 viaLink = true
             }
             if kind == UInt8(DT_DIR) {
-                walk(path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, visited: &visited)
-            } else if kind == UInt8(DT_REG), name.hasSuffix(".m3u8") {
+                walk(
+                    path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
+                    visited: &visited)
+            } else if kind == UInt8(DT_REG), Self.hasPlaylistName(name), Self.isPlaylist(path, named: name) {
                 files.append(PlaylistFile(path: path, relativePath: relativePath, isLink: viaLink))
             }
         }
@@ -264,17 +338,43 @@ public struct PlaylistDiscovery: Sendable {
                 claimed.insert(PathComponents.normalized(master.path))
                 continue
             }
+            var unreadRootRelative: [String] = []
+            // Each reference with the path it names here: beside the master, or under the document root.
+            var found: [(reference: MasterReferences.Reference, resolved: String, relative: String)] = []
+            let masterFolder = AtomicFile.directory(of: master.relativePath)
+            for reference in references.local {
+                found.append(
+                    (
+                        reference, PathComponents.normalized(AtomicFile.directory(of: master.path) + "/" + reference.path),
+                        PathComponents.normalized((masterFolder == "." ? "" : masterFolder + "/") + reference.path)
+                    ))
+            }
             for reference in references.rootRelative {
+                let relative = String(reference.path.drop { $0 == "/" })
+                if let root, !escapes(relative) {
+                    found.append((reference, PathComponents.normalized(root + "/" + relative), PathComponents.normalized(relative)))
+                    continue
+                }
                 unread += 1
+                unreadRootRelative.append(reference.path)
+                // A playlist of the run at the path the reference names under some root is the title's: not
+                // a loose playlist of its own, rewritten without its master.
+                if let file = files.first(where: { PathComponents.normalized($0.path).hasSuffix(PathComponents.normalized(reference.path)) }
+                ),
+                    !media.contains(file)
+                {
+                    media.append(file)
+                    claimed.insert(PathComponents.normalized(file.path))
+                }
                 diagnostics.append(
                     ApplyDiagnostics.rootRelativeReference(
-                        "\(reference.path) is relative to the web server's root, which skdpack cannot see here; it is not checked",
+                        "\(reference.path) is relative to the web server's root, which skdpack cannot see here "
+                            + "(\(names.root) says where it is); it is not checked",
                         at: SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)))
             }
-            for reference in references.local {
-                let resolved = PathComponents.normalized(AtomicFile.directory(of: master.path) + "/" + reference.path)
+            for (reference, resolved, relative) in found {
                 let location = SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)
-                guard !escapes(reference.path) else {
+                guard reference.path.hasPrefix("/") || !escapes(reference.path) else {
                     unread += 1
                     diagnostics.append(
                         ApplyDiagnostics.unsafeReference(
@@ -293,11 +393,8 @@ public struct PlaylistDiscovery: Sendable {
                     tracks[file.path, default: []].append(reference.track)
                     claimed.insert(resolved)
                 } else if access(resolved, F_OK) == 0 {
-                    let relative = AtomicFile.directory(of: master.relativePath)
                     var info = stat()
-                    let file = PlaylistFile(
-                        path: resolved, relativePath: PathComponents.normalized((relative == "." ? "" : relative + "/") + reference.path),
-                        isLink: lstat(resolved, &info) == 0 && isLink(info))
+                    let file = PlaylistFile(path: resolved, relativePath: relative, isLink: lstat(resolved, &info) == 0 && isLink(info))
                     if reference.isIFrame { iFramePlaylists.insert(file.path) }
                     if !media.contains(file) { media.append(file) }
                     tracks[file.path, default: []].append(reference.track)
@@ -308,10 +405,11 @@ public struct PlaylistDiscovery: Sendable {
                         ApplyDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
                 }
             }
-            packages.append(
-                PlaylistPackage(
-                    master: master, media: media, diagnostics: diagnostics, tracks: tracks, unreadMedia: unread,
-                    iFramePlaylists: iFramePlaylists))
+            var package = PlaylistPackage(
+                master: master, media: media, diagnostics: diagnostics, tracks: tracks, unreadMedia: unread,
+                iFramePlaylists: iFramePlaylists)
+            package.unreadRootRelative = unreadRootRelative
+            packages.append(package)
             claimed.insert(PathComponents.normalized(master.path))
         }
         var listings = MasterListings()
@@ -376,7 +474,7 @@ struct MasterListings {
             while let entry = readdir(handle) {
                 let name = entry.name
                 // Regular files only: opening a FIFO named like a playlist would wait for a writer.
-                guard !name.hasPrefix("."), name.hasSuffix(".m3u8") else { continue }
+                guard !name.hasPrefix("."), PlaylistDiscovery.hasPlaylistName(name) else { continue }
                 var kind = entry.pointee.d_type
                 if kind == UInt8(DT_UNKNOWN) {
                     var info = stat()

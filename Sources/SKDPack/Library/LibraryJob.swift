@@ -54,6 +54,9 @@ public struct LibraryInput: Sendable {
     /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
     public var paths: [String]
     public var followSymlinks = false
+    /// The web server's document root on this disk: where a master's root-relative references (`/vod/…`)
+    /// are read.
+    public var root: String?
     public var shard: Shard?
     /// Packages worked on at once.
     public var jobs = 1
@@ -68,6 +71,7 @@ public struct LibraryInput: Sendable {
     func job(_ discovery: PlaylistDiscovery = PlaylistDiscovery()) -> LibraryJob {
         var discovery = discovery
         discovery.followSymlinks = followSymlinks
+        discovery.root = root
         discovery.names = names
         return LibraryJob(inputs: paths, discovery: discovery, shard: shard, spooled: spooled)
     }

@@ -12,14 +12,14 @@ public enum PlaylistValidator {
     /// its title must have (``ValidationOptions/titleValues``).
     public static func validate(
         _ source: any ByteSource, path: String, options: ValidationOptions = ValidationOptions(), tracks: [TrackContext] = [],
-        title: String? = nil
+        title: String? = nil, identity: PlaylistIdentity? = nil
     ) throws(IOError) -> PlaylistValidation {
         var readerOptions = options.reader
         readerOptions.parsesEveryTag = true
         let reader = PlaylistReader(source: source, path: path, options: readerOptions)
         let context = RuleContext(
             path: path, reader: reader, options: options, maximumPerKind: readerOptions.maximumDiagnosticsPerKind, tracks: tracks,
-            identity: PlaylistIdentity(path: path, titlePath: title))
+            identity: identity ?? PlaylistIdentity(path: path, titlePath: title))
         var readerFindings: [Diagnostic] = []
         reader.onDiagnostic = { readerFindings.append($0) }
         var keys = KeyFacts()

@@ -52,6 +52,7 @@ public struct ValidateRun: Sendable {
                 observer.progress(done: playlists.count, of: job.total)
                 return playlists.count
             }
+            if let links = job.discovery.skippedLinksNote(library.names) { observer.note(links) }
             try report?.finish(run: describe(result.notDone))
             result.finished = true
         } catch {

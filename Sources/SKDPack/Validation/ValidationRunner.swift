@@ -26,7 +26,7 @@ public struct ValidationRunner: Sendable {
             do {
                 let result = try PlaylistValidator.validate(
                     try FileDescriptorSource.open(path: file.path), path: file.path, options: options,
-                    tracks: package.tracks[file.path] ?? [], title: package.master?.path)
+                    tracks: package.tracks[file.path] ?? [], identity: package.identity(of: file))
                 if file.path == package.master?.path { master = result } else { media.append(result) }
             } catch {
                 unreadable.append(error)

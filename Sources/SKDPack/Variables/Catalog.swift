@@ -37,8 +37,26 @@ public struct Catalog: Sendable {
     }
 
     /// The row for `playlist`, if the catalogue has one.
-    public func row(for playlist: PlaylistIdentity) -> Row? {
-        byPath[playlist.path] ?? byTitle[playlist.titleDirectory]
+    public func row(for playlist: PlaylistIdentity) -> Row? { match(for: playlist)?.row }
+
+    /// The row of `playlist`, and whether it was found by its title folder's base name only (a `title_dir`
+    /// of one name where the title lies deeper under its input: two such titles would share the row, which
+    /// a run refuses). A `path` row names the playlist's path relative to its input, or as given; a
+    /// `title_dir` row the title's folder relative to its input, or its base name.
+    public func match(for playlist: PlaylistIdentity) -> (row: Row, byBaseName: Bool)? {
+        if let relative = playlist.relativePath, let row = byPath[relative] { return (row, false) }
+        if let row = byPath[Self.normalized(playlist.path)] { return (row, false) }
+        let directory = playlist.titleRelativeDirectory ?? ""
+        if directory.contains("/"), let row = byTitle[directory] { return (row, false) }
+        return byTitle[playlist.titleDirectory].map { ($0, directory.contains("/")) }
+    }
+
+    /// A path or title folder as a row may write it: without `./` in front or `/` behind.
+    static func normalized(_ path: String) -> String {
+        var path = Substring(path)
+        while path.hasPrefix("./") { path = path.dropFirst(2) }
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
     }
 
     /// The rows that give `name` the value `value`, by their source (`cat.csv row 3`), in file order.
@@ -158,8 +176,8 @@ public struct Catalog: Sendable {
                     + "(a value is used as written)")
         }
         var values = fields
-        let path = values.removeValue(forKey: "path").flatMap { $0.isEmpty ? nil : $0 }
-        let title = values.removeValue(forKey: "title_dir").flatMap { $0.isEmpty ? nil : $0 }
+        let path = values.removeValue(forKey: "path").flatMap { $0.isEmpty ? nil : Self.normalized($0) }
+        let title = values.removeValue(forKey: "title_dir").flatMap { $0.isEmpty ? nil : Self.normalized($0) }
         let entry = Row(values: values, source: source)
         if let path {
             guard byPath[path] == nil else {

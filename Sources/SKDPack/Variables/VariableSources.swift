@@ -134,10 +134,18 @@ public struct PlaylistIdentity: Hashable, Sendable {
     /// The path of the title's master playlist, for a media playlist of a package: the title owns its
     /// playlists, whatever sub-folders its renditions live in.
     public var titlePath: String?
+    /// The path relative to the input it was found under (a catalogue's `path` rows name it so, whatever
+    /// the working directory), when it was found under one.
+    public var relativePath: String?
+    /// The title's folder relative to the input it was found under (`show-a/ep01`; empty when the input is
+    /// the title's folder or its playlist): what a catalogue's `title_dir` names.
+    public var titleRelativeDirectory: String?
 
-    public init(path: String, titlePath: String? = nil) {
+    public init(path: String, titlePath: String? = nil, relativePath: String? = nil, titleRelativeDirectory: String? = nil) {
         self.path = path
         self.titlePath = titlePath
+        self.relativePath = relativePath
+        self.titleRelativeDirectory = titleRelativeDirectory
     }
 
     public var fileName: String { PathComponents.of(path).last ?? path }

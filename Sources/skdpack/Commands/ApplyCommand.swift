@@ -84,6 +84,12 @@ struct ApplyCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The web server's document root on this disk: where masters' root-relative references (/vod/…) are read.",
+            valueName: "DIR"))
+    var root: String?
+
+    @Option(
+        help: ArgumentHelp(
             "A CPIX document from the key server (repeatable), or a directory of them matched to titles by content id.",
             valueName: "FILE"))
     var cpix: [String] = []
@@ -188,6 +194,7 @@ extension ApplySettings {
             defer { input.close() }
             var library = LibraryInput(paths: input.paths)
             library.followSymlinks = followSymlinks
+            library.root = root
             library.shard = try LibraryOptions.shard(shard)
             library.jobs = try LibraryOptions.jobCount(jobs)
             library.spooled = input.spooled

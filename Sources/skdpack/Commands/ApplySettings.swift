@@ -19,6 +19,7 @@ struct ApplySettings: Equatable {
     var sessionKeys = false
     var allowSharedContentID = false
     var followSymlinks = false
+    var root: String?
     var jobs: Int?
     var shard: String?
     var noProgress = false

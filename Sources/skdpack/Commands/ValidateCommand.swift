@@ -101,6 +101,12 @@ struct ValidateCommand: ParsableCommand {
     @Flag(help: "Follow symbolic links to playlists and directories.")
     var followSymlinks = false
 
+    @Option(
+        help: ArgumentHelp(
+            "The web server's document root on this disk: where masters' root-relative references (/vod/…) are read.",
+            valueName: "DIR"))
+    var root: String?
+
     @Flag(help: "Read the init segments EXT-X-MAP names and check the keys against them (MEDIA rules): scheme, KID, encryption.")
     var media = false
 
@@ -130,6 +136,7 @@ struct ValidateCommand: ParsableCommand {
             defer { input.close() }
             var inputs = LibraryInput(paths: input.paths)
             inputs.followSymlinks = followSymlinks
+            inputs.root = root
             inputs.shard = try LibraryOptions.shard(library.shard)
             inputs.jobs = try library.jobCount()
             inputs.spooled = input.spooled
