@@ -340,4 +340,35 @@ struct KeyMapTests {
         let validate = try SKDPackRunner.run(["validate", "--root", scratch.path("www"), scratch.path("www/vod/t1/master.m3u8")])
         #expect(validate.stdoutText.contains("2 playlists checked: 0 errors, 0 warnings, 0 notes"), "\(validate.stdoutText)")
     }
+
+    @Test("9. inspect of a master shows its title's key map: each key, its evidence, its URIs, the periods that use it")
+    func inspectShowsTheMap() throws {
+        let scratch = try Scratch(folder: "title")
+        defer { scratch.remove() }
+        let token = "Tok3n-abcdefghijklmnopqrstuvwxyz"
+        let expressPlay = "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=\(token)"
+        try scratch.write("title/master.m3u8", Self.master)
+        try scratch.write(
+            "title/video.m3u8",
+            Self.media([.clear, .keys(keyID: Self.kid(0), fairPlay: expressPlay), .keys(keyID: Self.kid(1), fairPlay: "skd://t/1")]))
+        try scratch.write(
+            "title/audio.m3u8",
+            Self.media(
+                [.keys(keyID: Self.kid(0), fairPlay: expressPlay), .keys(keyID: Self.kid(1), fairPlay: "skd://t/1b")], name: "audio"))
+        let run = try SKDPackRunner.run(["inspect", scratch.path("title/master.m3u8")])
+        #expect(!run.stdoutText.contains(token), "the token is a secret here too")
+        let json = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
+        let map = try #require(json["keyMap"] as? [String: Any])
+        let keys = try #require(map["keys"] as? [[String: Any]])
+        #expect(keys.count == 2)
+        #expect(keys.first?["keyID"] as? String == Self.kid(0))
+        #expect(keys.first?["evidence"] as? String == "keyid")
+        #expect((keys.first?["uris"] as? [String])?.count == 1)
+        #expect((keys.first?["uris"] as? [String])?.first?.contains("REDACTED") == true)
+        #expect(keys.first?["periods"] as? [String] == [scratch.path("title/audio.m3u8") + ":7", scratch.path("title/video.m3u8") + ":12"])
+        #expect(keys.last?["uris"] as? [String] == ["skd://t/1b", "skd://t/1"])
+        let findings = try #require(map["findings"] as? [String])
+        #expect(findings.count == 1)
+        #expect(findings.first?.hasSuffix("[FPS-key-two-uris]") == true, "\(findings)")
+    }
 }

@@ -6,9 +6,9 @@ import SKDTemplate
 /// time it starts at, how long it lasts, and its keys.
 struct KeyPeriodLog {
     private var periods: [Report.KeyPeriod] = []
-    /// Each FairPlay URI the periods use with the KEYID that tells its key, once per URI and key, for the
-    /// title's key map (``KeyMapRule``); a period without a KEYID tells nothing.
-    private(set) var keyUses: [KeyMap.Entry] = []
+    /// Each FairPlay URI the periods use with the KEYID that tells its key (where one does), once per URI
+    /// and key, for the title's key map (``KeyMapRule``, ``TitleKeyMap``).
+    private(set) var keyUses: [KeyUse] = []
     private var seenUses: Set<[UInt64]> = []
     /// The line of the FairPlay key noted last: a FairPlay key still in force in a later period whose other
     /// keys rotated is `FPS-key-not-rotated`'s finding, not a second use of its URI.
@@ -59,12 +59,14 @@ struct KeyPeriodLog {
             }), fairPlay.line != lastFairPlayLine, let uri = fairPlay.attributes["URI"]
         else { return }
         lastFairPlayLine = fairPlay.line
-        guard let keyID = inForce.lazy.compactMap({ $0.attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) } }).first,
-            let evidence = KeyEvidence(kind: .keyID, keyIDHex: keyID)
+        let evidence = inForce.lazy.compactMap({ $0.attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) } }).first
+            .flatMap { KeyEvidence(kind: .keyID, keyIDHex: $0) }
+        let text = reader.variables.substitute(uri.text).text
+        let digest = KeyEvidence.digest(text)
+        guard seenUses.insert([digest, evidence.map { $0.high } ?? 0, evidence.map { $0.low } ?? 0, evidence == nil ? 1 : 0]).inserted
         else { return }
-        let digest = KeyEvidence.digest(reader.variables.substitute(uri.text).text)
-        guard seenUses.insert([digest, UInt64(evidence.kind.rawValue), evidence.high, evidence.low]).inserted else { return }
-        keyUses.append(KeyMap.Entry(uri: digest, evidence: evidence, place: KeyMap.Place(playlist: reader.path, line: fairPlay.line)))
+        keyUses.append(
+            KeyUse(uri: text, digest: digest, evidence: evidence, place: KeyMap.Place(playlist: reader.path, line: fairPlay.line)))
     }
 
     /// The periods, each lasting until the next starts (the last until the end of the playlist), with

@@ -220,8 +220,9 @@ public struct PlaylistValidation: Sendable {
     public var variants = VariantFacts()
     /// A media playlist's key periods, for reports.
     public var keyPeriods: [Report.KeyPeriod] = []
-    /// Its FairPlay URIs with the key each stands for, for the title's key map (``KeyMapRule``).
-    public var keyUses: [KeyMap.Entry] = []
+    /// Its FairPlay URIs with the key each stands for, for the title's key map (``KeyMapRule``,
+    /// ``TitleKeyMap``).
+    public var keyUses: [KeyUse] = []
 
     public init(path: String, kind: PlaylistKind, diagnostics: [Diagnostic], keys: KeyFacts = KeyFacts()) {
         self.path = path

@@ -67,9 +67,14 @@ struct InspectCommand: ParsableCommand {
             throw ExitStatus.failure
         }
         let initSegments = media ? InitSegmentEntry.all(in: inspection, store: InitSegmentStore(limit: maxInitSize)) : nil
+        // The title's key map: of a master and the playlists it lists, or of a media playlist alone.
+        var validation = ValidationOptions()
+        validation.reader = options
+        let keyMap = path == "-" ? nil : TitleKeyMap.read(path, options: validation)
         // A token in a key URI is a secret here as everywhere (`validate` hides it without a template too).
         try printJSON(
-            InspectionOutput(inspection: inspection, initSegments: initSegments), printer: printer, redaction: inspection.keyURISecrets)
+            InspectionOutput(inspection: inspection, initSegments: initSegments, keyMap: keyMap), printer: printer,
+            redaction: inspection.keyURISecrets)
         if inspection.diagnostics.contains(where: { $0.severity == .error }) || initSegments?.contains(where: { $0.error != nil }) == true {
             throw ExitStatus.findings
         }
@@ -122,14 +127,15 @@ struct InspectCommand: ParsableCommand {
 private struct InspectionOutput: Encodable {
     var inspection: PlaylistInspection
     var initSegments: [InitSegmentEntry]?
+    var keyMap: TitleKeyMap?
 
-    private enum CodingKeys: String, CodingKey { case initSegments }
+    private enum CodingKeys: String, CodingKey { case initSegments, keyMap }
 
     func encode(to encoder: any Encoder) throws {
         try inspection.encode(to: encoder)
-        guard let initSegments else { return }
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(initSegments, forKey: .initSegments)
+        try container.encodeIfPresent(initSegments, forKey: .initSegments)
+        try container.encodeIfPresent(keyMap, forKey: .keyMap)
     }
 }
 

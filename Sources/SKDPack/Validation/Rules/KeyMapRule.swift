@@ -24,7 +24,10 @@ enum KeyMapRule {
         var title = KeyMap()
         var findings: [Diagnostic] = []
         for playlist in media {
-            for conflict in title.merge(playlist.keyUses) {
+            let entries = playlist.keyUses.compactMap { use in
+                use.evidence.map { KeyMap.Entry(uri: use.digest, evidence: $0, place: use.place) }
+            }
+            for conflict in title.merge(entries) {
                 let place = conflict.second.place
                 findings.append(
                     conflict.kind(writing: false)(
