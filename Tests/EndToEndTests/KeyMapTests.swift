@@ -371,4 +371,26 @@ struct KeyMapTests {
         #expect(findings.count == 1)
         #expect(findings.first?.hasSuffix("[FPS-key-two-uris]") == true, "\(findings)")
     }
+
+    @Test("10. validate holds the titles of a run to each other: one URI in two titles is an error at the later one, naming the first")
+    func titlesOfARun() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // Written with one value for the library, said to be shared: validate, which cannot know that, says so.
+        let apply = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--var", "content_id=title-1", "--allow-shared-content-id", "--in-place",
+                "--no-progress", scratch.path("library/crlf-title"), scratch.path("library/legacy-title"),
+            ])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        let validate = try SKDPackRunner.run(["validate", "--no-progress", scratch.path("library")])
+        #expect(validate.status == 1)
+        #expect(
+            validate.stdoutText.contains(
+                "legacy-title/video-360p.m3u8:6:1: error: this FairPlay URI is also the one of another title, at "
+                    + "\(scratch.path("library/crlf-title/index.m3u8")):6 and no KEYID says they share its key"), "\(validate.stdoutText)")
+        #expect(validate.stdoutText.components(separatedBy: "[FPS-uri-two-titles]").count == 2, "said once")
+        let disabled = try SKDPackRunner.run(["validate", "--disable", "FPS-uri-two-titles", "--no-progress", scratch.path("library")])
+        #expect(!disabled.stdoutText.contains("FPS-uri-two-titles"))
+    }
 }

@@ -24,6 +24,7 @@ public struct ValidateRun: Sendable {
         var unreadable = job.discovery.problems.count
         var errors = false
         let runner = ValidationRunner(options: options)
+        var runKeys = RunKeyMap()
         func add(_ validation: PlaylistValidation, package: String) throws {
             let validation = Self.shown(validation, as: job.shown(validation.path))
             if validation.count(.error) > 0 { errors = true }
@@ -41,7 +42,7 @@ public struct ValidateRun: Sendable {
             result.done = try job.run(jobs: library.jobs, stop: stop) {
                 runner.run($0)
             } consume: { package in
-                var playlists = package.playlists
+                var playlists = runner.heldToTheRun(package.playlists, title: AtomicFile.directory(of: package.package), keys: &runKeys)
                 for problem in package.unreadable {
                     observer.note(problem.description)
                     // In the report too, as a playlist that failed, with the reason.

@@ -49,4 +49,19 @@ public struct ValidationRunner: Sendable {
         }
         return PackageResult(package: package.key, playlists: playlists.sorted { $0.path < $1.path }, unreadable: unreadable)
     }
+
+    /// A title's playlists held to the titles of the run before it (``RunKeyMap``): each finding given to
+    /// the playlist it is about, unless the rule is disabled. (Its messages name places and KEYIDs, never a URI.)
+    func heldToTheRun(_ playlists: [PlaylistValidation], title: String, keys: inout RunKeyMap) -> [PlaylistValidation] {
+        guard !options.disabledRules.contains(RunKeyMap.kind.id) else { return playlists }
+        let findings = keys.check(playlists, title: title)
+        guard !findings.isEmpty else { return playlists }
+        return playlists.map { playlist in
+            var playlist = playlist
+            let own = findings.filter { $0.location.path == playlist.path }
+            guard !own.isEmpty else { return playlist }
+            playlist.diagnostics = PlaylistValidator.inLineOrder(playlist.diagnostics + own)
+            return playlist
+        }
+    }
 }

@@ -75,3 +75,45 @@ extension KeyMap.Conflict {
         place.playlist == here.playlist ? "line \(place.line)" : "\(place.playlist):\(place.line)"
     }
 }
+
+/// The key URIs of a run's titles: two titles share a FairPlay URI only where they share its key. Each
+/// title is held to the titles read before it, in the run's order (its findings are made before it is
+/// shown, so a run's output still streams): the same URI for another KEYID, or with nothing that says the
+/// key is shared, is an error at the later title's key line, naming the earlier one.
+struct RunKeyMap {
+    static let kind = DiagnosticKind(
+        id: "FPS-uri-two-titles", severity: .error,
+        summary: "Two titles use one FairPlay URI and nothing says they share its key (their KEYIDs differ, or they "
+            + "have none): the license server answers one key, so one title plays with the other's.",
+        specSection: "FairPlay Streaming Programming Guide (the skd URI names the content key)")
+
+    private var byURI: [UInt64: (title: String, evidence: KeyEvidence?, place: KeyMap.Place)] = [:]
+
+    /// The findings of `title`'s playlists against the titles noted before, then noted.
+    mutating func check(_ playlists: [PlaylistValidation], title: String) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var reported: Set<UInt64> = []
+        for playlist in playlists {
+            for use in playlist.keyUses {
+                guard let first = byURI[use.digest] else { continue }
+                guard first.title != title, first.evidence == nil || first.evidence != use.evidence, reported.insert(use.digest).inserted
+                else { continue }
+                let why =
+                    if let theirs = first.evidence, let ours = use.evidence {
+                        "for another key (\(ours) here, \(theirs) there)"
+                    } else {
+                        "and no KEYID says they share its key"
+                    }
+                findings.append(
+                    Self.kind(
+                        "this FairPlay URI is also the one of another title, at \(first.place) \(why): a license server answers one "
+                            + "key for a URI, so one of the titles would play with the other's; give each title its own URIs",
+                        at: SourceLocation(path: use.place.playlist, line: use.place.line, column: 1, offset: 0)))
+            }
+        }
+        for playlist in playlists {
+            for use in playlist.keyUses where byURI[use.digest] == nil { byURI[use.digest] = (title, use.evidence, use.place) }
+        }
+        return findings
+    }
+}
