@@ -28,8 +28,9 @@ enum ShippedTemplates {
         description: >-
           The entitlement form for titles whose keys rotate: skd://{server}?cid={content_id}&period={key_index}, so
           that each key period has a URI of its own (a player keeps the key of a URI it has already, so one URI for
-          two periods would play the second with the first one's key). {key_index} counts from 0 and counts a clear
-          lead (METHOD=NONE) as a period.
+          two periods would play the second with the first one's key). {key_index} numbers a rendition's keys from
+          0 in the order they first appear: a clear period (METHOD=NONE) is not counted, and a key met again keeps
+          its number. Where each track has keys of its own, use {kid}.
         uri: "skd://{entitlement_url|strip_scheme}?cid={content_id|url}&period={key_index}"
         variables:
           entitlement_url:
