@@ -27,6 +27,17 @@ struct JSONEntryWriter {
             array("keyPeriods", periods, depth: depth + 1) { writer, period, depth in writer.keyPeriod(period, depth: depth) }
             bytes += ",\n".utf8
         }
+        if let uris = playlist.keyURIs {
+            array("keyURIs", uris, depth: depth + 1) { writer, uri, depth in
+                writer.bytes += "{\n".utf8
+                writer.member("digest", string: uri.digest, depth: depth + 1, last: false)
+                if let keyID = uri.keyID { writer.member("keyID", string: keyID, depth: depth + 1, last: false) }
+                writer.member("line", number: uri.line, depth: depth + 1, last: true)
+                writer.indent(depth)
+                writer.bytes.append(UInt8(ascii: "}"))
+            }
+            bytes += ",\n".utf8
+        }
         member("kind", string: playlist.kind.rawValue, depth: depth + 1, last: false)
         if let measured = playlist.measured {
             key("measured", depth: depth + 1)

@@ -128,6 +128,17 @@ public final class ReportXMLStream: ReportStream {
             }
             try xml.endElement()
         }
+        if let uris = playlist.keyURIs {
+            try xml.startElement("keyURIs")
+            for uri in uris {
+                try xml.startElement("keyURI")
+                try xml.attribute("line", uri.line)
+                try xml.attribute("digest", uri.digest)
+                if let keyID = uri.keyID { try xml.attribute("keyID", keyID) }
+                try xml.endElement()
+            }
+            try xml.endElement()
+        }
         try xml.endElement()
     }
 

@@ -78,6 +78,11 @@ public enum ReportXMLReader {
                                 uri: key.text.isEmpty ? nil : key.text, keyID: key.attributes["keyID"])
                         })
                 }
+            },
+            keyURIs: try element.children("keyURIs").first.map { list in
+                try list.children("keyURI").map { uri in
+                    Report.KeyURI(line: try uri.number("line"), digest: try uri.attribute("digest"), keyID: uri.attributes["keyID"])
+                }
             })
     }
 

@@ -393,4 +393,35 @@ struct KeyMapTests {
         let disabled = try SKDPackRunner.run(["validate", "--disable", "FPS-uri-two-titles", "--no-progress", scratch.path("library")])
         #expect(!disabled.stdoutText.contains("FPS-uri-two-titles"))
     }
+
+    @Test("11. a sharded run: report merge finds a URI given to titles of different shards, an error in the merged report and exit 1")
+    func shardsHeldToEachOther() throws {
+        let scratch = try Scratch(folder: "reports")
+        defer { scratch.remove() }
+        // Sixteen shards: a title in each at most, so no shard sees two titles with one URI.
+        let count = 16
+        func shards(_ extra: [String]) throws -> [String] {
+            try (0..<count).map { index in
+                let report = scratch.path("reports/\(extra.isEmpty ? "a" : "b")-\(index).json")
+                _ = try SKDPackRunner.run(
+                    [
+                        "apply", "--template", "content-id", "--var", "content_id=title-1", "--shard", "\(index)/\(count)", "--check",
+                        "--no-progress", "--report", report,
+                    ] + extra + [scratch.path("library")])
+                return report
+            }
+        }
+        let merge = try SKDPackRunner.run(["report", "merge"] + (try shards([])))
+        #expect(merge.status == 1, "\(merge.stderr)")
+        #expect(
+            merge.stderr.contains("legacy-title/video-360p.m3u8:6:1: error: this FairPlay URI is also the one of another title, at ")
+                && merge.stderr.contains("crlf-title/index.m3u8:6 (shard "), "\(merge.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: merge.stdout) as? [String: Any])
+        #expect((report["summary"] as? [String: Any])?["errors"] as? Int ?? 0 >= 1)
+        #expect(merge.stdoutText.contains("FPS-uri-two-titles"))
+        // Said to share their keys: merged as they are.
+        let shared = try SKDPackRunner.run(["report", "merge"] + (try shards(["--allow-shared-content-id"])))
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(!shared.stdoutText.contains("FPS-uri-two-titles"))
+    }
 }

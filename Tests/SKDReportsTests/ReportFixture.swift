@@ -47,7 +47,8 @@ enum ReportFixture {
                                     format: "urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed", method: "SAMPLE-AES",
                                     uri: "data:text/plain;base64,…", keyID: nil),
                             ]),
-                    ]),
+                    ],
+                    keyURIs: [Report.KeyURI(line: 8, digest: "0f1e2d3c4b5a6978", keyID: "0123456789abcdef0123456789abcdef")]),
                 Report.Playlist(
                     path: "library/title/master.m3u8", package: "library/title/master.m3u8", kind: .master, status: .failed,
                     changes: [

@@ -141,7 +141,13 @@ struct ReportGenerator {
                         kind: pick([.master, .media, .mixed, .unknown]), status: pick([.changed, .unchanged, .passed, .failed]),
                         changes: (0..<Int(random.next() % 3)).map { _ in change() }, diagnostics: findings,
                         measured: chance(30) ? measured() : nil, declared: chance(30) ? declared() : nil,
-                        keyPeriods: chance(30) ? keyPeriods() : nil))
+                        keyPeriods: chance(30) ? keyPeriods() : nil,
+                        keyURIs: chance(30)
+                            ? (0..<Int(random.next() % 3)).map { _ in
+                                Report.KeyURI(
+                                    line: 1 + Int(random.next() % 100_000), digest: String(format: "%016llx", random.next()),
+                                    keyID: chance(50) ? "0123456789abcdef0123456789abcdef" : nil)
+                            } : nil))
             }
         }
         let shards = 1 + Int(random.next() % 8)

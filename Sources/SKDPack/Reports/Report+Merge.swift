@@ -13,8 +13,13 @@ extension Report {
     /// every report must be a shard (`I/N`) of one `N`, each shard exactly once, all of one run (the same
     /// command and template, and arguments the same by `sameArguments`). With `allowingMissingShards`, a set
     /// that lacks shards is merged anyway and the report says it is partial, and which shards it lacks.
+    ///
+    /// Unless `titlesShareKeys` (the run said its titles share their keys), the titles of different shards
+    /// are held to each other as one run holds its titles (``RunKeyMap``): a FairPlay URI that two titles of
+    /// different shards use, where their KEYIDs differ or they have none, is an `FPS-uri-two-titles` error at
+    /// the later title's key line (in report order), naming the other; the merged report then fails.
     public static func merging(
-        _ reports: [(name: String, report: Report)], allowingMissingShards: Bool = false,
+        _ reports: [(name: String, report: Report)], allowingMissingShards: Bool = false, titlesShareKeys: Bool = false,
         sameArguments: ([String], [String]) -> Bool = { $0 == $1 }
     ) throws(MergeError) -> Report {
         guard let (firstName, first) = reports.first else { throw MergeError(description: "no reports to merge") }
@@ -65,6 +70,50 @@ extension Report {
             durationMilliseconds: reports.map(\.report.run.durationMilliseconds).max() ?? 0,
             partial: missing.isEmpty && notDone == 0 ? nil : true, missingShards: missing.isEmpty ? nil : missing,
             notDone: notDone == 0 ? nil : notDone)
-        return Report(tool: first.tool, run: run, playlists: reports.flatMap(\.report.playlists))
+        var playlists = reports.flatMap { entry in entry.report.playlists.map { ($0, entry.report.run.shard ?? "") } }
+            .sorted { Playlist.inReportOrder($0.0, $1.0) }
+        if !titlesShareKeys { holdTitlesToTheirKeys(&playlists) }
+        return Report(tool: first.tool, run: run, playlists: playlists.map(\.0))
+    }
+
+    /// Adds to each playlist of `playlists` (each with its shard, in report order) the findings of its key
+    /// URIs that titles of other shards before it have (``RunKeyMap``'s rule, across shards).
+    static func holdTitlesToTheirKeys(_ playlists: inout [(Playlist, String)]) {
+        var first: [String: (title: String, shard: String, keyID: String?, place: String)] = [:]
+        for index in playlists.indices {
+            let (playlist, shard) = playlists[index]
+            let title = AtomicFile.directory(of: playlist.package)
+            var reported: Set<String> = []
+            for uri in playlist.keyURIs ?? [] {
+                guard let earlier = first[uri.digest] else {
+                    first[uri.digest] = (title, shard, uri.keyID, "\(playlist.path):\(uri.line)")
+                    continue
+                }
+                guard earlier.title != title, earlier.shard != shard, earlier.keyID == nil || earlier.keyID != uri.keyID,
+                    reported.insert(uri.digest).inserted
+                else { continue }
+                let why =
+                    if let theirs = earlier.keyID, let ours = uri.keyID {
+                        "for another key (KEYID 0x\(ours) here, KEYID 0x\(theirs) there)"
+                    } else {
+                        "and no KEYID says they share its key"
+                    }
+                playlists[index].0.diagnostics.append(
+                    Finding(
+                        rule: RunKeyMap.kind.id.rawValue, severity: .error, line: uri.line, column: 1,
+                        message: "this FairPlay URI is also the one of another title, at \(earlier.place) (shard \(earlier.shard)) "
+                            + "\(why): a license server answers one key for a URI, so one of the titles would play with the other's; "
+                            + "give each title its own URIs"))
+                playlists[index].0.status = .failed
+            }
+            playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+        }
+    }
+
+    /// The findings of one FairPlay URI in two titles (``RunKeyMap``), in report order.
+    public var keyURIsSharedByTitles: [(path: String, finding: Finding)] {
+        playlists.flatMap { playlist in
+            playlist.diagnostics.filter { $0.rule == RunKeyMap.kind.id.rawValue }.map { (playlist.path, $0) }
+        }
     }
 }

@@ -10,9 +10,9 @@ public struct Report: Hashable, Sendable, Codable {
     /// 1.1 added, to each change, the key id written and where it came from (`kid`, `kidSource`, `kidFile`);
     /// 1.2 the playlists a stopped run did not get to (`run.notDone`); 1.3 what `validate --segments`
     /// measures of each media playlist (`measured`).
-    public static let currentSchemaVersion = "1.4"
+    public static let currentSchemaVersion = "1.5"
     /// The versions this skdpack reads back (`report merge`): each adds to the one before.
-    public static let readableSchemaVersions = ["1", "1.1", "1.2", "1.3", "1.4"]
+    public static let readableSchemaVersions = ["1", "1.1", "1.2", "1.3", "1.4", "1.5"]
 
     public var schemaVersion = Report.currentSchemaVersion
     public var tool: Tool
@@ -148,10 +148,14 @@ public struct Report: Hashable, Sendable, Codable {
         /// With `validate`: a media playlist's key periods, where each starts and the keys in force (schema
         /// version 1.4).
         public var keyPeriods: [KeyPeriod]?
+        /// A media playlist's FairPlay key URIs as digests, with the KEYIDs that tell their keys: what `report
+        /// merge` holds the titles of a sharded run to (schema version 1.5).
+        public var keyURIs: [KeyURI]?
 
         public init(
             path: String, package: String, kind: PlaylistKind, status: Status, changes: [ApplyChange],
-            diagnostics: [Finding], measured: Measured? = nil, declared: Declared? = nil, keyPeriods: [KeyPeriod]? = nil
+            diagnostics: [Finding], measured: Measured? = nil, declared: Declared? = nil, keyPeriods: [KeyPeriod]? = nil,
+            keyURIs: [KeyURI]? = nil
         ) {
             self.path = path
             self.package = package
@@ -162,6 +166,7 @@ public struct Report: Hashable, Sendable, Codable {
             self.measured = measured
             self.declared = declared
             self.keyPeriods = keyPeriods
+            self.keyURIs = keyURIs
         }
 
         /// The entry for a validated playlist of `package`.
@@ -172,7 +177,8 @@ public struct Report: Hashable, Sendable, Codable {
                 changes: [], diagnostics: validation.diagnostics.map(Finding.init),
                 measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0) : nil },
                 declared: validation.kind == .master ? Declared(validation.variants) : nil,
-                keyPeriods: validation.kind == .media ? validation.keyPeriods : nil)
+                keyPeriods: validation.kind == .media ? validation.keyPeriods : nil,
+                keyURIs: KeyURI.list(validation.keyUses.map { ($0.place.line, $0.digest, $0.evidence) }))
         }
 
         /// The entry for a playlist of `package` that `apply` processed.
@@ -182,7 +188,11 @@ public struct Report: Hashable, Sendable, Codable {
             self.init(
                 path: outcome.path, package: package, kind: outcome.kind,
                 status: outcome.failed ? .failed : outcome.changed ? .changed : .unchanged,
-                changes: outcome.failed ? [] : outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init))
+                changes: outcome.failed ? [] : outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init),
+                keyURIs: outcome.failed
+                    ? nil
+                    : KeyURI.list(
+                        outcome.keyMap.entries.filter { $0.place.playlist == outcome.path }.map { ($0.place.line, $0.uri, $0.evidence) }))
         }
 
         /// The order of a report: by package, then by path. It is the order a run over a library writes
@@ -373,6 +383,31 @@ public struct Report: Hashable, Sendable, Codable {
             self.startMilliseconds = startMilliseconds
             self.durationMilliseconds = durationMilliseconds
             self.keys = keys
+        }
+    }
+
+    /// A FairPlay key URI of a playlist as reports carry it: the line of the first key with it, the URI's
+    /// digest (``KeyEvidence/digest(_:)``, never the URI: it may hold a token), and the KEYID (or key
+    /// truth's key id) that tells its key, where one does.
+    public struct KeyURI: Hashable, Sendable, Codable {
+        public var line: Int
+        /// 16 lowercase hex digits.
+        public var digest: String
+        public var keyID: String?
+
+        public init(line: Int, digest: String, keyID: String?) {
+            self.line = line
+            self.digest = digest
+            self.keyID = keyID
+        }
+
+        /// The entries of a playlist's uses, `nil` when it has none.
+        static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?)]) -> [KeyURI]? {
+            guard !uses.isEmpty else { return nil }
+            return uses.map { use in
+                let hex = String(use.digest, radix: 16)
+                return KeyURI(line: use.line, digest: String(repeating: "0", count: 16 - hex.count) + hex, keyID: use.evidence?.keyIDHex)
+            }
         }
     }
 

@@ -66,6 +66,7 @@ struct ReportMergeCommand: ParsableCommand {
         try reportingUsage {
             guard !reports.isEmpty else { throw UsageFailure("give the reports of the shards to merge") }
             let printer = DiagnosticPrinter()
+            var shared: [(path: String, finding: Report.Finding)] = []
             do {
                 var loaded: [(name: String, report: Report)] = []
                 for path in reports {
@@ -77,19 +78,33 @@ struct ReportMergeCommand: ParsableCommand {
                         throw UsageFailure("\(path) is not an skdpack \(isXML ? "XML" : "JSON") report: \(error)")
                     }
                 }
-                var merged = try Report.merging(loaded, allowingMissingShards: allowPartial) {
+                // Titles said to share their keys (apply's opt-in, validate's rule turned off) are not held to each other.
+                let arguments = loaded.first?.report.run.arguments ?? []
+                let titlesShareKeys =
+                    arguments.contains("--allow-shared-content-id")
+                    || zip(arguments, arguments.dropFirst()).contains { $0 == "--disable" && $1 == "FPS-uri-two-titles" }
+                var merged = try Report.merging(loaded, allowingMissingShards: allowPartial, titlesShareKeys: titlesShareKeys) {
                     Self.runArguments($0) == Self.runArguments($1)
                 }
                 merged.run.arguments = Self.withoutShard(merged.run.arguments)
                 var output = OutputSink(fd: 1, path: "<stdout>")
                 try output.write(format.encode(merged))
                 try output.flush()
+                shared = merged.keyURIsSharedByTitles
             } catch let failure as UsageFailure {
                 throw failure
             } catch {
                 printer.print(message: "skdpack: \(error)")
                 printer.flush()
                 throw ExitStatus.failure
+            }
+            // The merged report is written whole; a URI two titles use fails it, as validate's run would.
+            guard shared.isEmpty else {
+                for (path, finding) in shared {
+                    printer.print(message: "\(path):\(finding.line):\(finding.column): error: \(finding.message) [\(finding.rule)]")
+                }
+                printer.flush()
+                throw ExitStatus.findings
             }
         }
     }
