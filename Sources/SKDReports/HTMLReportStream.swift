@@ -115,6 +115,7 @@ public final class HTMLReportStream: ReportStream {
         }
         html += migrationTable()
         html += keyPeriodsSection()
+        html += keysSection()
         html += chartsSection()
         if !order.isEmpty {
             let sorted = order.sorted { (findings[$0]!.severity, findings[$1]!.count) > (findings[$1]!.severity, findings[$0]!.count) }
@@ -287,6 +288,49 @@ public final class HTMLReportStream: ReportStream {
             html += "</tbody>\n</table>\n</div>\n"
         }
         return html
+    }
+
+    /// The title's key map as people read it: a row per key (told by a KEYID of its periods, else by its
+    /// FairPlay URI), with its FairPlay URIs and when each media playlist uses it. Whether the map holds is
+    /// the findings' to say (`FPS-uri-two-keys`, `FPS-key-two-uris`); the page lays it out, aligned by key.
+    private func keysSection() -> String {
+        var keys: [(name: String, keyID: String?, uris: [String], uses: [String])] = []
+        for playlist in entries {
+            for period in playlist.keyPeriods ?? [] {
+                guard let fairPlay = period.keys.first(where: { Self.systemClass($0.format) == "fairplay" && $0.method != "NONE" }) else {
+                    continue
+                }
+                let keyID = period.keys.lazy.compactMap(\.keyID).first
+                let name = keyID.map { "kid:" + $0 } ?? "uri:" + (fairPlay.uri ?? "")
+                let use =
+                    "\(Self.fileName(playlist.path)) \(Self.time(period.startMilliseconds))–"
+                    + Self.time(period.startMilliseconds + period.durationMilliseconds)
+                if let index = keys.firstIndex(where: { $0.name == name }) {
+                    if let uri = fairPlay.uri, !keys[index].uris.contains(uri) { keys[index].uris.append(uri) }
+                    keys[index].uses.append(use)
+                } else {
+                    keys.append((name, keyID, fairPlay.uri.map { [$0] } ?? [], [use]))
+                }
+            }
+        }
+        guard !keys.isEmpty else { return "" }
+        var html = """
+            <h3>Keys</h3>
+            <table class="title-keys">
+            <thead><tr><th>Key (KID)</th><th>FairPlay URI</th><th>Used by</th></tr></thead>
+            <tbody>
+
+            """
+        for key in keys.prefix(Self.listedRows) {
+            let uris = key.uris.map { "<code>\(Self.escape(Self.shortened($0)))</code>" }.joined(separator: "<br>")
+            let uses =
+                key.uses.prefix(Self.listedRows).map(Self.escape).joined(separator: "<br>")
+                + (key.uses.count > Self.listedRows ? "<br>… and \(key.uses.count - Self.listedRows) more" : "")
+            html +=
+                "<tr data-uris=\"\(key.uris.count)\"><td>\(key.keyID.map { "<code>\(Self.escape($0))</code>" } ?? "—")</td><td>\(uris)</td><td>\(uses)</td></tr>\n"
+        }
+        if keys.count > Self.listedRows { html += "<tr><td colspan=\"3\">… and \(keys.count - Self.listedRows) more</td></tr>\n" }
+        return html + "</tbody>\n</table>\n"
     }
 
     /// When a key period starts and its keys: what playlists share to share a timeline.

@@ -91,6 +91,22 @@ def page_checks(driver, report, problems):
                 kind = "clear" if not encrypted else "fairplay" if any(k["format"] == "com.apple.streamingkeydelivery" for k in encrypted) else "other"
                 expect(kind in band.get_attribute("class"), f"{playlist['path']} line {period['line']}: band {band.get_attribute('class')}")
                 expect(band.size["width"] > 0, f"{playlist['path']}: a band has no width")
+        # The title's keys, aligned by key: a row per KEYID (else per FairPlay URI) of its periods.
+        names = []
+        for p in playlists:
+            for period in p.get("keyPeriods") or []:
+                fairplay = [k for k in period["keys"] if k["format"].lower() == "com.apple.streamingkeydelivery" and k["method"] != "NONE"]
+                if not fairplay:
+                    continue
+                kids = [k["keyID"] for k in period["keys"] if k.get("keyID")]
+                name = "kid:" + kids[0] if kids else "uri:" + fairplay[0].get("uri", "")
+                if name not in names:
+                    names.append(name)
+        key_rows = section.find_elements(By.CSS_SELECTOR, "table.title-keys tbody tr")
+        expect(len(key_rows) == min(len(names), 20) + (1 if len(names) > 20 else 0), f"{package}: {len(key_rows)} key rows for {len(names)} keys")
+        for row, name in zip(key_rows, names):
+            if name.startswith("kid:"):
+                expect(name[4:] in row.text, f"{package}: the row of {name} shows {row.text!r}")
         charts = section.find_elements(By.CSS_SELECTOR, "svg.bitrate")
         measured = [p for p in playlists if (p.get("measured") or {}).get("segments")]
         expect(len(charts) == len(measured), f"{package}: {len(charts)} charts")

@@ -92,18 +92,10 @@ extension Report {
                 guard earlier.title != title, earlier.shard != shard, earlier.keyID == nil || earlier.keyID != uri.keyID,
                     reported.insert(uri.digest).inserted
                 else { continue }
-                let why =
-                    if let theirs = earlier.keyID, let ours = uri.keyID {
-                        "for another key (KEYID 0x\(ours) here, KEYID 0x\(theirs) there)"
-                    } else {
-                        "and no KEYID says they share its key"
-                    }
                 playlists[index].0.diagnostics.append(
                     Finding(
                         rule: RunKeyMap.kind.id.rawValue, severity: .error, line: uri.line, column: 1,
-                        message: "this FairPlay URI is also the one of another title, at \(earlier.place) (shard \(earlier.shard)) "
-                            + "\(why): a license server answers one key for a URI, so one of the titles would play with the other's; "
-                            + "give each title its own URIs"))
+                        message: RunKeyMap.message(other: "\(earlier.place) (shard \(earlier.shard))", ours: uri.keyID, theirs: earlier.keyID)))
                 playlists[index].0.status = .failed
             }
             playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }

@@ -98,16 +98,9 @@ struct RunKeyMap {
                 guard let first = byURI[use.digest] else { continue }
                 guard first.title != title, first.evidence == nil || first.evidence != use.evidence, reported.insert(use.digest).inserted
                 else { continue }
-                let why =
-                    if let theirs = first.evidence, let ours = use.evidence {
-                        "for another key (\(ours) here, \(theirs) there)"
-                    } else {
-                        "and no KEYID says they share its key"
-                    }
                 findings.append(
                     Self.kind(
-                        "this FairPlay URI is also the one of another title, at \(first.place) \(why): a license server answers one "
-                            + "key for a URI, so one of the titles would play with the other's; give each title its own URIs",
+                        Self.message(other: first.place.description, ours: use.evidence?.keyIDHex, theirs: first.evidence?.keyIDHex),
                         at: SourceLocation(path: use.place.playlist, line: use.place.line, column: 1, offset: 0)))
             }
         }
@@ -115,5 +108,18 @@ struct RunKeyMap {
             for use in playlist.keyUses where byURI[use.digest] == nil { byURI[use.digest] = (title, use.evidence, use.place) }
         }
         return findings
+    }
+
+    /// What the finding says, at the later title's key: the other title's key (`other`, its place) and the
+    /// key ids that tell the two keys, where both have one.
+    static func message(other: String, ours: String?, theirs: String?) -> String {
+        let why =
+            if let ours, let theirs {
+                "for another key (KEYID 0x\(ours) here, KEYID 0x\(theirs) there)"
+            } else {
+                "and no KEYID says they share its key"
+            }
+        return "this FairPlay URI is also the one of another title, at \(other) \(why): a license server answers one key for "
+            + "a URI, so one of the titles would play with the other's; give each title its own URIs"
     }
 }
