@@ -92,10 +92,9 @@ extension Report {
                 guard earlier.title != title, earlier.shard != shard, earlier.keyID == nil || earlier.keyID != uri.keyID,
                     reported.insert(uri.digest).inserted
                 else { continue }
+                let message = RunKeyMap.message(other: "\(earlier.place) (shard \(earlier.shard))", ours: uri.keyID, theirs: earlier.keyID)
                 playlists[index].0.diagnostics.append(
-                    Finding(
-                        rule: RunKeyMap.kind.id.rawValue, severity: .error, line: uri.line, column: 1,
-                        message: RunKeyMap.message(other: "\(earlier.place) (shard \(earlier.shard))", ours: uri.keyID, theirs: earlier.keyID)))
+                    Finding(rule: RunKeyMap.kind.id.rawValue, severity: .error, line: uri.line, column: 1, message: message))
                 playlists[index].0.status = .failed
             }
             playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
