@@ -45,7 +45,8 @@ public enum RuleRegistry {
         [
             ApplyDiagnostics.unsafeReference, ApplyDiagnostics.rootRelativeReference, ApplyDiagnostics.missingReference,
             ApplyDiagnostics.masterReference,
-            ApplyDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind, RunKeyMap.kind,
+            ApplyDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind,
+            KeyMapRule.unknownKind, RunKeyMap.kind,
         ] + PackageValidator.rules.flatMap(\.kinds)
 
     /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those

@@ -18,11 +18,31 @@ enum KeyMapRule {
             + "know it under both, and a player fetches it twice.",
         specSection: "4.3.2.4; FairPlay Streaming Programming Guide (the skd URI names the content key)")
 
+    static let unknownKind = DiagnosticKind(
+        id: "FPS-key-map-unknown", severity: .info,
+        summary: "A FairPlay URI is used by a period whose KEYID is known and by one of another playlist of the title that "
+            + "has none: whether the second has the same key cannot be told here.",
+        specSection: "FairPlay Streaming Programming Guide (the skd URI names the content key)")
+
     /// The findings of a title whose playlists were validated as `media` (in the order the title lists them),
-    /// each placed at the key line of the period that breaks the map.
+    /// each placed at the key line of the period that breaks the map; and a note where a URI's key is told
+    /// in one playlist and not in another (a KEYID in the video, FairPlay alone in the audio), once a URI.
     static func check(_ media: [PlaylistValidation]) -> [Diagnostic] {
         var title = KeyMap()
         var findings: [Diagnostic] = []
+        var told: [UInt64: KeyUse] = [:]
+        for use in media.flatMap(\.keyUses) where use.evidence != nil && told[use.digest] == nil { told[use.digest] = use }
+        var noted: Set<UInt64> = []
+        for use in media.flatMap(\.keyUses) where use.evidence == nil {
+            guard let known = told[use.digest], known.place.playlist != use.place.playlist, noted.insert(use.digest).inserted else {
+                continue
+            }
+            findings.append(
+                unknownKind(
+                    "this FairPlay URI stands for the key with \(known.evidence!) at \(known.place), but nothing here tells this "
+                        + "period's key (no KEYID): if this playlist has a key of its own, give it a URI of its own",
+                    at: SourceLocation(path: use.place.playlist, line: use.place.line, column: 1, offset: 0)))
+        }
         for playlist in media {
             let entries = playlist.keyUses.compactMap { use in
                 use.evidence.map { KeyMap.Entry(uri: use.digest, evidence: $0, place: use.place) }
