@@ -49,7 +49,7 @@ struct KeyTruthApplyTests {
         let xml = try Data(contentsOf: URL(fileURLWithPath: scratch.path("r.xml")))
         #expect(try ValidateCommandTests.xsd().problems(in: [UInt8](xml)) == [])
         let report = try JSONSerialization.jsonObject(with: json) as? [String: Any]
-        #expect(report?["schemaVersion"] as? String == "1.4")
+        #expect(report?["schemaVersion"] as? String == "1.5")
         let playlists = report?["playlists"] as? [[String: Any]] ?? []
         let uhd = try #require(playlists.first { ($0["path"] as? String)?.hasSuffix("video-2160.m3u8") == true })
         let keys = (uhd["changes"] as? [[String: Any]] ?? []).filter { $0["tag"] as? String == "EXT-X-KEY" }

@@ -76,7 +76,7 @@ struct ValidateCommandTests {
         let result = try SKDPackRunner.run(["validate", "--format", "json", scratch.path("title.m3u8")])
         #expect(result.status == 1)
         let document = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
-        #expect(document["schemaVersion"] as? String == "1.4")
+        #expect(document["schemaVersion"] as? String == "1.5")
         let summary = try #require(document["summary"] as? [String: Int])
         #expect(summary["playlistsRead"] == 1)
         #expect(summary["failed"] == 1)

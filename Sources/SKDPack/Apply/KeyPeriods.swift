@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// Key periods as `apply` counts them: the keys between two segments form a group, and the group starts
 /// key period number `index` (the `key_index` variable).
 struct KeyPeriods {
@@ -23,6 +25,7 @@ struct KeyPeriods {
             inGroup = true
             index += 1
             kid.removeAll(keepingCapacity: true)
+            keyID = nil
             tags = nil
             segmentsAtStart = segments
             hasFairPlayKey = false
@@ -35,8 +38,36 @@ struct KeyPeriods {
     /// Notes the KEYID of another system's key of the period (its attribute value, as written), the first
     /// that has one.
     mutating func note(keyID value: UnsafeRawBufferPointer) {
-        if kid.isEmpty { _ = KeyLine.normalizedKeyID(value, into: &kid) }
+        guard kid.isEmpty else { return }
+        guard KeyLine.normalizedKeyID(value, into: &kid) else { return }
+        keyID = kid.withUnsafeBytes { KeyEvidence(kind: .keyID, normalizedKeyID: $0) }
     }
+
+    /// Notes the KEYID of the key line `content`, read by `read` (which calls ``note(keyID:)``), unless it is
+    /// the line that told the last group's: then that KEYID again, nothing read (a title whose key does
+    /// not rotate repeats its key tags at every period).
+    mutating func noteKeyID(of content: UnsafeRawBufferPointer, read: (inout KeyPeriods) -> Void) {
+        guard kid.isEmpty else { return }
+        if let keyID = lastKeyID, Bytes.equal(content, lastKeyIDLine.bytes) {
+            kid.append(contentsOf: lastKid)
+            self.keyID = keyID
+            return
+        }
+        read(&self)
+        guard let keyID else { return }
+        lastKeyIDLine.removeAll()
+        lastKeyIDLine.append(content)
+        lastKid.removeAll(keepingCapacity: true)
+        lastKid.append(contentsOf: kid)
+        lastKeyID = keyID
+    }
+
+    /// The group's KEYID as evidence, read once.
+    private var keyID: KeyEvidence?
+    /// The key line that told a group's KEYID last, and what it told.
+    private var lastKeyIDLine = ByteBuffer()
+    private var lastKid: [UInt8] = []
+    private var lastKeyID: KeyEvidence?
 
     /// Notes the URI of another system's key of the period that has no KEYID.
     mutating func note(otherKeyURI uri: UnsafeRawBufferPointer) {
@@ -46,7 +77,7 @@ struct KeyPeriods {
     /// What tells the group's key, without key truth: its KEYID, else its FairPlay key's old URI (`oldURI`:
     /// its digest, ``KeyEvidence/digest(_:)``), else its other keys' URIs; `nil` when nothing does.
     func evidence(oldURI: UInt64?) -> KeyEvidence? {
-        if !kid.isEmpty, let keyID = kid.withUnsafeBytes({ KeyEvidence(kind: .keyID, keyIDHex: $0) }) { return keyID }
+        if let keyID { return keyID }
         if let oldURI { return KeyEvidence(kind: .oldURI, digest: oldURI) }
         return tags.map { KeyEvidence(kind: .keyTags, digest: $0) }
     }

@@ -221,11 +221,16 @@ private struct MediaWalk {
     var sawOtherMethod = false
     /// The playlist's key map: each URI written and the key behind it (``KeyMap``); what the title checks.
     var keyMap: KeyMap
-    /// The playlist's own key map: its keys kept as they are too. A kept key's old URI is its new one, so
-    /// it tells its key against the playlist's other periods only (a title half migrated, by a run that
-    /// was stopped, has one key under its old URI in one rendition and its new one in another).
+    /// The playlist's own key map, noted at each period and joined to the title's (``keyMap``) at the
+    /// end: its keys kept as they are too. A kept key's old URI is its new one, so it tells its key against
+    /// the playlist's other periods only (a title half migrated, by a run that was stopped, has one key
+    /// under its old URI in one rendition and its new one in another): those entries (by URI and key) stay
+    /// out of the title's.
     var playlistKeys = KeyMap()
+    var keptEntries: Set<[UInt64]> = []
     var keyNumbers = KeyNumbers()
+    /// The digest of the URI the run's template rendered last.
+    var lastRendered: UInt64?
     /// The FairPlay keys rendered in the period being read, noted in the key maps at its end, when all
     /// that tells its key has been read: the URI's digest, the line, key truth's key id, the old URI's
     /// digest, and whether the key is kept as it is.
@@ -360,7 +365,7 @@ private struct MediaWalk {
                         + "the playlist is left as it was", line: number)
             }
             // What tells the period's key: the first KEYID, else the other keys' URIs.
-            if periods.kid.isEmpty {
+            periods.noteKeyID(of: UnsafeRawBufferPointer(content)) { periods in
                 _ = reader.withCurrentAttributes { attributes in
                     if let keyID = attributes["KEYID"] {
                         periods.note(keyID: keyID.textBytes)
@@ -619,10 +624,11 @@ private struct MediaWalk {
         // The period's KEYID, read in place (the array shares the period's storage while it is read).
         let kid = periods.kid
         keptURI = nil
+        var sameURI = false
         do throws(KeyURIs.Unrendered) {
             try kid.withUnsafeBufferPointer { (kid) throws(KeyURIs.Unrendered) in
                 let key = KeyURIs.Key(oldURI: oldURI, index: number, kid: kid.isEmpty ? nil : kid, truth: periodKey)
-                _ = try uris.render(key, noting: &outcome)
+                sameURI = try uris.render(key, noting: &outcome)
             }
         } catch {
             switch error {
@@ -636,7 +642,10 @@ private struct MediaWalk {
                 return false
             }
         }
-        let digest = KeyEvidence.digest(UnsafeRawBufferPointer(renderedURI))
+        // The URI rendered last again (what it depends on repeats): its digest too.
+        let digest =
+            sameURI && keptURI == nil && lastRendered != nil ? lastRendered! : KeyEvidence.digest(UnsafeRawBufferPointer(renderedURI))
+        lastRendered = keptURI == nil ? digest : nil
         periodKeys.append((digest, line, truthEvidence, oldURIDigest, oldURIDigest == digest))
         return true
     }
@@ -651,15 +660,35 @@ private struct MediaWalk {
         guard !periodKeys.isEmpty else { return }
         for key in periodKeys {
             guard let evidence = key.truth ?? periods.evidence(oldURI: key.oldURI) else { continue }
-            let place = KeyMap.Place(playlist: identity.path, line: key.line)
-            let seen = playlistKeys.note(uri: key.uri, evidence: evidence, at: place)
             // A kept key's old URI is no evidence across renditions; KEYIDs and key truth are.
-            let kept = key.kept && evidence.kind == .oldURI
-            guard let conflict = seen ?? (kept ? nil : keyMap.note(uri: key.uri, evidence: evidence, at: place)) else { continue }
-            report(conflict.kind(writing: true), conflict.message(writing: true) + "; the playlist is left as it was", line: key.line)
+            if key.kept, evidence.kind == .oldURI { keptEntries.insert([key.uri, evidence.digestWord]) }
+            guard
+                let conflict = playlistKeys.note(
+                    uri: key.uri, evidence: evidence, at: KeyMap.Place(playlist: identity.path, line: key.line))
+            else { continue }
+            reportKeyConflict(conflict)
             break
         }
         periodKeys.removeAll(keepingCapacity: true)
+    }
+
+    /// Joins the playlist's key map to the title's: the first playlist's is the title's as it is.
+    private mutating func joinTitleKeys() {
+        if keyMap.entries.isEmpty, keptEntries.isEmpty {
+            keyMap = playlistKeys
+            return
+        }
+        for entry in playlistKeys.entries where !keptEntries.contains([entry.uri, entry.evidence.digestWord]) {
+            guard let conflict = keyMap.note(uri: entry.uri, evidence: entry.evidence, at: entry.place) else { continue }
+            reportKeyConflict(conflict)
+            return
+        }
+    }
+
+    private func reportKeyConflict(_ conflict: KeyMap.Conflict) {
+        report(
+            conflict.kind(writing: true), conflict.message(writing: true) + "; the playlist is left as it was",
+            line: conflict.second.place.line)
     }
 
     /// Whether a key line starts with METHOD=SAMPLE-AES or METHOD=NONE: a few bytes compared, from static
@@ -737,6 +766,7 @@ private struct MediaWalk {
             }
         }
         notePeriodKeys()
+        joinTitleKeys()
         outcome.kind = reader.kind
         outcome.sortChanges()
         outcome.diagnostics = box.diagnostics.sorted { $0.location.line < $1.location.line }

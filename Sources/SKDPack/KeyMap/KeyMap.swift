@@ -45,33 +45,38 @@ public struct KeyMap: Sendable {
 
     /// The distinct URI and key pairs, in the order met.
     public private(set) var entries: [Entry] = []
-    /// The first entry of each key.
-    private var byEvidence: [KeyEvidence: Int] = [:]
+    /// The first entry of each key, by its evidence's digest.
+    private var byEvidence = DigestTable()
     /// The first entry of each URI, per kind of evidence (evidence of different kinds cannot be compared).
-    private var byURI: [URIAndKind: Int] = [:]
-
-    private struct URIAndKind: Hashable {
-        var uri: UInt64
-        var kind: KeyEvidence.Kind
-    }
+    private var byURI = DigestTable()
+    /// The entry noted last: a key period like the one before (a key repeated, one URI for a title whose
+    /// key does not rotate) is nothing new.
+    private var last: (uri: UInt64, evidence: KeyEvidence)?
 
     public init() {}
 
     /// Notes that the key period at `place`, whose key `evidence` tells, uses the URI of digest `uri`; the
     /// conflict it makes with what was noted before, if any (and then it is not kept).
     public mutating func note(uri: UInt64, evidence: KeyEvidence, at place: Place) -> Conflict? {
+        if let last, last.uri == uri, last.evidence == evidence { return nil }
         let entry = Entry(uri: uri, evidence: evidence, place: place)
-        if let first = byEvidence[evidence] {
-            if entries[first].uri == uri { return nil }
+        // (A digest names one key or URI but for a chance of 1 in 10^10 in 20,000 keys: the entry's own
+        // evidence is compared where it must be.)
+        if let first = byEvidence[evidence.digestWord], entries[first].evidence == evidence {
+            if entries[first].uri == uri {
+                self.last = (uri, evidence)
+                return nil
+            }
             return .twoURIsForOneKey(first: entries[first], second: entry)
         }
-        let key = URIAndKind(uri: uri, kind: evidence.kind)
-        if let first = byURI[key] {
+        let uriKey = uri ^ (UInt64(evidence.kind.rawValue) &* 0x5851_F42D_4C95_7F2D)
+        if let first = byURI[uriKey] {
             return .oneURIForTwoKeys(first: entries[first], second: entry)
         }
-        byEvidence[evidence] = entries.count
-        byURI[key] = entries.count
+        byEvidence.insert(evidence.digestWord, entries.count)
+        byURI.insert(uriKey, entries.count)
         entries.append(entry)
+        self.last = (uri, evidence)
         return nil
     }
 
@@ -88,16 +93,24 @@ public struct KeyMap: Sendable {
 /// whatever their evidence says (an old URI here, a KEYID there); where keys per track would then share a
 /// URI, the title's ``KeyMap`` refuses it.
 public struct KeyNumbers: Sendable {
-    private var numbers: [KeyEvidence: Int] = [:]
+    private var numbers = DigestTable()
     private var count = 0
+    private var last: (evidence: KeyEvidence, number: Int)?
 
     public init() {}
 
     public mutating func number(of evidence: KeyEvidence?) -> Int {
-        if let evidence, let known = numbers[evidence] { return known }
+        if let evidence, let last, last.evidence == evidence { return last.number }
+        if let evidence, let known = numbers[evidence.digestWord] {
+            last = (evidence, known)
+            return known
+        }
         let next = count
         count += 1
-        if let evidence { numbers[evidence] = next }
+        if let evidence {
+            numbers.insert(evidence.digestWord, next)
+            last = (evidence, next)
+        }
         return next
     }
 }
