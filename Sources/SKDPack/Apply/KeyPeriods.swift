@@ -7,8 +7,15 @@ struct KeyPeriods {
     private(set) var inGroup = false
     private(set) var sawKeys = false
     /// The KEYID of a key of the group (the `kid` variable; another system's, or the FairPlay key's own),
-    /// as 32 lowercase hex digits; empty while the group has none. One buffer from group to group.
+    /// as 32 lowercase hex digits, kept where the template uses it (``keepsKid``); empty while the group has
+    /// none. One buffer from group to group.
     private(set) var kid: [UInt8] = []
+    /// Whether ``kid`` is kept: the template uses `{kid}`. (The KEYID as evidence is read either way.)
+    let keepsKid: Bool
+    /// Whether the group has told a KEYID.
+    var hasKeyID: Bool { keyID != nil }
+
+    init(keepsKid: Bool) { self.keepsKid = keepsKid }
     /// A digest of the URIs of the group's other keys without a KEYID: what tells its key where nothing
     /// else does (``KeyEvidence/Kind/keyTags``); `nil` while there is none.
     private(set) var tags: UInt64?
@@ -38,7 +45,11 @@ struct KeyPeriods {
     /// Notes the KEYID of another system's key of the period (its attribute value, as written), the first
     /// that has one.
     mutating func note(keyID value: UnsafeRawBufferPointer) {
-        guard kid.isEmpty else { return }
+        guard keyID == nil else { return }
+        guard keepsKid else {
+            keyID = KeyEvidence(keyIDAttribute: value)
+            return
+        }
         guard KeyLine.normalizedKeyID(value, into: &kid) else { return }
         keyID = kid.withUnsafeBytes { KeyEvidence(kind: .keyID, normalizedKeyID: $0) }
     }
@@ -47,9 +58,9 @@ struct KeyPeriods {
     /// the line that told the last group's: then that KEYID again, nothing read (a title whose key does
     /// not rotate repeats its key tags at every period).
     mutating func noteKeyID(of content: UnsafeRawBufferPointer, read: (inout KeyPeriods) -> Void) {
-        guard kid.isEmpty else { return }
+        guard keyID == nil else { return }
         if let keyID = lastKeyID, Bytes.equal(content, lastKeyIDLine.bytes) {
-            kid.append(contentsOf: lastKid)
+            if keepsKid { kid.append(contentsOf: lastKid) }
             self.keyID = keyID
             return
         }
@@ -57,8 +68,10 @@ struct KeyPeriods {
         guard let keyID else { return }
         lastKeyIDLine.removeAll()
         lastKeyIDLine.append(content)
-        lastKid.removeAll(keepingCapacity: true)
-        lastKid.append(contentsOf: kid)
+        if keepsKid {
+            lastKid.removeAll(keepingCapacity: true)
+            lastKid.append(contentsOf: kid)
+        }
         lastKeyID = keyID
     }
 

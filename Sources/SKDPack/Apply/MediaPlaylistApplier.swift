@@ -187,7 +187,7 @@ private struct MediaWalk {
     let plan: MediaPlaylistApplier.Plan
     let box = DiagnosticBox()
     var outcome: PlaylistOutcome
-    var periods = KeyPeriods()
+    var periods: KeyPeriods
     var held = HeldPeriod()
     /// The playlist's key URIs: the template with its values folded in, and the last one rendered.
     var uris: KeyURIs.Playlist
@@ -245,6 +245,7 @@ private struct MediaWalk {
         self.outcome = PlaylistOutcome(path: identity.path, kind: .unknown)
         let names = applier.options.template.definition.uri.variableNames
         self.wantsKeyIndex = names.contains("key_index")
+        self.periods = KeyPeriods(keepsKid: names.contains("kid"))
         self.wantsKeyID = names.contains("kid") || wantsKeyIndex
         self.collectsSessionKeys = applier.options.collectsSessionKeys
         self.redaction = applier.options.redaction
@@ -381,7 +382,7 @@ private struct MediaWalk {
         var spans: FairPlayKeySpans?
         var method: String?
         _ = reader.withCurrentAttributes { attributes in
-            if periods.kid.isEmpty, let keyID = attributes["KEYID"] { periods.note(keyID: keyID.textBytes) }
+            if !periods.hasKeyID, let keyID = attributes["KEYID"] { periods.note(keyID: keyID.textBytes) }
             let found = FairPlayKeySpans(attributes)
             if found.isSampleAES {
                 spans = found
@@ -400,7 +401,7 @@ private struct MediaWalk {
         }
         // Its URI may need the period's KEYID from a key after it, or the init segment of an EXT-X-MAP
         // after it: then it waits for the period's end.
-        let rendersNow = !(wantsKeyID && periods.kid.isEmpty) && !applier.options.keyTruth.kidFromMedia
+        let rendersNow = !(wantsKeyID && !periods.hasKeyID) && !applier.options.keyTruth.kidFromMedia
         lastKeyHeld = !held.isEmpty || !rendersNow
         if lastKeyHeld {
             held.holdFairPlayKey(line.raw.bytes, terminator: line.raw.terminator, line: number, spans: spans)

@@ -1,46 +1,51 @@
 /// A table from 64-bit digests to small numbers, open addressing with linear probing: what the key map
-/// looks its URIs and keys up in at every key period. Its keys are digests already (``KeyEvidence/digest(_:)``, key ids folded),
-/// so it mixes them once and asks no `Hasher` (which cost a key map a quarter of its time); a caller that
-/// needs to tell two keys of one digest apart compares what the number names.
+/// looks its URIs and keys up in at every key period. Its keys are digests already (``KeyEvidence/digest(_:)``,
+/// key ids folded), so it mixes them once and asks no `Hasher` (which cost a key map a quarter of its
+/// time); a caller that needs to tell two keys of one digest apart compares what the number names.
 struct DigestTable: Sendable {
-    private var keys: [UInt64]
-    private var values: [Int32]
-    private var used: [Bool]
-    private(set) var count = 0
-
-    init() {
-        keys = Array(repeating: 0, count: 16)
-        values = Array(repeating: 0, count: 16)
-        used = Array(repeating: false, count: 16)
+    /// A slot: its key, and its number plus one (0: empty).
+    private struct Slot {
+        var key: UInt64 = 0
+        var value: UInt32 = 0
     }
 
+    private var slots = [Slot](repeating: Slot(), count: 64)
+    private(set) var count = 0
+
+    init() {}
+
     subscript(key: UInt64) -> Int? {
-        let mask = keys.count - 1
-        var slot = Self.start(key, mask)
-        while used[slot] {
-            if keys[slot] == key { return Int(values[slot]) }
-            slot = (slot + 1) & mask
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var index = Self.start(key, mask)
+            while slots[index].value != 0 {
+                if slots[index].key == key { return Int(slots[index].value) - 1 }
+                index = (index + 1) & mask
+            }
+            return nil
         }
-        return nil
     }
 
     /// Sets `key`'s number (a key not in the table yet: the caller looked first).
     mutating func insert(_ key: UInt64, _ value: Int) {
-        if (count + 1) * 2 > keys.count { grow() }
-        let mask = keys.count - 1
-        var slot = Self.start(key, mask)
-        while used[slot] { slot = (slot + 1) & mask }
-        (keys[slot], values[slot], used[slot]) = (key, Int32(truncatingIfNeeded: value), true)
+        if (count + 1) * 2 > slots.count { grow() }
+        Self.place(key, UInt32(truncatingIfNeeded: value + 1), in: &slots)
         count += 1
     }
 
+    private static func place(_ key: UInt64, _ value: UInt32, in slots: inout [Slot]) {
+        slots.withUnsafeMutableBufferPointer { slots in
+            let mask = slots.count - 1
+            var index = start(key, mask)
+            while slots[index].value != 0 { index = (index + 1) & mask }
+            slots[index] = Slot(key: key, value: value)
+        }
+    }
+
     private mutating func grow() {
-        let (oldKeys, oldValues, oldUsed) = (keys, values, used)
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: 0, count: oldKeys.count * 2)
-        used = Array(repeating: false, count: oldKeys.count * 2)
-        count = 0
-        for slot in oldKeys.indices where oldUsed[slot] { insert(oldKeys[slot], Int(oldValues[slot])) }
+        var larger = [Slot](repeating: Slot(), count: slots.count * 4)
+        for slot in slots where slot.value != 0 { Self.place(slot.key, slot.value, in: &larger) }
+        slots = larger
     }
 
     /// The slot a key's probe starts at: its bits mixed (key ids are not random in their low bits).

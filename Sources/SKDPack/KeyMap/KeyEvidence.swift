@@ -54,6 +54,19 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
         (self.kind, high, low) = (kind, words.0, words.1)
     }
 
+    /// A KEYID attribute's value as written (`0x` and 32 hex digits, either case); `nil` if it is not
+    /// one. Read in one pass, as it is at every key period.
+    init?(keyIDAttribute value: UnsafeRawBufferPointer) {
+        guard value.count == 34, value[0] == UInt8(ascii: "0"), value[1] | 0x20 == UInt8(ascii: "x") else { return nil }
+        var words: (UInt64, UInt64) = (0, 0)
+        for index in 0..<16 {
+            guard let a = Bytes.hexValue(value[index + 2]), let b = Bytes.hexValue(value[index + 18]) else { return nil }
+            words.0 = words.0 << 4 | UInt64(a)
+            words.1 = words.1 << 4 | UInt64(b)
+        }
+        (kind, high, low) = (.keyID, words.0, words.1)
+    }
+
     public init?(kind: Kind, keyIDHex text: String) {
         var text = text
         guard let made = text.withUTF8({ Self(kind: kind, keyIDHex: UnsafeRawBufferPointer($0)) }) else { return nil }
