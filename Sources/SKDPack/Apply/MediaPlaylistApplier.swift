@@ -620,7 +620,8 @@ private struct MediaWalk {
         }
         // The key's number: counted by what tells each key, so that a clear period or a key met again shifts nothing.
         let truthEvidence = periodKey.flatMap { key in key.hex.withUnsafeBytes { KeyEvidence(kind: .keyTruth, keyIDHex: $0) } }
-        let oldURIDigest = oldURI.map { KeyEvidence.digest(UnsafeRawBufferPointer($0)) }
+        // The old URI tells the key only where no KEYID does (key truth, or a KEYID read already, comes first).
+        let oldURIDigest = truthEvidence == nil && !periods.hasKeyID ? oldURI.map { KeyEvidence.digest(UnsafeRawBufferPointer($0)) } : nil
         let number = wantsKeyIndex ? keyNumbers.number(of: truthEvidence ?? periods.evidence(oldURI: oldURIDigest)) : 0
         // The period's KEYID, read in place (the array shares the period's storage while it is read).
         let kid = periods.kid
@@ -647,7 +648,8 @@ private struct MediaWalk {
         let digest =
             sameURI && keptURI == nil && lastRendered != nil ? lastRendered! : KeyEvidence.digest(UnsafeRawBufferPointer(renderedURI))
         lastRendered = keptURI == nil ? digest : nil
-        periodKeys.append((digest, line, truthEvidence, oldURIDigest, oldURIDigest == digest))
+        let kept = oldURI.map { Bytes.equal(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(renderedURI)) } ?? false
+        periodKeys.append((digest, line, truthEvidence, oldURIDigest, kept))
         return true
     }
 
