@@ -146,6 +146,15 @@ struct KeyMapTests {
         try refusedWhole(
             Self.entitlement + ["--var", "content_id=title-1"], scratch, folder: "title",
             says: "audio.m3u8:7 (KEYID 0x\(Self.kid(9))), yet the template gives both one URI")
+        // {key_index} numbers each playlist's keys alike: the advice is {kid}, and --check counts what the run would do.
+        let rotation = try SKDPackRunner.run(
+            ["apply"] + Self.rotation + ["--var", "content_id=title-1", "--check", "--no-progress", scratch.path("title")])
+        #expect(rotation.status == 1)
+        #expect(
+            rotation.stderr.contains("the playlists have keys of their own (keys per track): put {kid} in the template"),
+            "\(rotation.stderr)")
+        #expect(rotation.stderr.contains("audio.m3u8:1:1: error: not updated: "), "the audio would not change either: \(rotation.stderr)")
+        #expect(rotation.stderr.contains(" 0 would change, "), "\(rotation.stderr)")
         // {kid} gives each key its own.
         let result = try SKDPackRunner.run(["apply", "--template", "key-id", "--in-place", "--no-progress", scratch.path("title")])
         #expect(result.status == 0, "\(result.stderr)")
@@ -260,6 +269,13 @@ struct KeyMapTests {
         #expect(applied.status == 0, "\(applied.stderr)")
         #expect(Self.fairPlayURIs(try scratch.text("shows/show-a/ep01/video-360p.m3u8")) == ["skd://a-1"])
         #expect(Self.fairPlayURIs(try scratch.text("shows/show-b/ep01/video-360p.m3u8")) == ["skd://b-1"])
+        // One title given on its own, deeper than the catalogue was written from: its row still found.
+        let deeper = try SKDPackRunner.run(
+            [
+                "apply", "--template", "content-id", "--catalog", scratch.path("paths.csv"), "--check", "--no-progress",
+                scratch.path("shows/show-b/ep01"),
+            ])
+        #expect(deeper.status == 0, "already as its row says: \(deeper.stderr)")
         try scratch.write(
             "rows.csv",
             "path,content_id\n"

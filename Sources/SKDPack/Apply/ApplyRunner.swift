@@ -76,11 +76,12 @@ public struct ApplyRunner: Sendable {
     }
 
     /// Says, on each playlist of a title that would have been written and was not, which one stopped it:
-    /// no summary or report counts it changed.
+    /// no summary or report counts it changed. With `--check` and `--diff` too, so that they count what the
+    /// run would do (standard output, a playlist at a time, is not a title's).
     private func markNotWritten(_ outcomes: inout [PlaylistOutcome], because culprit: String, except renamed: Set<Int>) {
-        guard writesFiles else { return }
+        guard destination != .standardOutput else { return }
         for index in outcomes.indices where !outcomes[index].failed && !renamed.contains(index) {
-            guard outcomes[index].changed || destination != .inPlace else { continue }
+            guard outcomes[index].changed || (writesFiles && destination != .inPlace) else { continue }
             outcomes[index].diagnostics.append(
                 ApplyDiagnostics.titleFailed(
                     "not updated: \(culprit) of its title could not be; a title is changed whole or not at all",

@@ -689,8 +689,9 @@ private struct MediaWalk {
     }
 
     private func reportKeyConflict(_ conflict: KeyMap.Conflict) {
+        let variables = applier.options.template.definition.uri.variableNames
         report(
-            conflict.kind(writing: true), conflict.message(writing: true) + "; the playlist is left as it was",
+            conflict.kind(writing: true), conflict.message(writing: true, variables: variables) + "; the playlist is left as it was",
             line: conflict.second.place.line)
     }
 

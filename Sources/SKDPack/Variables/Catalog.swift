@@ -48,8 +48,19 @@ public struct Catalog: Sendable {
         if let row = byPath[Self.normalized(playlist.path)] { return (row, false) }
         let directory = playlist.titleRelativeDirectory ?? ""
         if directory.contains("/"), let row = byTitle[directory] { return (row, false) }
+        // A title given deeper than the catalogue was written from (`lib/show-a/ep01`, its row `show-a/ep01`):
+        // the longest row that ends its folder's path.
+        if hasPathRows {
+            let parts = PathComponents.of(PathComponents.normalized(AtomicFile.directory(of: playlist.titlePath ?? playlist.path)))
+            for start in parts.indices.dropLast() {
+                if let row = byTitle[parts[start...].joined(separator: "/")] { return (row, false) }
+            }
+        }
         return byTitle[playlist.titleDirectory].map { ($0, directory.contains("/")) }
     }
+
+    /// Whether a `title_dir` row is a path (`show-a/ep01`).
+    private var hasPathRows = false
 
     /// A path or title folder as a row may write it: without `./` in front or `/` behind.
     static func normalized(_ path: String) -> String {
@@ -189,6 +200,7 @@ public struct Catalog: Sendable {
                 throw LoadError(path: self.path, line: line, message: "\(row) is a second row for the title '\(title)'")
             }
             byTitle[title] = entry
+            if title.contains("/") { hasPathRows = true }
         } else {
             throw LoadError(path: self.path, line: line, message: "\(row) names neither a path nor a title_dir")
         }

@@ -69,8 +69,8 @@ extension KeyMap.Conflict {
     }
 
     /// What it says, at the second place: both periods and their evidence, never the URI (it may hold a
-    /// token); `writing`: what to put in the template.
-    func message(writing: Bool) -> String {
+    /// token); `writing`: what to put in the template, whose variables are `variables`.
+    func message(writing: Bool, variables: [String] = []) -> String {
         switch self {
         case .oneURIForTwoKeys(let first, let second):
             let what = writing ? "yet the template gives both one URI" : "yet both have this FairPlay URI"
@@ -78,7 +78,7 @@ extension KeyMap.Conflict {
                 + "(\(first.evidence)), \(what): a license server answers one key for a URI, so a player would play both "
                 + "with one key; "
                 + (writing
-                    ? "put {kid} or {key_index} in the template (or take the URI from a value that differs per key)"
+                    ? Self.advice(first, second, variables: variables)
                     : "give each key a URI of its own")
         case .twoURIsForOneKey(let first, let second):
             let what = writing ? "yet the template gives it another URI" : "yet its FairPlay URI here is another"
@@ -88,6 +88,17 @@ extension KeyMap.Conflict {
                     ? "make the URI depend on the key only ({kid}, {key_index}), not on the period or the playlist"
                     : "give the key one URI in every period and rendition")
         }
+    }
+
+    /// What to put in a template that gives two keys one URI: `{kid}` where the keys are of two playlists
+    /// (keys per track: `{key_index}` numbers each playlist's keys alike), or where the template has
+    /// `{key_index}` already; else either.
+    private static func advice(_ first: KeyMap.Entry, _ second: KeyMap.Entry, variables: [String]) -> String {
+        if first.place.playlist != second.place.playlist || variables.contains("key_index") {
+            return "the playlists have keys of their own (keys per track): put {kid} in the template, which names each "
+                + "period's key (for example skd://{entitlement_url|strip_scheme}?cid={content_id|url}&kid={kid})"
+        }
+        return "put {kid} or {key_index} in the template (or take the URI from a value that differs per key)"
     }
 
     /// `place` as seen from `here`: its line in the same playlist, or its path and line.
