@@ -28,7 +28,8 @@ struct DigestTable: Sendable {
 
     /// Sets `key`'s number (a key not in the table yet: the caller looked first).
     mutating func insert(_ key: UInt64, _ value: Int) {
-        if (count + 1) * 2 > slots.count { grow() }
+        // Three quarters full at most: a title of 20,000 keys keeps each table within half a megabyte.
+        if (count + 1) * 4 > slots.count * 3 { grow() }
         Self.place(key, UInt32(truncatingIfNeeded: value + 1), in: &slots)
         count += 1
     }
@@ -43,7 +44,7 @@ struct DigestTable: Sendable {
     }
 
     private mutating func grow() {
-        var larger = [Slot](repeating: Slot(), count: slots.count * 4)
+        var larger = [Slot](repeating: Slot(), count: slots.count * 2)
         for slot in slots where slot.value != 0 { Self.place(slot.key, slot.value, in: &larger) }
         slots = larger
     }
