@@ -227,7 +227,7 @@ private struct MediaWalk {
     /// under its old URI in one rendition and its new one in another): those entries (by URI and key) stay
     /// out of the title's.
     var playlistKeys = KeyMap()
-    var keptEntries: Set<[UInt64]> = []
+    var keptEntries = DigestTable()
     var keyNumbers = KeyNumbers()
     /// The digest of the URI the run's template rendered last.
     var lastRendered: UInt64?
@@ -664,7 +664,7 @@ private struct MediaWalk {
         for key in periodKeys {
             guard let evidence = key.truth ?? periods.evidence(oldURI: key.oldURI) else { continue }
             // A kept key's old URI is no evidence across renditions; KEYIDs and key truth are.
-            if key.kept, evidence.kind == .oldURI { keptEntries.insert([key.uri, evidence.digestWord]) }
+            if key.kept, evidence.kind == .oldURI { _ = keptEntries.insertIfAbsent(key.uri ^ evidence.digestWord) }
             guard
                 let conflict = playlistKeys.note(
                     uri: key.uri, evidence: evidence, at: KeyMap.Place(playlist: identity.path, line: key.line))
@@ -677,11 +677,11 @@ private struct MediaWalk {
 
     /// Joins the playlist's key map to the title's: the first playlist's is the title's as it is.
     private mutating func joinTitleKeys() {
-        if keyMap.entries.isEmpty, keptEntries.isEmpty {
+        if keyMap.entries.isEmpty, keptEntries.count == 0 {
             keyMap = playlistKeys
             return
         }
-        for entry in playlistKeys.entries where !keptEntries.contains([entry.uri, entry.evidence.digestWord]) {
+        for entry in playlistKeys.entries where keptEntries[entry.uri ^ entry.evidence.digestWord] == nil {
             guard let conflict = keyMap.note(uri: entry.uri, evidence: entry.evidence, at: entry.place) else { continue }
             reportKeyConflict(conflict)
             return

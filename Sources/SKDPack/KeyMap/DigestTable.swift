@@ -26,6 +26,13 @@ struct DigestTable: Sendable {
         }
     }
 
+    /// Adds `key` if it is not in the table; whether it was added (a set of digests).
+    mutating func insertIfAbsent(_ key: UInt64) -> Bool {
+        guard self[key] == nil else { return false }
+        insert(key, 0)
+        return true
+    }
+
     /// Sets `key`'s number (a key not in the table yet: the caller looked first).
     mutating func insert(_ key: UInt64, _ value: Int) {
         // Three quarters full at most: a title of 20,000 keys keeps each table within half a megabyte.

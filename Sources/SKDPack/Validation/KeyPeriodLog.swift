@@ -9,7 +9,7 @@ struct KeyPeriodLog {
     /// Each FairPlay URI the periods use with the KEYID that tells its key (where one does), once per URI
     /// and key, for the title's key map (``KeyMapRule``, ``TitleKeyMap``).
     private(set) var keyUses: [KeyUse] = []
-    private var seenUses: Set<[UInt64]> = []
+    private var seenUses = DigestTable()
     /// The line of the FairPlay key noted last: a FairPlay key still in force in a later period whose other
     /// keys rotated is `FPS-key-not-rotated`'s finding, not a second use of its URI.
     private var lastFairPlayLine: Int?
@@ -63,7 +63,7 @@ struct KeyPeriodLog {
             .flatMap { KeyEvidence(kind: .keyID, keyIDHex: $0) }
         let text = reader.variables.substitute(uri.text).text
         let digest = KeyEvidence.digest(text)
-        guard seenUses.insert([digest, evidence.map { $0.high } ?? 0, evidence.map { $0.low } ?? 0, evidence == nil ? 1 : 0]).inserted
+        guard seenUses.insertIfAbsent(digest ^ (evidence?.digestWord ?? 0x5bd1_e995))
         else { return }
         keyUses.append(
             KeyUse(uri: text, digest: digest, evidence: evidence, place: KeyMap.Place(playlist: reader.path, line: fairPlay.line)))
