@@ -68,7 +68,9 @@ public struct PlaylistPackage: Sendable {
     /// The identity of `file`, one of the package's playlists: owned by its master's title, and placed
     /// relative to the input it was found under.
     public func identity(of file: PlaylistFile) -> PlaylistIdentity {
-        let title = PathComponents.of((master ?? file).relativePath).dropLast().joined(separator: "/")
+        // (The folder by the last `/`: a generic `joined` costs every run a look-up of its witnesses at start.)
+        let folder = AtomicFile.directory(of: (master ?? file).relativePath)
+        let title = folder == "." ? "" : folder
         return PlaylistIdentity(path: file.path, titlePath: master?.path, relativePath: file.relativePath, titleRelativeDirectory: title)
     }
 }

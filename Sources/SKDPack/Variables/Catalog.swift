@@ -52,9 +52,13 @@ public struct Catalog: Sendable {
         // the longest row that ends its folder's path.
         if hasPathRows {
             let parts = PathComponents.of(PathComponents.normalized(AtomicFile.directory(of: playlist.titlePath ?? playlist.path)))
-            for start in parts.indices.dropLast() {
-                if let row = byTitle[parts[start...].joined(separator: "/")] { return (row, false) }
+            var suffix = parts.last ?? ""
+            var found: Row?
+            for part in parts.dropLast().reversed() {
+                suffix = part + "/" + suffix
+                if let row = byTitle[suffix] { found = row }
             }
+            if let found { return (found, false) }
         }
         return byTitle[playlist.titleDirectory].map { ($0, directory.contains("/")) }
     }
