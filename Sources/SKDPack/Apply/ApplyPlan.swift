@@ -71,8 +71,8 @@ public struct ApplyPlan: Sendable {
             }.joined(separator: ", ")
             return "\(titles.count) titles would get the same key URIs (\(named)): the template's values (\(from)) are the same "
                 + "for them, and a license server answers one key for a URI; give each title its own values (a catalogue, "
-                + "\(names.pathPattern) or \(names.match) group), or apply one title at a time (\(names.allowSharedContentID) "
-                + "if they really share their keys)"
+                + "\(names.pathPattern) or \(names.match) group, or a run per title with its own \(names.values)); "
+                + "\(names.allowSharedContentID) only if they really share their keys"
         }
     }
 

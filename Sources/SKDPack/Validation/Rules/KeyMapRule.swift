@@ -98,7 +98,8 @@ extension KeyMap.Conflict {
             return "the playlists have keys of their own (keys per track): put {kid} in the template, which names each "
                 + "period's key (for example skd://{entitlement_url|strip_scheme}?cid={content_id|url}&kid={kid})"
         }
-        return "put {kid} or {key_index} in the template (or take the URI from a value that differs per key)"
+        return "put {key_index} or {kid} in the template (the shipped template entitlement-rotation adds "
+            + "&period={key_index} to the entitlement form), or take the URI from a value that differs per key"
     }
 
     /// `place` as seen from `here`: its line in the same playlist, or its path and line.
