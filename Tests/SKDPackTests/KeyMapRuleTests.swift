@@ -94,4 +94,23 @@ struct KeyMapRuleTests {
         #expect(map.note(uri: 1, evidence: old, at: place) == nil)
         #expect(map.entries.count == 3)
     }
+
+    @Test("a KEYID attribute read in one pass is the key id its digits say, in either case; anything else is none")
+    func keyIDAttributes() {
+        func read(_ text: String) -> KeyEvidence? {
+            Array(text.utf8).withUnsafeBytes { KeyEvidence(keyIDAttribute: $0) }
+        }
+        let digits = "0123456789abcdefABCDEF0123456789"
+        #expect(read("0x" + digits) == KeyEvidence(kind: .keyID, keyIDHex: digits.lowercased()))
+        #expect(read("0X" + digits.uppercased()) == KeyEvidence(kind: .keyID, keyIDHex: digits.lowercased()))
+        #expect(read("0x" + digits)?.keyIDHex == digits.lowercased())
+        let stem = String(digits.dropLast())
+        let bad: [String] = [
+            "0x" + stem + "g", "0x" + stem + "/", "0x" + stem + ":", "0x" + stem + "G", "0x" + stem + "@", "1x" + digits,
+            "0x" + digits + "0", "0x" + stem,
+        ]
+        for bad in bad {
+            #expect(read(bad) == nil, "\(bad)")
+        }
+    }
 }

@@ -65,7 +65,10 @@ struct KeyPeriods {
             return
         }
         read(&self)
-        guard let keyID else { return }
+        // A line that told another KEYID than the last group's: the keys rotate, and no line is kept to
+        // compare with from here on (a rotating playlist would copy one at every period for nothing).
+        if lastKeyID != nil { keysRotate = true }
+        guard let keyID, !keysRotate else { return }
         lastKeyIDLine.removeAll()
         lastKeyIDLine.append(content)
         if keepsKid {
@@ -77,6 +80,8 @@ struct KeyPeriods {
 
     /// The group's KEYID as evidence, read once.
     private var keyID: KeyEvidence?
+    /// Whether a group has told a KEYID other than the one before it.
+    private var keysRotate = false
     /// The key line that told a group's KEYID last, and what it told.
     private var lastKeyIDLine = ByteBuffer()
     private var lastKid: [UInt8] = []

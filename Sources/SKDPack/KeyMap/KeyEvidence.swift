@@ -56,7 +56,7 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
 
     /// A KEYID attribute's value as written (`0x` and 32 hex digits, either case); `nil` if it is not
     /// one. Read in one pass, as it is at every key period.
-    init?(keyIDAttribute value: UnsafeRawBufferPointer) {
+    public init?(keyIDAttribute value: UnsafeRawBufferPointer) {
         guard value.count == 34, value[0] == UInt8(ascii: "0"), value[1] | 0x20 == UInt8(ascii: "x") else { return nil }
         var words: (UInt64, UInt64) = (0, 0)
         for index in 0..<16 {
