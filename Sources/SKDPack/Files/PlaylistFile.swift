@@ -128,8 +128,8 @@ public struct PlaylistDiscovery: Sendable {
     /// only if it starts with `#EXTM3U`, which ``isPlaylist(_:named:)`` reads).
     static func hasPlaylistName(_ name: String) -> Bool {
         // On the bytes, ASCII letters folded: asked of every file of a library, segments included.
-        let bytes = Array(name.utf8.suffix(5))
-        let folded = bytes.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        // (`| 0x20` folds the letters and leaves '.', '3' and '8' as they are; only a control character folds into one.)
+        let folded = name.utf8.suffix(5).map { $0 | 0x20 }
         return folded.elementsEqual(".m3u8".utf8) || folded.suffix(4).elementsEqual(".m3u".utf8)
     }
 
@@ -190,7 +190,9 @@ public struct PlaylistDiscovery: Sendable {
         }
         if findsLeftoversBesideFiles { leftovers += TemporaryLeftovers.find(besides: givenFiles) }
         return Result(
-            packages: group(Self.readOnce(files).sorted()), problems: problems, leftovers: leftovers.sorted(),
+            // One input walked without following links reaches each file once: no stat of each to check it.
+            packages: group((inputs.count > 1 || followSymlinks ? Self.readOnce(files) : files).sorted()), problems: problems,
+            leftovers: leftovers.sorted(),
             skippedLinks: skippedLinks.sorted())
     }
 

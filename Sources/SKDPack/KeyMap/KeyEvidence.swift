@@ -73,12 +73,6 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
         self = made
     }
 
-    /// Evidence told by bytes that are not a key id (an old URI, key tags): their digest.
-    public init(kind: Kind, digestOf bytes: UnsafeRawBufferPointer) {
-        precondition(kind == .oldURI || kind == .keyTags, "a key id is read as one")
-        (self.kind, high, low) = (kind, KeyEvidence.digest(bytes), 0)
-    }
-
     /// Evidence of `kind` whose digest is made already.
     public init(kind: Kind, digest: UInt64) {
         precondition(kind == .oldURI || kind == .keyTags, "a key id is read as one")
@@ -98,16 +92,6 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
         case .keyID: "KEYID 0x\(keyIDHex!)"
         case .oldURI: "its old FairPlay URI"
         case .keyTags: "its other systems' key tags"
-        }
-    }
-
-    /// The name reports and the key map's JSON give the kind.
-    public var source: String {
-        switch kind {
-        case .keyTruth: "key-truth"
-        case .keyID: "keyid"
-        case .oldURI: "old-uri"
-        case .keyTags: "key-tags"
         }
     }
 
