@@ -51,7 +51,7 @@ struct KeyPeriods {
             return
         }
         guard KeyLine.normalizedKeyID(value, into: &kid) else { return }
-        keyID = kid.withUnsafeBytes { KeyEvidence(kind: .keyID, normalizedKeyID: $0) }
+        keyID = kid.withUnsafeBytes { KeyEvidence(kind: .keyID, keyIDHex: $0) }
     }
 
     /// Notes the KEYID of the key line `content`, read by `read` (which calls ``note(keyID:)``), unless it is

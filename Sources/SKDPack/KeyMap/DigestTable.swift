@@ -37,22 +37,27 @@ struct DigestTable: Sendable {
     mutating func insert(_ key: UInt64, _ value: Int) {
         // Three quarters full at most: a title of 20,000 keys keeps each table within half a megabyte.
         if (count + 1) * 4 > slots.count * 3 { grow() }
-        Self.place(key, UInt32(truncatingIfNeeded: value + 1), in: &slots)
+        slots.withUnsafeMutableBufferPointer { Self.place(key, UInt32(truncatingIfNeeded: value + 1), in: $0) }
         count += 1
     }
 
-    private static func place(_ key: UInt64, _ value: UInt32, in slots: inout [Slot]) {
-        slots.withUnsafeMutableBufferPointer { slots in
-            let mask = slots.count - 1
-            var index = start(key, mask)
-            while slots[index].value != 0 { index = (index + 1) & mask }
-            slots[index] = Slot(key: key, value: value)
-        }
+    /// Puts `key` in the first empty slot of its probe (the table has room: ``insert(_:_:)`` grows it first).
+    private static func place(_ key: UInt64, _ value: UInt32, in slots: UnsafeMutableBufferPointer<Slot>) {
+        let mask = slots.count - 1
+        var index = start(key, mask)
+        while slots[index].value != 0 { index = (index + 1) & mask }
+        slots[index] = Slot(key: key, value: value)
     }
 
+    /// Twice the slots, every key placed again: one pass over both buffers, without a check of either
+    /// array's uniqueness at each key.
     private mutating func grow() {
         var larger = [Slot](repeating: Slot(), count: slots.count * 2)
-        for slot in slots where slot.value != 0 { Self.place(slot.key, slot.value, in: &larger) }
+        larger.withUnsafeMutableBufferPointer { larger in
+            slots.withUnsafeBufferPointer { slots in
+                for slot in slots where slot.value != 0 { Self.place(slot.key, slot.value, in: larger) }
+            }
+        }
         slots = larger
     }
 

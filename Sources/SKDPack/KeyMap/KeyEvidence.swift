@@ -33,38 +33,17 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
     /// A key id given as 32 hexadecimal digits (any case); `nil` if it is not one.
     public init?(kind: Kind, keyIDHex digits: UnsafeRawBufferPointer) {
         precondition(kind == .keyTruth || kind == .keyID, "a key id is key truth's or a KEYID")
-        guard digits.count == 32 else { return nil }
-        var words: (UInt64, UInt64) = (0, 0)
-        for index in 0..<32 {
-            guard let value = Bytes.hexValue(digits[index]) else { return nil }
-            if index < 16 { words.0 = words.0 << 4 | UInt64(value) } else { words.1 = words.1 << 4 | UInt64(value) }
-        }
-        (self.kind, high, low) = (kind, words.0, words.1)
-    }
-
-    /// A key id whose 32 hex digits are lowercase and checked already (``KeyLine/normalizedKeyID(_:into:)``):
-    /// read without a check, as it is at every key period.
-    init(kind: Kind, normalizedKeyID digits: UnsafeRawBufferPointer) {
-        var words: (UInt64, UInt64) = (0, 0)
-        for index in 0..<16 {
-            let (a, b) = (digits[index], digits[index + 16])
-            words.0 = words.0 << 4 | UInt64(a > 0x39 ? a &- 0x57 : a &- 0x30)
-            words.1 = words.1 << 4 | UInt64(b > 0x39 ? b &- 0x57 : b &- 0x30)
-        }
-        (self.kind, high, low) = (kind, words.0, words.1)
+        guard digits.count == 32, let high = Bytes.hexWord(digits, at: 0), let low = Bytes.hexWord(digits, at: 16) else { return nil }
+        (self.kind, self.high, self.low) = (kind, high, low)
     }
 
     /// A KEYID attribute's value as written (`0x` and 32 hex digits, either case); `nil` if it is not
     /// one. Read in one pass, as it is at every key period.
     public init?(keyIDAttribute value: UnsafeRawBufferPointer) {
-        guard value.count == 34, value[0] == UInt8(ascii: "0"), value[1] | 0x20 == UInt8(ascii: "x") else { return nil }
-        var words: (UInt64, UInt64) = (0, 0)
-        for index in 0..<16 {
-            guard let a = Bytes.hexValue(value[index + 2]), let b = Bytes.hexValue(value[index + 18]) else { return nil }
-            words.0 = words.0 << 4 | UInt64(a)
-            words.1 = words.1 << 4 | UInt64(b)
-        }
-        (kind, high, low) = (.keyID, words.0, words.1)
+        guard value.count == 34, value[0] == UInt8(ascii: "0"), value[1] | 0x20 == UInt8(ascii: "x"),
+            let high = Bytes.hexWord(value, at: 2), let low = Bytes.hexWord(value, at: 18)
+        else { return nil }
+        (kind, self.high, self.low) = (.keyID, high, low)
     }
 
     public init?(kind: Kind, keyIDHex text: String) {

@@ -84,8 +84,9 @@ struct KeyLine {
     /// byte loop, as a generic walk over them costs more than the rest of the key.
     static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
         digits.removeAll(keepingCapacity: true)
-        guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x") else { return false }
-        for index in 2..<34 where Bytes.hexValue(bytes[index]) == nil { return false }
+        guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x"),
+            Bytes.hexWord(bytes, at: 2) != nil, Bytes.hexWord(bytes, at: 18) != nil
+        else { return false }
         // Copied at once, then made lowercase in place (`| 0x20` leaves a digit as it is).
         digits.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[2..<34]))
         digits.withUnsafeMutableBufferPointer { digits in
