@@ -70,6 +70,16 @@ public struct ByteBuffer: @unchecked Sendable {
 
     public mutating func append(contentsOf bytes: [UInt8]) { bytes.withUnsafeBytes { append($0) } }
 
+    /// Appends `count` bytes that `write` writes into the room made for them (it must write all of them):
+    /// a line spliced from several pieces takes its room once, not a check of it a piece.
+    @inlinable
+    public mutating func append(count: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) {
+        guard count > 0 else { return }
+        let base = makeRoom(for: count)
+        write(UnsafeMutableRawBufferPointer(start: base + length, count: count))
+        length += count
+    }
+
     /// The memory, with room for `more` bytes after the ones held, its own (not shared with a copy).
     @inlinable
     mutating func makeRoom(for more: Int) -> UnsafeMutableRawPointer {

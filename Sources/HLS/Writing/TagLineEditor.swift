@@ -93,15 +93,31 @@ public struct TagLineEditor: Sendable {
         let plain = AttributeValue.isPlainQuotedString(utf8)
         // Anything but plain bytes is encoded (and refused, before anything is appended) as the editor does.
         let encoded = plain ? nil : try AttributeValue.quotedString(String(decoding: utf8, as: UTF8.self)).encoded(as: name())
-        output.append(UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound]))
+        let before = UnsafeRawBufferPointer(rebasing: line[..<valueRange.lowerBound])
+        let after = UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...])
         if let encoded {
+            output.append(before)
             output.append(contentsOf: encoded)
-        } else {
-            output.append(UInt8(ascii: "\""))
-            output.append(utf8)
-            output.append(UInt8(ascii: "\""))
+            output.append(after)
+            return
         }
-        output.append(UnsafeRawBufferPointer(rebasing: line[valueRange.upperBound...]))
+        // The line's room taken once (not checked at each of five pieces), the pieces copied into it.
+        output.append(count: before.count + utf8.count + 2 + after.count) { room in
+            var at = 0
+            func copy(_ piece: UnsafeRawBufferPointer) {
+                if let source = piece.baseAddress, !piece.isEmpty {
+                    room.baseAddress!.advanced(by: at).copyMemory(from: source, byteCount: piece.count)
+                }
+                at += piece.count
+            }
+            copy(before)
+            room[at] = UInt8(ascii: "\"")
+            at += 1
+            copy(UnsafeRawBufferPointer(utf8))
+            room[at] = UInt8(ascii: "\"")
+            at += 1
+            copy(after)
+        }
     }
 
     /// Removes attribute `name` and the comma that separated it.
