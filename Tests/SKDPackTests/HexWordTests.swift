@@ -53,17 +53,4 @@ struct HexWordTests {
             }
         }
     }
-
-    @Test("a KEYID attribute tells the key its digits tell, in either case")
-    func keyIDAttribute() {
-        let texts = ["0x0123456789abcdef0123456789abcdef", "0X0123456789ABCDEF0123456789ABCDEF"]
-        let read = texts.map { text in Array(text.utf8).withUnsafeBytes { KeyEvidence(keyIDAttribute: $0) } }
-        #expect(read[0] != nil)
-        #expect(read[0] == read[1])
-        #expect(read[0]?.keyIDHex == "0123456789abcdef0123456789abcdef")
-        let wrong = ["0x0123456789abcdef0123456789abcdeg", "0x0123456789abcdef0123456789abcde", "1x0123456789abcdef0123456789abcdef"]
-        for text in wrong {
-            #expect(Array(text.utf8).withUnsafeBytes { KeyEvidence(keyIDAttribute: $0) } == nil, "\(text)")
-        }
-    }
 }

@@ -95,6 +95,21 @@ struct KeyMapRuleTests {
         #expect(map.entries.count == 3)
     }
 
+    @Test("two keys whose digests are one are told apart: each met again with its own URI breaks nothing")
+    func digestsShared() throws {
+        // High and low words that fold into one digest.
+        let one = try #require(KeyEvidence(kind: .keyID, keyIDHex: "00000000000000010000000000000000"))
+        let two = try #require(KeyEvidence(kind: .keyID, keyIDHex: "0000000000000002a2598acb81de843f"))
+        #expect(one != two)
+        var map = KeyMap()
+        for (line, (uri, key)) in [(UInt64(1), one), (2, two), (1, one), (2, two)].enumerated() {
+            let conflict = map.note(uri: uri, evidence: key, at: KeyMap.Place(playlist: "v.m3u8", line: line + 1))
+            #expect(conflict.map { _ in "conflict" } == nil, "line \(line + 1)")
+        }
+        #expect(map.note(uri: 1, evidence: two, at: KeyMap.Place(playlist: "v.m3u8", line: 5)).map { _ in "conflict" } != nil)
+        #expect(map.entries.count == 2)
+    }
+
     @Test("a KEYID attribute read in one pass is the key id its digits say, in either case; anything else is none")
     func keyIDAttributes() {
         func read(_ text: String) -> KeyEvidence? {

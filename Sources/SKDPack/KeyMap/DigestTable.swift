@@ -26,6 +26,20 @@ struct DigestTable: Sendable {
         }
     }
 
+    /// The first number of `key` that `matches` (what it names is the caller's to compare): a key two
+    /// things share (a digest's chance) is in the table once for each, and each is found.
+    func first(_ key: UInt64, where matches: (Int) -> Bool) -> Int? {
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var index = Self.start(key, mask)
+            while slots[index].value != 0 {
+                if slots[index].key == key, matches(Int(slots[index].value) - 1) { return Int(slots[index].value) - 1 }
+                index = (index + 1) & mask
+            }
+            return nil
+        }
+    }
+
     /// Adds `key` if it is not in the table; whether it was added (a set of digests).
     mutating func insertIfAbsent(_ key: UInt64) -> Bool {
         guard self[key] == nil else { return false }

@@ -60,9 +60,9 @@ public struct KeyMap: Sendable {
     public mutating func note(uri: UInt64, evidence: KeyEvidence, at place: Place) -> Conflict? {
         if let last, last.uri == uri, last.evidence == evidence { return nil }
         let entry = Entry(uri: uri, evidence: evidence, place: place)
-        // (A digest names one key or URI but for a chance of 1 in 10^10 in 20,000 keys: the entry's own
-        // evidence is compared where it must be.)
-        if let first = byEvidence[evidence.digestWord], entries[first].evidence == evidence {
+        // (A digest names one key but for a chance of 1 in 10^10 in 20,000 keys: the entries' own evidence
+        // is compared, and two keys of one digest are each found.)
+        if let first = byEvidence.first(evidence.digestWord, where: { entries[$0].evidence == evidence }) {
             if entries[first].uri == uri {
                 self.last = (uri, evidence)
                 return nil
