@@ -59,6 +59,20 @@ public enum Bytes {
         return UInt32(truncatingIfNeeded: packed)
     }
 
+    /// Where `needle` first starts in `bytes`, or `nil`: its first byte found by memchr, the rest compared
+    /// there (no `String` search, whose first use loads the string-processing library's machinery).
+    public static func offset(of needle: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer) -> Int? {
+        guard let first = needle.first, bytes.count >= needle.count, let base = bytes.baseAddress else { return needle.isEmpty ? 0 : nil }
+        let last = bytes.count - needle.count
+        var from = 0
+        while from <= last, let hit = memchr(base + from, Int32(first), last - from + 1) {
+            let at = base.distance(to: UnsafeRawPointer(hit))
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
+            from = at + 1
+        }
+        return nil
+    }
+
     /// Whether no byte of `bytes` has its high bit set: eight bytes at a time, as it is asked of every key
     /// URI a migration matches and every line a validator reads.
     @inlinable

@@ -35,6 +35,9 @@ public struct Redaction: Sendable {
     /// This redaction and `more` secrets: those a playlist's own values brought (a catalogue row, say).
     public func adding(_ more: some Sequence<String>) -> Redaction { Redaction(secrets: secrets + more) }
 
+    /// This redaction and `other`'s: what a finding about several playlists hides (each playlist's own).
+    public func adding(_ other: Redaction) -> Redaction { other.isEmpty ? self : Redaction(secrets: secrets + other.secrets) }
+
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
     public func redact(_ text: String) -> String {
         var text = text

@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -49,6 +50,22 @@ public struct TemplateLibrary: Sendable {
         }
     }
 
+    /// The shipped template with a secret variable whose `uri:` is `uri`, as written: found by a byte
+    /// search of the shipped files (no template parsed unless one has it).
+    func shippedDefinition(withURI uri: String) -> TemplateDefinition? {
+        var needles = ["\nuri: \"" + uri + "\"\n", "secret: true"]
+        for name in Self.shippedNames {
+            guard var text = ShippedTemplates.files[name] else { continue }
+            let found = text.withUTF8 { text in
+                needles.indices.allSatisfy { index in
+                    needles[index].withUTF8 { Bytes.offset(of: UnsafeRawBufferPointer($0), in: UnsafeRawBufferPointer(text)) != nil }
+                }
+            }
+            if found { return try? TemplateFile.parse(text, path: "templates/\(name).yaml", fields: fields) }
+        }
+        return nil
+    }
+
     /// The definition `argument` stands for.
     public func resolve(_ argument: String) throws(LookupError) -> TemplateDefinition {
         // A byte search: String.contains(String) brings in the string-processing library's generic
@@ -56,11 +73,20 @@ public struct TemplateLibrary: Sendable {
         let utf8 = argument.utf8
         let hasScheme = utf8.indices.contains { utf8[$0...].starts(with: "://".utf8) }
         if hasScheme || argument.hasPrefix("skd:") {
+            var definition: TemplateDefinition
             do {
-                return try TemplateDefinition(inline: argument)
+                definition = try TemplateDefinition(inline: argument)
             } catch {
                 throw .syntax(argument, error)
             }
+            // The form of a shipped template written out: its secret variables stay secret (an inline URI
+            // declares nothing; its values' patterns are the user's to choose, and are not taken).
+            for (name, spec) in shippedDefinition(withURI: argument)?.variables ?? [:] where spec.secret {
+                var own = definition.variables[name] ?? (try? VariableSpec())
+                own?.secret = true
+                definition.variables[name] = own
+            }
+            return definition
         }
         if let path = filePath(for: argument) { return try load(path: path) }
         if let text = ShippedTemplates.files[argument] {

@@ -188,4 +188,94 @@ struct SecretTests {
         // The quoted line keeps its length, so the caret still points at the column.
         #expect(human.stdoutText.contains("ExpressPlayToken=" + String(repeating: "*", count: Self.oldToken.count)))
     }
+
+    // The four leaks a newcomer and a check of the HTML report found, each an ExpressPlay token in clear.
+
+    static let expressPlay = "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken="
+
+    /// A media playlist whose periods' FairPlay keys have `uris`.
+    static func media(_ uris: [String]) -> String {
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:5", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for (index, uri) in uris.enumerated() {
+            lines.append(#"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="\#(uri)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#)
+            lines += ["#EXTINF:6.0,", "s\(index).ts"]
+        }
+        return (lines + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n"
+    }
+
+    /// Standard output and error of `arguments`, and every report format it writes (HTML too).
+    static func everything(_ scratch: Scratch, _ arguments: [String]) throws -> (SKDPackRunner.Result, String) {
+        let names = ["all.json", "all.xml", "all.junit.xml", "all.sarif", "all.html"]
+        let run = try SKDPackRunner.run(arguments + names.flatMap { ["--report", scratch.path($0)] })
+        let reports = names.compactMap { try? scratch.text($0) }
+        return (run, ([run.stdoutText, run.stderr] + reports).joined(separator: "\n"))
+    }
+
+    @Test("validate's session-key findings hide the token of the URI they quote, in every format")
+    func sessionKeyFindings() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("t"), withIntermediateDirectories: true)
+        try scratch.write(
+            "t/master.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI=\"\(Self.expressPlay)\(Self.token)\","
+                + "KEYFORMAT=\"com.apple.streamingkeydelivery\",KEYFORMATVERSIONS=\"1\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.64001f,mp4a.40.2\",RESOLUTION=640x360\nvideo.m3u8\n")
+        try scratch.write("t/video.m3u8", Self.media([Self.expressPlay + Self.oldToken]))
+        for format in ["human", "json", "xml", "junit", "sarif"] {
+            let (run, all) = try Self.everything(scratch, ["validate", "--format", format, scratch.path("t")])
+            #expect(run.status == 1, "\(format): \(run.stderr)")
+            #expect(all.contains("PKG-session-key-unused") && all.contains("PKG-session-key-missing"), "\(format)")
+            #expect(!all.contains(Self.token) && !all.contains(Self.oldToken), "\(format): \(all.prefix(2000))")
+        }
+    }
+
+    @Test("a --match group that captures the old token is refused before anything is written, its value shown redacted")
+    func greedyMatch() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("t"), withIntermediateDirectories: true)
+        // Two keys with two tokens: once two content ids, listed on standard error, tokens and all.
+        try scratch.write("t/video.m3u8", Self.media([Self.expressPlay + Self.token, Self.expressPlay + Self.oldToken]))
+        let before = try scratch.snapshot("t")
+        let arguments = [
+            "apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--match",
+            "skd://(?<content_id>.*)", "--no-progress",
+        ]
+        for destination in [["--in-place"], ["--output", scratch.path("out")], ["--check"], ["--diff"]] {
+            let (run, all) = try Self.everything(scratch, arguments + destination + [scratch.path("t")])
+            #expect(run.status == 2, "\(destination): \(run.stderr)")
+            #expect(run.stderr.contains("captured fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken=REDACTED"), "\(run.stderr)")
+            #expect(run.stderr.contains("[?&]cid=(?<content_id>[^&]+)"), "the message suggests a tighter group: \(run.stderr)")
+            #expect(!all.contains(Self.token) && !all.contains(Self.oldToken), "\(destination): \(all.prefix(2000))")
+            #expect(try scratch.snapshot("t") == before)
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("out")))
+        }
+        // A token in a later key than the plan reads: that playlist is refused at its key, and left as it was.
+        try scratch.write("t/video.m3u8", Self.media(["skd://old.example.com/title-7", Self.expressPlay + Self.token]))
+        let later = try scratch.snapshot("t")
+        let (run, all) = try Self.everything(scratch, arguments + ["--in-place", scratch.path("t")])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("[TPL-match-secret]"), "\(run.stderr)")
+        #expect(!all.contains(Self.token), "\(all.prefix(2000))")
+        #expect(try scratch.snapshot("t") == later)
+    }
+
+    @Test("an inline template of the ExpressPlay form keeps its token secret: in the playlist, in no diff or report")
+    func inlineExpressPlayTemplate() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("t"), withIntermediateDirectories: true)
+        try scratch.write("t/video.m3u8", Self.media(["skd://old-license.example.com/fps?cid=title-1"]))
+        let given = ["--template", Self.expressPlay + "{token}", "--var", "token=\(Self.token)", "--no-progress"]
+        let diff = try SKDPackRunner.run(["apply"] + given + ["--diff", scratch.path("t")])
+        #expect(diff.status == 0, "\(diff.stderr)")
+        #expect(diff.stdoutText.contains("+#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"\(Self.expressPlay)REDACTED\""), "\(diff.stdoutText)")
+        #expect(!diff.stdoutText.contains(Self.token) && !diff.stderr.contains(Self.token))
+        let (run, all) = try Self.everything(scratch, ["apply"] + given + ["--output", scratch.path("out"), scratch.path("t")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!all.contains(Self.token), "\(all.prefix(3000))")
+        #expect(all.contains(Self.expressPlay + "REDACTED"), "the reports do show the change")
+        #expect(try scratch.text("out/video.m3u8").contains(Self.expressPlay + Self.token + "\""))
+    }
 }

@@ -24,6 +24,11 @@ public enum ApplyDiagnostics {
         id: "TPL-match", severity: .error,
         summary: "An existing FairPlay key URI does not match the migration's match pattern, so it cannot be read.",
         specSection: "4.3.2.4")
+    public static let matchCapturedSecret = DiagnosticKind(
+        id: "TPL-match-secret", severity: .error,
+        summary: "A --match group the template writes in clear (a content id) captured a secret part of the old key URI "
+            + "(an ExpressPlay token): the new URI would carry the token in clear.",
+        specSection: "4.3.2.4")
     public static let literalAfterDefine = DiagnosticKind(
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
@@ -99,7 +104,7 @@ public enum ApplyDiagnostics {
 
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
-        unusableMethod, clearPlaylist, renderFailed, matchFailed, literalAfterDefine,
+        unusableMethod, clearPlaylist, renderFailed, matchFailed, matchCapturedSecret, literalAfterDefine,
         unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
         unreadable, renditionAlone, rootRelativeTitle,
     ].sorted { $0.id < $1.id }

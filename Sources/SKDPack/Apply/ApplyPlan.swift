@@ -25,7 +25,7 @@ public struct ApplyPlan: Sendable {
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
-        problems += hosts(packages)
+        problems += hosts(packages) + capturedSecrets(packages)
         guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
         return sharedContentIDs(packages) + sharedURIs(packages)
     }
@@ -115,6 +115,29 @@ public struct ApplyPlan: Sendable {
             return "\(titles.count) titles would get the content id \(options.redaction.redact(id)) from \(source) (\(named)): "
                 + "a pattern that captures too much? (\(names.allowSharedContentID) if they share it)"
         }
+    }
+
+    /// Titles whose `--match` group, written in clear, would capture a secret part (a token) of their old
+    /// key URIs: known before anything is written, from the first FairPlay key of each title's first
+    /// playlist (a few lines read); every other key is held to the same at its turn.
+    private func capturedSecrets(_ packages: [PlaylistPackage]) -> [String] {
+        guard let match = options.variables.match else { return [] }
+        let groups = KeyURIs.clearGroups(of: match, in: definition)
+        guard !groups.isEmpty else { return [] }
+        let oldSecrets = options.derived.oldSecrets(options)
+        var problems: [String] = []
+        for package in packages {
+            guard let first = playlists(of: package).first, let uri = Self.firstFairPlayURI(in: first.path), !options.wroteAlready(uri),
+                let captured = match.groups(in: uri),
+                let problem = KeyURIs.capturedSecret(
+                    groups.compactMap { name in captured[name].map { (name, $0) } }, secrets: oldSecrets.secrets(in: uri),
+                    pattern: match.text, names: names)
+            else { continue }
+            problems.append("\(first.path): \(problem)")
+            // One title says it: the pattern is the run's.
+            break
+        }
+        return problems
     }
 
     /// The URI of the first FairPlay key of the playlist at `path`, read no further than that key.

@@ -66,12 +66,16 @@ public struct ApplyRun: Sendable {
         let runner = ApplyRunner(options: options, destination: destination, stream: stream)
         let redaction = options.redaction
         var contentIDs = SharedContentIDs()
+        // The secrets the playlists' own values brought (old URIs' tokens, catalogue rows), for the warnings
+        // that quote what patterns captured.
+        var playlistSecrets: Set<String> = []
         do {
             result.run.done = try job.run(jobs: destination.writesOneStream ? 1 : library.jobs, stop: stop) { package in
                 // A package's playlists in path order: the order of the report, written as it goes.
                 (package.key, runner.run(package).sorted { $0.path < $1.path })
             } consume: { package, outcomes in
                 contentIDs.add(outcomes, package: package)
+                for outcome in outcomes { playlistSecrets.formUnion(outcome.secretValues) }
                 for var outcome in outcomes {
                     outcome.path = job.shown(outcome.path)
                     for index in outcome.diagnostics.indices {
@@ -85,6 +89,7 @@ public struct ApplyRun: Sendable {
                 observer.progress(done: outcomes.count, of: job.total)
                 return outcomes.count
             }
+            let redaction = redaction.adding(playlistSecrets)
             if !allowsSharedContentIDs {
                 for (id, titles) in contentIDs.shared {
                     let named = titles.prefix(3).map(job.shown).joined(separator: ", ") + (titles.count > 3 ? ", …" : "")

@@ -44,6 +44,8 @@ final class KeyURIs: Sendable {
     let notesContentID: Bool
     /// The capture index of the `--match` group `content_id` in the byte matcher.
     let contentIDCapture: Int?
+    /// The `--match` groups whose values the template writes in clear (not secret ones).
+    let clearGroups: [String]
     /// The template read backwards with the values given for the run, made when first asked for.
     private let matcher = Mutex<TemplateMatcher??>(nil)
 
@@ -66,6 +68,28 @@ final class KeyURIs: Sendable {
         secretNames = secrets
         notesContentID = definition.uri.variableNames.contains("content_id") && given["content_id"] == nil
         contentIDCapture = variables.match?.byteCaptureIndex(of: "content_id")
+        clearGroups = Self.clearGroups(of: variables.match, in: definition)
+    }
+
+    /// The groups of `match` whose values the template `definition` writes in clear: those it uses that
+    /// are not its secrets.
+    static func clearGroups(of match: NamedPattern?, in definition: TemplateDefinition) -> [String] {
+        (match?.groupNames ?? []).filter { definition.uri.variableNames.contains($0) && !definition.secretNames.contains($0) }
+    }
+
+    /// Why `groups` (each `--match` group the template writes in clear, and what it captured from an old
+    /// key URI) cannot be used: one holds a secret part of that URI (`secrets`: a token of a form skdpack
+    /// knows), which the new URI would carry in clear. `nil` when none does. Said with the pattern and the
+    /// value redacted, in the plan (before anything is written) and at each key.
+    static func capturedSecret(
+        _ groups: [(name: String, value: String)], secrets: [String], pattern: String, names: SettingNames
+    ) -> String? {
+        guard !secrets.isEmpty, let (name, value) = groups.first(where: { group in secrets.contains { group.value.contains($0) } })
+        else { return nil }
+        let redaction = Redaction(secrets: secrets)
+        return "the \(names.match) group \(name) of \(pattern) captured \(redaction.redact(value)), which holds the old key URI's "
+            + "secret (its token): the new URI would carry it in clear; capture the \(name) alone, for example "
+            + "[?&]cid=(?<\(name)>[^&]+) for a query value or skd://(?<\(name)>[^/?&]+) for the host part"
     }
 
     /// The template read backwards with the values given for the run pinned (``TemplateMatcher``).
@@ -108,6 +132,9 @@ final class KeyURIs: Sendable {
         var kid: UnsafeBufferPointer<UInt8>?
         /// What key truth gives the period.
         var truth: PeriodKeyTruth.Key?
+        /// The secret parts of the old URI (a token of a form skdpack knows): no `--match` group written in
+        /// clear may hold one.
+        var oldSecrets: [String] = []
     }
 
     /// Why a key gets no URI.
@@ -194,6 +221,14 @@ final class KeyURIs: Sendable {
                 notedPlaylistSecrets = true
             }
             try match(key)
+            if !key.oldSecrets.isEmpty, let match = uris.variables.match,
+                let message = KeyURIs.capturedSecret(
+                    uris.clearGroups.compactMap { name in group(name, key).map { (name, $0) } }, secrets: key.oldSecrets,
+                    pattern: match.text,
+                    names: uris.variables.names)
+            {
+                throw .refused(ApplyDiagnostics.matchCapturedSecret, message + "; the playlist is left as it was")
+            }
             values.removeAll()
             for index in openSlots { set(index, uris.slots[index], key) }
             // A secret's value from the key (its old URI, key truth, a built-in), before anything can show it.

@@ -614,10 +614,8 @@ private struct MediaWalk {
                 return false
             }
         }
-        if let oldURI {
-            let secrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(oldURI))
-            if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
-        }
+        let oldSecrets = oldURI.map { applier.oldSecrets.secrets(in: UnsafeRawBufferPointer($0)) } ?? []
+        if !oldSecrets.isEmpty { outcome.secretValues.formUnion(oldSecrets) }
         // The key's number: counted by what tells each key, so that a clear period or a key met again shifts nothing.
         let truthEvidence = periodKey.flatMap { key in key.hex.withUnsafeBytes { KeyEvidence(kind: .keyTruth, keyIDHex: $0) } }
         // The old URI tells the key only where no KEYID does (key truth, or a KEYID read already, comes first).
@@ -629,7 +627,7 @@ private struct MediaWalk {
         var sameURI = false
         do throws(KeyURIs.Unrendered) {
             try kid.withUnsafeBufferPointer { (kid) throws(KeyURIs.Unrendered) in
-                let key = KeyURIs.Key(oldURI: oldURI, index: number, kid: kid.isEmpty ? nil : kid, truth: periodKey)
+                let key = KeyURIs.Key(oldURI: oldURI, index: number, kid: kid.isEmpty ? nil : kid, truth: periodKey, oldSecrets: oldSecrets)
                 sameURI = try uris.render(key, noting: &outcome)
             }
         } catch {
@@ -643,6 +641,12 @@ private struct MediaWalk {
                 report(kind, message, line: line)
                 return false
             }
+        }
+        // A new URI of a form skdpack knows holds its secret there, whatever template wrote it (an inline
+        // one declares nothing secret): hidden wherever the run shows it.
+        if !sameURI {
+            let newSecrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(renderedURI))
+            if !newSecrets.isEmpty { outcome.secretValues.formUnion(newSecrets) }
         }
         // The URI rendered last again (what it depends on repeats): its digest too.
         let digest =

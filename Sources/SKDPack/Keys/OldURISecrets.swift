@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 import SKDTemplate
 import Synchronization
 
@@ -93,19 +94,6 @@ struct OldURISecrets: Sendable {
 
     private static func offset(of needle: String, in bytes: [UInt8]) -> Int? {
         var needle = needle
-        guard bytes.count >= needle.utf8.count else { return nil }
-        // Where the needle's first byte is (memchr), then the rest compared: at each start, in a few places.
-        return bytes.withUnsafeBytes { bytes in
-            needle.withUTF8 { needle in
-                let (base, last) = (bytes.baseAddress!, bytes.count - needle.count)
-                var from = 0
-                while from <= last, let hit = memchr(base + from, Int32(needle[0]), last - from + 1) {
-                    let at = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(hit))
-                    if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
-                    from = at + 1
-                }
-                return nil
-            }
-        }
+        return bytes.withUnsafeBytes { bytes in needle.withUTF8 { Bytes.offset(of: UnsafeRawBufferPointer($0), in: bytes) } }
     }
 }
