@@ -440,4 +440,27 @@ struct KeyMapTests {
         #expect(shared.status == 0, "\(shared.stderr)")
         #expect(!shared.stdoutText.contains("FPS-uri-two-titles"))
     }
+
+    @Test(
+        "validate --media: the init segments tell keys per track apart where the playlists name no key id",
+        .enabled(if: SharedMaterial.media != nil, Comment(rawValue: SharedMaterial.skipReason)))
+    func keyTruthTellsKeys() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // A real title's audio and video init segments, encrypted with two keys; one FairPlay URI for both.
+        let media = try #require(SharedMaterial.media)
+        for (track, name) in [("audio", "enc-a-init.mp4"), ("video", "enc-v-init.mp4")] {
+            let source = media.appendingPathComponent("shaka-project__shaka-player__test_test_assets_clear-encrypted_\(name)")
+            try FileManager.default.copyItem(atPath: source.path, toPath: scratch.path("\(track)-init.mp4"))
+            try scratch.write("\(track).m3u8", Self.media([.keys(keyID: nil, fairPlay: "skd://title-7")], name: track))
+        }
+        try scratch.write("master.m3u8", Self.master)
+        let told = try SKDPackRunner.run(["validate", "--media", scratch.path("master.m3u8")])
+        #expect(told.status == 1)
+        #expect(told.stdoutText.contains("(key truth)) is not the key of"), "\(told.stdoutText)")
+        #expect(told.stdoutText.contains("[FPS-uri-two-keys]"), "\(told.stdoutText)")
+        // Without the media nothing here tells the keys apart, and nothing is said of the map.
+        let untold = try SKDPackRunner.run(["validate", scratch.path("master.m3u8")])
+        #expect(!untold.stdoutText.contains("FPS-uri-two-keys"), "\(untold.stdoutText)")
+    }
 }

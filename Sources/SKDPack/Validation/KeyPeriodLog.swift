@@ -26,8 +26,9 @@ struct KeyPeriodLog {
         }
     }
 
-    /// A segment's URI line: it opens a period when the keys changed since the one before.
-    mutating func segment(at line: Int, reader: PlaylistReader) {
+    /// A segment's URI line: it opens a period when the keys changed since the one before. `truth`: what
+    /// the media or a CPIX document says of the period's key (`--media`, `--cpix`), the strongest evidence.
+    mutating func segment(at line: Int, reader: PlaylistReader, truth: KeyTruthContext? = nil) {
         defer {
             segments += 1
             elapsed += duration
@@ -43,15 +44,17 @@ struct KeyPeriodLog {
         }
         // A key tag that repeats the keys in force starts no new period.
         guard periods.last?.keys != keys else { return }
-        noteKeyUse(reader)
+        noteKeyUse(reader, truth: truth)
         periods.append(
             Report.KeyPeriod(
                 line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), durationMilliseconds: 0,
                 keys: keys))
     }
 
-    /// Notes the FairPlay key of the period that starts, with the KEYID of its keys (the first that has one).
-    private mutating func noteKeyUse(_ reader: PlaylistReader) {
+    /// Notes the FairPlay key of the period that starts, with what tells its key: key truth where it is
+    /// read (the CPIX key of the period, else the one key id the init segment's encrypted tracks name),
+    /// else the KEYID of its keys (the first that has one).
+    private mutating func noteKeyUse(_ reader: PlaylistReader, truth: KeyTruthContext?) {
         let inForce = reader.keyAttributesInForce
         guard
             let fairPlay = inForce.first(where: {
@@ -59,7 +62,9 @@ struct KeyPeriodLog {
             }), fairPlay.line != lastFairPlayLine, let uri = fairPlay.attributes["URI"]
         else { return }
         lastFairPlayLine = fairPlay.line
-        let evidence = inForce.lazy.compactMap({ $0.attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) } }).first
+        let evidence =
+            truth.flatMap { Self.keyTruth(of: fairPlay, reader: reader, truth: $0) }
+            ?? inForce.lazy.compactMap({ $0.attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) } }).first
             .flatMap { KeyEvidence(kind: .keyID, keyIDHex: $0) }
         let text = reader.variables.substitute(uri.text).text
         let digest = KeyEvidence.digest(text)
@@ -67,6 +72,23 @@ struct KeyPeriodLog {
         else { return }
         keyUses.append(
             KeyUse(uri: text, digest: digest, evidence: evidence, place: KeyMap.Place(playlist: reader.path, line: fairPlay.line)))
+    }
+
+    /// The key of the period whose FairPlay key is `fairPlay`, as key truth tells it: the CPIX document's
+    /// key for the playlist's track in the period, else the init segment's, where its encrypted tracks
+    /// name one key id; `nil` where neither is read or says one.
+    private static func keyTruth(
+        of fairPlay: (attributes: AttributeList, line: Int), reader: PlaylistReader, truth: KeyTruthContext
+    ) -> KeyEvidence? {
+        // The document chosen as the CPIX rules choose it: by the key id the FairPlay key names.
+        let named = KeyIDInURI.named(by: fairPlay.attributes, variables: reader.variables)
+        if truth.checksCPIX, case .success(let key)? = truth.cpixKey(forKeyOn: fairPlay.line, naming: named) {
+            return KeyEvidence(kind: .keyTruth, keyIDHex: key.kid.hex)
+        }
+        guard case .read(let segment, _) = truth.initSegment else { return nil }
+        let kids = Set(segment.tracks.filter(\.isEncrypted).compactMap(\.defaultKID).filter { !$0.isZero })
+        guard kids.count == 1 else { return nil }
+        return KeyEvidence(kind: .keyTruth, keyIDHex: kids.first!.hex)
     }
 
     /// The periods, each lasting until the next starts (the last until the end of the playlist), with

@@ -96,7 +96,7 @@ public enum PlaylistValidator {
             case .uri where line.uriRole == .variant:
                 variants.noteURI(String(decoding: line.content, as: UTF8.self))
             case .uri:
-                keyPeriods.segment(at: line.raw.number, reader: reader)
+                keyPeriods.segment(at: line.raw.number, reader: reader, truth: context.keyTruth)
                 for index in dispatch.segmentRules { rules[index].segment(at: line, in: context) }
                 if let truth = context.keyTruth, truth.serial != periodSeen {
                     periodSeen = truth.serial
