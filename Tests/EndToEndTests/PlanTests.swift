@@ -304,4 +304,54 @@ struct PlanTests {
         #expect(shell.terminationStatus == 0)
         #expect(FileManager.default.fileExists(atPath: volume + "/.skdpack/shard-0.json"))
     }
+
+    @Test("two inputs whose playlists would be one file of the --output mirror (two titles' master.m3u8): refused, naming both")
+    func outputCollision() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let titles = ["legacy-title", "multi-drm-title"]
+        for inputs in [titles.map { "library/\($0)/master.m3u8" }, titles.map { "library/\($0)" }] {
+            let run = try SKDPackRunner.run(Self.migration + Self.match + ["--output", scratch.path("out")] + inputs.map(scratch.path))
+            #expect(run.status == 2, "\(run.stderr)")
+            #expect(
+                run.stderr.contains(
+                    "library/legacy-title/master.m3u8 and \(scratch.path("library/multi-drm-title/master.m3u8")) would both be written to "
+                        + "\(scratch.path("out"))/master.m3u8"), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.path("out")), "nothing written")
+        }
+        // Their common folder: each title keeps its folder in the mirror.
+        let run = try SKDPackRunner.run(Self.migration + Self.match + ["--output", scratch.path("out"), scratch.path("library")])
+        #expect(run.status == 0, "\(run.stderr)")
+        for title in titles { #expect(FileManager.default.fileExists(atPath: scratch.path("out/\(title)/master.m3u8"))) }
+    }
+
+    @Test("a --match content id that holds the rest of the old URI (its query) is refused before anything is written, and at a later key")
+    func contentIDHoldsAURI() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let greedy = ["--match", "skd://(?<content_id>.*)"]
+        // A title migrated once, moved to another server with a pattern that takes the whole old URI.
+        let first = try SKDPackRunner.run(Self.migration + Self.match + ["--in-place", scratch.path("library/legacy-title")])
+        #expect(first.status == 0, "\(first.stderr)")
+        let moved = ["apply", "--template", "entitlement-rotation", "--var", "entitlement_url=https://lic2.example.com/fps"]
+        try refused(
+            moved + greedy,
+            says: "the --match group content_id of skd://(?<content_id>.*) captured new-lic.example.com/fps?cid=legacy-0042&period=0, "
+                + "which holds a URI's scheme or query",
+            scratch: scratch)
+        // The plan reads each title's first key; a later one is refused at its line, the playlist left as it was.
+        let playlist = "library/multi-drm-title/video-720p.m3u8"
+        let text = try scratch.text(playlist)
+        let keyLines = text.split(separator: "\n").filter { $0.contains("com.apple.streamingkeydelivery") }
+        let second = try #require(keyLines.dropFirst().first)
+        try scratch.write(
+            playlist,
+            text.replacingOccurrences(
+                of: String(second), with: second.replacingOccurrences(of: "skd://", with: "skd://lic.example.com/fps?cid=")))
+        let before = try scratch.snapshot("library")
+        let run = try SKDPackRunner.run(moved + greedy + ["--in-place", scratch.path("library/multi-drm-title")])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("[TPL-match-uri]"), "\(run.stderr)")
+        #expect(try scratch.snapshot("library") == before)
+    }
 }

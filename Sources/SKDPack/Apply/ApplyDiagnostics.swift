@@ -29,6 +29,11 @@ public enum ApplyDiagnostics {
         summary: "A --match group the template writes in clear (a content id) captured a secret part of the old key URI "
             + "(an ExpressPlay token): the new URI would carry the token in clear.",
         specSection: "4.3.2.4")
+    public static let matchCapturedURI = DiagnosticKind(
+        id: "TPL-match-uri", severity: .error,
+        summary: "The --match group content_id captured a URI's scheme or query (a group that takes the rest of the old "
+            + "URI), not a content id alone: the new URI would name a title the license server does not know.",
+        specSection: "4.3.2.4")
     public static let literalAfterDefine = DiagnosticKind(
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
@@ -104,7 +109,7 @@ public enum ApplyDiagnostics {
 
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
-        unusableMethod, clearPlaylist, renderFailed, matchFailed, matchCapturedSecret, literalAfterDefine,
+        unusableMethod, clearPlaylist, renderFailed, matchFailed, matchCapturedSecret, matchCapturedURI, literalAfterDefine,
         unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
         unreadable, renditionAlone, rootRelativeTitle,
     ].sorted { $0.id < $1.id }

@@ -25,7 +25,7 @@ public struct ApplyPlan: Sendable {
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed)
         guard problems.isEmpty else { return problems }
-        problems += hosts(packages) + capturedSecrets(packages)
+        problems += hosts(packages) + capturedValues(packages)
         guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
         return sharedContentIDs(packages) + sharedURIs(packages)
     }
@@ -117,27 +117,30 @@ public struct ApplyPlan: Sendable {
         }
     }
 
-    /// Titles whose `--match` group, written in clear, would capture a secret part (a token) of their old
-    /// key URIs: known before anything is written, from the first FairPlay key of each title's first
-    /// playlist (a few lines read); every other key is held to the same at its turn.
-    private func capturedSecrets(_ packages: [PlaylistPackage]) -> [String] {
+    /// Titles whose `--match` groups, written in clear, would capture what they must not: a secret part (a
+    /// token) of their old key URIs, or, for the content id, a URI's scheme or query (a group that takes the
+    /// rest of the old URI). Known before anything is written, from the first FairPlay key of each title's
+    /// first playlist (a few lines read); every other key is held to the same at its turn.
+    private func capturedValues(_ packages: [PlaylistPackage]) -> [String] {
         guard let match = options.variables.match else { return [] }
         let groups = KeyURIs.clearGroups(of: match, in: definition)
         guard !groups.isEmpty else { return [] }
         let oldSecrets = options.derived.oldSecrets(options)
-        var problems: [String] = []
+        let notesContentID = groups.contains("content_id") && !given.contains("content_id")
         for package in packages {
             guard let first = playlists(of: package).first, let uri = Self.firstFairPlayURI(in: first.path), !options.wroteAlready(uri),
-                let captured = match.groups(in: uri),
-                let problem = KeyURIs.capturedSecret(
-                    groups.compactMap { name in captured[name].map { (name, $0) } }, secrets: oldSecrets.secrets(in: uri),
-                    pattern: match.text, names: names)
+                let captured = match.groups(in: uri)
             else { continue }
-            problems.append("\(first.path): \(problem)")
+            let secret = KeyURIs.capturedSecret(
+                groups.compactMap { name in captured[name].map { (name, $0) } }, secrets: oldSecrets.secrets(in: uri), pattern: match.text,
+                names: names)
+            var contentID = notesContentID ? captured["content_id"] : nil
+            let problem =
+                secret ?? contentID?.withUTF8 { KeyURIs.uriInContentID($0, pattern: match.text, names: names) }
             // One title says it: the pattern is the run's.
-            break
+            if let problem { return ["\(first.path): \(problem)"] }
         }
-        return problems
+        return []
     }
 
     /// The URI of the first FairPlay key of the playlist at `path`, read no further than that key.

@@ -56,6 +56,16 @@ public struct ApplyRun: Sendable {
             result.run.status = .failed
             return result
         }
+        // Two inputs whose playlists have one path relative to each (two titles' master.m3u8) would write
+        // one file of the mirror twice, the last one kept: refused, naming them.
+        if case .directory(let root) = destination, let (first, second, relative) = Self.collision(in: job.packages) {
+            observer.note(
+                "\(first) and \(second) would both be written to \(root)/\(relative) (each is written at its path relative "
+                    + "to the input it was found under): give their common folder as the input, so that each title keeps its "
+                    + "folder, or run once per input")
+            result.run.status = .failed
+            return result
+        }
         if destination == .standardOutput, job.total > 1 {
             observer.note(
                 "\(job.total) playlists to write: give \(names.destinations) (standard output takes one)")
@@ -124,6 +134,18 @@ public struct ApplyRun: Sendable {
 
     /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
     /// rewritten in place, or in the output directory.
+    /// The first two playlists of `packages` with one path relative to their inputs, and that path.
+    private static func collision(in packages: [PlaylistPackage]) -> (String, String, String)? {
+        var seen: [String: String] = [:]
+        for package in packages {
+            for file in [package.master].compactMap({ $0 }) + package.media {
+                if let other = seen[file.relativePath], other != file.path { return (other, file.path, file.relativePath) }
+                seen[file.relativePath] = file.path
+            }
+        }
+        return nil
+    }
+
     private func removeLeftovers(found: [String], observer: some ApplyObserver) {
         let candidates: [String]
         switch destination {

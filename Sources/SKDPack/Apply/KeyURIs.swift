@@ -71,6 +71,21 @@ final class KeyURIs: Sendable {
         clearGroups = Self.clearGroups(of: variables.match, in: definition)
     }
 
+    /// Why the content id `value`, which the `--match` group `content_id` captured, cannot be one: it holds
+    /// a URI's scheme (`://`) or query (`?`), as a group that takes the rest of an old URI does
+    /// (`skd://(?<content_id>.*)` over `skd://lic.example.com/fps?cid=t-7`). `nil` when it does not.
+    static func uriInContentID(_ value: UnsafeBufferPointer<UInt8>, pattern: String, names: SettingNames) -> String? {
+        let holdsURI =
+            value.contains(UInt8(ascii: "?"))
+            || value.indices.contains { index in
+                value[index...].starts(with: "://".utf8)
+            }
+        guard holdsURI else { return nil }
+        return "the \(names.match) group content_id of \(pattern) captured \(String(decoding: value, as: UTF8.self)), which holds a "
+            + "URI's scheme or query, not a content id alone: capture the content id only, for example "
+            + "[?&]cid=(?<content_id>[^&]+) for a query value or skd://(?<content_id>[^/?&]+) for the host part"
+    }
+
     /// The groups of `match` whose values the template `definition` writes in clear: those it uses that
     /// are not its secrets.
     static func clearGroups(of match: NamedPattern?, in definition: TemplateDefinition) -> [String] {
@@ -238,7 +253,7 @@ final class KeyURIs: Sendable {
             for name in uris.secretGroups {
                 if let value = group(name, key) { outcome.secretValues.insert(value) }
             }
-            if uris.notesContentID { noteContentID(key, in: &outcome) }
+            if uris.notesContentID { try noteContentID(key, in: &outcome) }
             // Rendered into the buffer out of `self`, which the message of a value refused reads.
             var output = ByteBuffer()
             var slotValues = CompiledTemplate.Values()
@@ -332,7 +347,8 @@ final class KeyURIs: Sendable {
 
         /// Notes the content id a key's `--match` group or the playlist's path gives, unless it is the one
         /// noted last (a key-rotated playlist gives the same at every period).
-        private mutating func noteContentID(_ key: Key, in outcome: inout PlaylistOutcome) {
+        /// A content id from `--match` that holds a URI's scheme or query is refused (``KeyURIs/uriInContentID(_:pattern:names:)``).
+        private mutating func noteContentID(_ key: Key, in outcome: inout PlaylistOutcome) throws(Unrendered) {
             if captures != nil, let oldURI = key.oldURI, let capture = uris.contentIDCapture, let range = captures![capture] {
                 let bytes = UnsafeBufferPointer(rebasing: oldURI[range])
                 if bytes.count == lastContentID.count,
@@ -341,12 +357,24 @@ final class KeyURIs: Sendable {
                 {
                     return
                 }
+                if let problem = uriProblem(in: bytes) {
+                    throw .refused(ApplyDiagnostics.matchCapturedURI, problem + "; the playlist is left as it was")
+                }
                 lastContentID.removeAll(keepingCapacity: true)
                 lastContentID.append(contentsOf: bytes)
                 outcome.contentIDsFromPatterns.insert(String(decoding: bytes, as: UTF8.self))
-            } else if let contentID = group("content_id", key) ?? contentIDFromPath {
+            } else if let contentID = group("content_id", key) {
+                if let problem = Array(contentID.utf8).withUnsafeBufferPointer({ uriProblem(in: $0) }) {
+                    throw .refused(ApplyDiagnostics.matchCapturedURI, problem + "; the playlist is left as it was")
+                }
+                outcome.contentIDsFromPatterns.insert(contentID)
+            } else if let contentID = contentIDFromPath {
                 outcome.contentIDsFromPatterns.insert(contentID)
             }
+        }
+
+        private func uriProblem(in contentID: UnsafeBufferPointer<UInt8>) -> String? {
+            uris.variables.match.flatMap { KeyURIs.uriInContentID(contentID, pattern: $0.text, names: uris.variables.names) }
         }
 
         /// The value of the `--match` group `name` in the key's old URI.
