@@ -132,8 +132,6 @@ public struct ApplyRun: Sendable {
         return result
     }
 
-    /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
-    /// rewritten in place, or in the output directory.
     /// The first two playlists of `packages` with one path relative to their inputs, and that path.
     private static func collision(in packages: [PlaylistPackage]) -> (String, String, String)? {
         var seen: [String: String] = [:]
@@ -146,6 +144,8 @@ public struct ApplyRun: Sendable {
         return nil
     }
 
+    /// Removes the temporary files an interrupted run left where this one writes: beside the playlists
+    /// rewritten in place, or in the output directory.
     private func removeLeftovers(found: [String], observer: some ApplyObserver) {
         let candidates: [String]
         switch destination {
