@@ -382,10 +382,10 @@ struct ValidateCommandTests {
         try scratch.write("title/v1.m3u8", Self.media(key))
         let result = try SKDPackRunner.run(["validate", scratch.path("title")])
         #expect(result.status == 0, "\(result.stdoutText)")
-        #expect(result.stdoutText.contains("master.m3u8:7:1: info: /talks/v2.m3u8 is relative to the web server's root"))
+        #expect(result.stdoutText.contains("master.m3u8:7:1: note: /talks/v2.m3u8 is relative to the web server's root"))
         #expect(result.stdoutText.contains("[PKG-reference-not-local]"))
         // skd://title-2 is used by no playlist read here, but v2 and v3 may use it: a note, not an error.
-        #expect(result.stdoutText.contains("master.m3u8:3:1: info: no media playlist read here uses the key skd://title-2; 2 of"))
+        #expect(result.stdoutText.contains("master.m3u8:3:1: note: no media playlist read here uses the key skd://title-2; 2 of"))
         #expect(result.stdoutText.contains("[PKG-session-key-unverified]"))
         #expect(!result.stdoutText.contains("PKG-session-key-unused"))
 

@@ -26,15 +26,17 @@ final class DiagnosticPrinter {
 }
 
 extension Severity {
-    /// `error:`, in bold red on a terminal (yellow for warnings, cyan for notes).
+    /// `error:`, in bold red on a terminal (yellow for warnings, cyan for notes). An `info` finding is
+    /// labelled `note:`, as the summary line counts it (and as compilers say it).
     func label(colour: Bool) -> String {
-        guard colour else { return "\(rawValue):" }
+        let word = self == .info ? "note" : rawValue
+        guard colour else { return "\(word):" }
         let code =
             switch self {
             case .error: "1;31"
             case .warning: "1;33"
             case .info: "1;36"
             }
-        return "\u{1B}[\(code)m\(rawValue):\u{1B}[0m"
+        return "\u{1B}[\(code)m\(word):\u{1B}[0m"
     }
 }
