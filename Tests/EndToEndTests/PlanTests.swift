@@ -354,4 +354,24 @@ struct PlanTests {
         #expect(run.stderr.contains("[TPL-match-uri]"), "\(run.stderr)")
         #expect(try scratch.snapshot("library") == before)
     }
+
+    @Test("a --match that fits none of the run's key URIs: one line says so, beside each key's error")
+    func matchFitsNothing() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let pattern = "^skd:/(?<content_id>[^/?&]+)"
+        let run = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--match", pattern, "--check"]
+                + [scratch.path("library")])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdoutText.contains("[TPL-match]") || run.stderr.contains("[TPL-match]"))
+        #expect(
+            run.stderr.components(separatedBy: "warning: --match \(pattern) found none of the ").count == 2,
+            "once: \(run.stderr)")
+        // A pattern that fits: no such line.
+        let fits = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps"] + Self.match
+                + ["--check", scratch.path("library")])
+        #expect(!fits.stderr.contains("found none of the"), "\(fits.stderr)")
+    }
 }

@@ -79,13 +79,20 @@ public struct ApplyRun: Sendable {
         // The secrets the playlists' own values brought (old URIs' tokens, catalogue rows), for the warnings
         // that quote what patterns captured.
         var playlistSecrets: Set<String> = []
+        // Keys the --match pattern did not find, and whether any playlist was written without such a miss.
+        var (matchMisses, matchedSomewhere) = (0, false)
         do {
             result.run.done = try job.run(jobs: destination.writesOneStream ? 1 : library.jobs, stop: stop) { package in
                 // A package's playlists in path order: the order of the report, written as it goes.
                 (package.key, runner.run(package).sorted { $0.path < $1.path })
             } consume: { package, outcomes in
                 contentIDs.add(outcomes, package: package)
-                for outcome in outcomes { playlistSecrets.formUnion(outcome.secretValues) }
+                for outcome in outcomes {
+                    playlistSecrets.formUnion(outcome.secretValues)
+                    let misses = outcome.diagnostics.count { $0.id == ApplyDiagnostics.matchFailed.id }
+                    matchMisses += misses
+                    if misses == 0, outcome.counts.keysRewritten > 0 { matchedSomewhere = true }
+                }
                 for var outcome in outcomes {
                     outcome.path = job.shown(outcome.path)
                     for index in outcome.diagnostics.indices {
@@ -114,6 +121,12 @@ public struct ApplyRun: Sendable {
                 observer.note(
                     "warning: the keys of \(job.shown(title)) got \(ids.count) content ids from \(names.match) or \(names.pathPattern) "
                         + "(\(named)); a pattern that captures more than the content id (a period, a key id)?")
+            }
+            // A pattern that fits none of the run's key URIs is one mistake, said once beside its errors.
+            if matchMisses > 1, !matchedSomewhere, let match = options.variables.match {
+                observer.note(
+                    "warning: \(names.match) \(match.text) found none of the \(matchMisses) key URIs it was given (each "
+                        + "\(ApplyDiagnostics.matchFailed.id) error above quotes one): the pattern does not fit these URIs")
             }
             if let links = job.discovery.skippedLinksNote(names) { observer.note(links) }
             try report?.finish(run: describe(result.run.notDone))
