@@ -187,10 +187,12 @@ struct PlanTests {
         let greedy = ["--match", "^(?<content_id>skd)"]
         let stopped = try SKDPackRunner.run(Self.migration + greedy + ["--in-place", scratch.path("library")])
         #expect(stopped.status == 2)
-        #expect(stopped.stderr.contains("titles would get the content id skd from --match"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("titles would get the same key URIs ("), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("{content_id} from --match: skd"), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("a pattern that captures too much?"), "\(stopped.stderr)")
         #expect(try scratch.snapshot("library") == before, "nothing written")
         let allowed = try SKDPackRunner.run(Self.migration + greedy + ["--allow-shared-content-id", "--check", scratch.path("library")])
-        #expect(!allowed.stderr.contains("would get the content id") && !allowed.stderr.contains("titles got the content id"))
+        #expect(!allowed.stderr.contains("would get the same key URIs") && !allowed.stderr.contains("titles got the content id"))
         let honest = try SKDPackRunner.run(Self.migration + Self.match + ["--check", scratch.path("library")])
         #expect(!honest.stderr.contains("content id"), "each title its own id: \(honest.stderr)")
     }
@@ -373,5 +375,22 @@ struct PlanTests {
             ["apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps"] + Self.match
                 + ["--check", scratch.path("library")])
         #expect(!fits.stderr.contains("found none of the"), "\(fits.stderr)")
+    }
+
+    @Test("two titles whose first keys have one KEYID share that key: one URI for both is not refused; without a KEYID it is")
+    func titlesSharingAKey() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // The same title in two folders: its keys, and what its old URIs give, are the same.
+        try FileManager.default.copyItem(atPath: scratch.path("library/multi-drm-title"), toPath: scratch.path("library/multi-drm-copy"))
+        let shared = try SKDPackRunner.run(Self.migration + Self.match + ["--check", scratch.path("library")])
+        #expect(shared.status != 2 && !shared.stderr.contains("would get the same key URIs"), "\(shared.stderr)")
+        #expect(!shared.stderr.contains("titles got the content id"), "nor warned of after the run: \(shared.stderr)")
+        // A title without KEYIDs copied: nothing says the two share a key.
+        try FileManager.default.copyItem(atPath: scratch.path("library/legacy-title"), toPath: scratch.path("library/legacy-copy"))
+        let unknown = try SKDPackRunner.run(Self.migration + Self.match + ["--check", scratch.path("library")])
+        #expect(unknown.status == 2, "\(unknown.stderr)")
+        #expect(
+            unknown.stderr.contains("2 titles would get the same key URIs (\(scratch.path("library/legacy-copy")), "), "\(unknown.stderr)")
     }
 }

@@ -12,7 +12,7 @@ public struct ApplyPlan: Sendable {
 
     /// Everything wrong with running over `packages`, one sentence a problem; empty when the run can go.
     /// Unless `allowingSharedContentIDs`, a content id that the match or path pattern gives several titles
-    /// is one (see ``sharedContentIDs(_:)``).
+    /// is one (see ``sharedURIs(_:)``).
     public func problems(for packages: [PlaylistPackage], allowingSharedContentIDs: Bool = false) -> [String] {
         // In stages: a mistake of an earlier stage (a misspelt name) would show again as a later one's (a
         // variable without a value), so a stage with a problem is the last said.
@@ -27,94 +27,92 @@ public struct ApplyPlan: Sendable {
         guard problems.isEmpty else { return problems }
         problems += hosts(packages) + capturedValues(packages)
         guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
-        return sharedContentIDs(packages) + sharedURIs(packages)
+        return sharedURIs(packages)
     }
 
-    /// Several titles whose key URIs would be the same: the template takes nothing from a key's own
-    /// evidence (its old URI, KEYID, key truth), and the values it takes from the run and each title are
-    /// alike for them (`--var content_id` given to a library, two catalogue rows with one content id). A
-    /// license server answers one key for a URI, so all but one of them would play with another title's
-    /// keys. Rendered before anything is written, from each title's values, `key_index` standing in as 0;
-    /// only titles with keys count (or every title, when clear media is given keys).
+    /// Several titles whose key URIs would be the same, with nothing that says they share a key: a license
+    /// server answers one key for a URI, so all but one of them would play with another title's keys. The
+    /// run's key map (``KeyMap``) as far as it is known before anything is written: each title's first
+    /// FairPlay key rendered from every source of its values (the run's, the title's, the `--match` groups
+    /// of its old URI, its KEYID; `key_index` 0), and held with the KEYID that tells its key. Titles whose
+    /// first keys have one KEYID share that key, and one URI for it is right. (`--var content_id` given to a
+    /// library, two catalogue rows with one content id, and a `--match` group that captures too much are
+    /// the usual ways there.) Only titles with keys count, or every title when clear media is given keys;
+    /// a template that takes its values from key truth is not rendered here.
     private func sharedURIs(_ packages: [PlaylistPackage]) -> [String] {
         let variables = options.variables
-        let keyTruth = !options.keyTruth.isEmpty
-        let fromKeys: [VariableSources.Source] = [.truth, .match, .kid, .oldURI]
-        guard packages.count > 1,
-            !definition.uri.variableNames.contains(where: { name in
-                variables.sources(of: name, keyTruth: keyTruth).contains { fromKeys.contains($0) }
-            })
-        else { return [] }
+        let fromKeyTruth =
+            !options.keyTruth.isEmpty
+            && definition.uri.variableNames.contains { variables.sources(of: $0, keyTruth: true).contains(.truth) }
+        guard packages.count > 1, !fromKeyTruth else { return [] }
         let renderer = TemplateRenderer(template: definition.uri)
-        var titlesByURI: [String: [String]] = [:]
+        var byURI: [String: [(title: String, keyID: String?, values: [String: TemplateValue])]] = [:]
         var order: [String] = []
         for package in packages {
-            guard let first = playlists(of: package).first,
-                options.assumeEncrypted || playlists(of: package).contains(where: { Self.hasKeys($0.path) })
-            else { continue }
-            let values = variables.keyValues(playlist: variables.playlistValues(for: first), keyIndex: 0, kid: nil, oldURI: nil, line: 0)
+            // The title's first key: of its first playlist that has one (a master's session key, say).
+            let keys = playlists(of: package).map { Self.firstKey(in: $0.path) }
+            guard let first = playlists(of: package).first, options.assumeEncrypted || keys.contains(where: \.encrypts) else { continue }
+            let key = keys.first(where: { $0.fairPlayURI != nil || $0.keyID != nil }) ?? FirstKey()
+            // A key the template makes already (what a first run wrote) is kept, not rendered again.
+            if let uri = key.fairPlayURI, options.wroteAlready(uri) { continue }
+            let values = variables.keyValues(
+                playlist: variables.playlistValues(for: first), keyIndex: 0, kid: key.keyID, oldURI: key.fairPlayURI, line: 0)
             guard
                 let uri = try? renderer.render({ name in
                     values[name] ?? definition.variables[name]?.defaultValue.map { TemplateValue($0, source: "") }
                 })
             else { continue }
             let title = AtomicFile.directory(of: package.master?.path ?? first.path)
-            if titlesByURI[uri] == nil { order.append(uri) }
-            if titlesByURI[uri]?.contains(title) != true { titlesByURI[uri, default: []].append(title) }
+            if byURI[uri] == nil { order.append(uri) }
+            if byURI[uri]?.contains(where: { $0.title == title }) != true { byURI[uri, default: []].append((title, key.keyID, values)) }
         }
         return order.compactMap { uri in
-            guard let titles = titlesByURI[uri], titles.count > 1 else { return nil }
-            let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
-            let from = definition.uri.variableNames.map { name in
-                let given = variables.commandLine.contains { $0.name == name }
-                return "{\(name)}" + (given ? " from \(names.values)" : "")
+            guard let titles = byURI[uri], titles.count > 1 else { return nil }
+            // One KEYID for all of them: they share the key.
+            if let keyID = titles[0].keyID, titles.allSatisfy({ $0.keyID == keyID }) { return nil }
+            let named = titles.prefix(3).map(\.title).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
+            let patterns = [names.match, names.pathPattern]
+            let from = definition.uri.variableNames.map { name -> String in
+                guard let value = titles[0].values[name] else { return "{\(name)}" }
+                let source = value.source.hasPrefix(names.match) ? names.match : value.source
+                // A value a pattern captured is shown: the usual reason is a pattern that captures too much.
+                return "{\(name)} from \(source)" + (patterns.contains(source) ? ": \(options.redaction.redact(value.value))" : "")
             }.joined(separator: ", ")
+            let captured = titles[0].values.values.contains { value in patterns.contains { value.source.hasPrefix($0) } }
             return "\(titles.count) titles would get the same key URIs (\(named)): the template's values (\(from)) are the same "
-                + "for them, and a license server answers one key for a URI; give each title its own values (a catalogue, "
-                + "\(names.pathPattern) or \(names.match) group, or a run per title with its own \(names.values)); "
-                + "\(names.allowSharedContentID) only if they really share their keys"
+                + "for them, and a license server answers one key for a URI; "
+                + (captured ? "a pattern that captures too much? " : "")
+                + "give each title its own values (a catalogue, \(names.pathPattern) or \(names.match) group, or a run per title "
+                + "with its own \(names.values)); \(names.allowSharedContentID) only if they really share their keys"
         }
     }
 
-    /// Whether the playlist at `path` has a key that encrypts (read no further than that key).
-    private static func hasKeys(_ path: String) -> Bool {
-        guard let source = try? FileDescriptorSource.open(path: path) else { return false }
+    /// What the first key of a playlist says: whether a key encrypts, the first FairPlay key's URI, and the
+    /// first KEYID (32 lowercase hex digits).
+    private struct FirstKey {
+        var encrypts = false
+        var fairPlayURI: String?
+        var keyID: String?
+    }
+
+    /// The first keys of the playlist at `path`, read no further than its first FairPlay key (its first
+    /// segment, where a key already encrypts it and FairPlay has none there).
+    private static func firstKey(in path: String) -> FirstKey {
+        var found = FirstKey()
+        guard let source = try? FileDescriptorSource.open(path: path) else { return found }
         let reader = PlaylistReader(source: source, path: path, options: ReaderOptions())
-        while let line = try? reader.next() {
-            if line.kind == .tag(.key), reader.hasKeysInForce { return true }
+        while found.fairPlayURI == nil, let line = try? reader.next() {
+            if line.kind == .uri, found.encrypts { break }
+            guard line.kind == .tag(.key) || line.kind == .tag(.sessionKey), let tag = reader.currentTag, let key = KeyTag(tag) else {
+                continue
+            }
+            if line.kind == .tag(.key), reader.hasKeysInForce { found.encrypts = true }
+            if FairPlay.isFairPlayKey(key), let uri = key.uri { found.fairPlayURI = uri }
+            if found.keyID == nil, let keyID = tag.attributes?["KEYID"].flatMap({ KeyLine.normalizedKeyID($0.textBytes) }) {
+                found.keyID = keyID
+            }
         }
-        return false
-    }
-
-    /// Several titles that would get one content id from `--match` or `--path-pattern`: almost always a
-    /// pattern that captures too much (`skd://old-server/42` read as the content id `old-server`), and
-    /// every such title would ask the license server for the same keys. Known before anything is written:
-    /// from each title's paths, and from the first FairPlay key URI of its first playlist (a few lines read).
-    private func sharedContentIDs(_ packages: [PlaylistPackage]) -> [String] {
-        let variables = options.variables
-        // One package is one title at most: nothing to share.
-        guard packages.count > 1, definition.uri.variableNames.contains("content_id"), !given.contains("content_id") else { return [] }
-        let match = variables.match?.groupNames.contains("content_id") == true ? variables.match : nil
-        let pathPattern = variables.pathPattern?.groupNames.contains("content_id") == true ? variables.pathPattern : nil
-        guard match != nil || pathPattern != nil else { return [] }
-        // A title is a folder: its loose media playlists are packages of their own, and one title still.
-        var titlesByID: [String: [String]] = [:]
-        for package in packages {
-            guard let first = playlists(of: package).first else { continue }
-            let uri = match == nil ? nil : Self.firstFairPlayURI(in: first.path)
-            // A key the template makes already (what a first run wrote) is kept, not read with the pattern.
-            if let uri, options.wroteAlready(uri) { continue }
-            let fromMatch = match.flatMap { match in uri.flatMap { match.groups(in: $0)?["content_id"] } }
-            guard let id = fromMatch ?? pathPattern?.groups(in: first.path)?["content_id"] else { continue }
-            let title = AtomicFile.directory(of: package.master?.path ?? first.path)
-            if titlesByID[id]?.contains(title) != true { titlesByID[id, default: []].append(title) }
-        }
-        return titlesByID.filter { $0.value.count > 1 }.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.map { id, titles in
-            let named = titles.prefix(3).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
-            let source = match != nil ? names.match : names.pathPattern
-            return "\(titles.count) titles would get the content id \(options.redaction.redact(id)) from \(source) (\(named)): "
-                + "a pattern that captures too much? (\(names.allowSharedContentID) if they share it)"
-        }
+        return found
     }
 
     /// Titles whose `--match` groups, written in clear, would capture what they must not: a secret part (a
@@ -128,7 +126,7 @@ public struct ApplyPlan: Sendable {
         let oldSecrets = options.derived.oldSecrets(options)
         let notesContentID = groups.contains("content_id") && !given.contains("content_id")
         for package in packages {
-            guard let first = playlists(of: package).first, let uri = Self.firstFairPlayURI(in: first.path), !options.wroteAlready(uri),
+            guard let first = playlists(of: package).first, let uri = Self.firstKey(in: first.path).fairPlayURI, !options.wroteAlready(uri),
                 let captured = match.groups(in: uri)
             else { continue }
             let secret = KeyURIs.capturedSecret(
@@ -141,19 +139,6 @@ public struct ApplyPlan: Sendable {
             if let problem { return ["\(first.path): \(problem)"] }
         }
         return []
-    }
-
-    /// The URI of the first FairPlay key of the playlist at `path`, read no further than that key.
-    private static func firstFairPlayURI(in path: String) -> String? {
-        guard let source = try? FileDescriptorSource.open(path: path) else { return nil }
-        let reader = PlaylistReader(source: source, path: path, options: ReaderOptions())
-        while let line = try? reader.next() {
-            guard line.kind == .tag(.key) || line.kind == .tag(.sessionKey), let tag = reader.currentTag,
-                let key = KeyTag(tag), FairPlay.isFairPlayKey(key), let uri = key.uri
-            else { continue }
-            return uri
-        }
-        return nil
     }
 
     private var definition: TemplateDefinition { options.template.definition }

@@ -7,6 +7,8 @@
 /// does not know.
 public struct SharedContentIDs: Sendable {
     private var titlesByID: [String: [String]] = [:]
+    /// Each title's keys, as key ids tell them (KEYIDs, key truth): titles with the same keys share them.
+    private var keysByTitle: [String: Set<KeyEvidence>] = [:]
     /// Titles whose keys got more than one content id, with them, in the order met.
     public private(set) var titlesWithSeveral: [(title: String, ids: [String])] = []
 
@@ -17,15 +19,21 @@ public struct SharedContentIDs: Sendable {
     public mutating func add(_ outcomes: [PlaylistOutcome], package: String) {
         let title = AtomicFile.directory(of: package)
         let ids = Set(outcomes.flatMap(\.contentIDsFromPatterns))
+        keysByTitle[title, default: []].formUnion(
+            outcomes.flatMap { $0.keyMap.entries.map(\.evidence).filter { $0.kind == .keyID || $0.kind == .keyTruth } })
         if ids.count > 1 { titlesWithSeveral.append((title, ids.sorted())) }
         for id in ids where titlesByID[id]?.contains(title) != true {
             titlesByID[id, default: []].append(title)
         }
     }
 
-    /// Each content id more than one title got, with those titles, the most shared first.
+    /// Each content id more than one title got, with those titles, the most shared first; not one whose
+    /// titles have the same keys (the same title in two places: they share its keys).
     public var shared: [(id: String, titles: [String])] {
-        titlesByID.filter { $0.value.count > 1 }.map { (id: $0.key, titles: $0.value) }
+        titlesByID.filter { _, titles in
+            guard titles.count > 1, let keys = keysByTitle[titles[0]], !keys.isEmpty else { return titles.count > 1 }
+            return !titles.allSatisfy { keysByTitle[$0] == keys }
+        }.map { (id: $0.key, titles: $0.value) }
             .sorted { ($0.titles.count, $1.id) > ($1.titles.count, $0.id) }
     }
 }
