@@ -7,8 +7,9 @@
 /// does not know.
 public struct SharedContentIDs: Sendable {
     private var titlesByID: [String: [String]] = [:]
-    /// Each title's keys, as key ids tell them (KEYIDs, key truth): titles with the same keys share them.
-    private var keysByTitle: [String: Set<KeyEvidence>] = [:]
+    /// Each title's key map (the fullest of its playlists', the title's whole): titles whose keys the same key
+    /// ids tell share them. Kept as it is, looked into only for a content id several titles got.
+    private var keyMaps: [String: KeyMap] = [:]
     /// Titles whose keys got more than one content id, with them, in the order met.
     public private(set) var titlesWithSeveral: [(title: String, ids: [String])] = []
 
@@ -19,8 +20,7 @@ public struct SharedContentIDs: Sendable {
     public mutating func add(_ outcomes: [PlaylistOutcome], package: String) {
         let title = AtomicFile.directory(of: package)
         let ids = Set(outcomes.flatMap(\.contentIDsFromPatterns))
-        keysByTitle[title, default: []].formUnion(
-            outcomes.flatMap { $0.keyMap.entries.map(\.evidence).filter { $0.kind == .keyID || $0.kind == .keyTruth } })
+        if !ids.isEmpty, let map = outcomes.max(by: { $0.keyMap.entries.count < $1.keyMap.entries.count })?.keyMap { keyMaps[title] = map }
         if ids.count > 1 { titlesWithSeveral.append((title, ids.sorted())) }
         for id in ids where titlesByID[id]?.contains(title) != true {
             titlesByID[id, default: []].append(title)
@@ -31,9 +31,15 @@ public struct SharedContentIDs: Sendable {
     /// titles have the same keys (the same title in two places: they share its keys).
     public var shared: [(id: String, titles: [String])] {
         titlesByID.filter { _, titles in
-            guard titles.count > 1, let keys = keysByTitle[titles[0]], !keys.isEmpty else { return titles.count > 1 }
-            return !titles.allSatisfy { keysByTitle[$0] == keys }
+            guard titles.count > 1 else { return false }
+            let keys = titles.map(keys(of:))
+            return keys[0].isEmpty || !keys.allSatisfy { $0 == keys[0] }
         }.map { (id: $0.key, titles: $0.value) }
             .sorted { ($0.titles.count, $1.id) > ($1.titles.count, $0.id) }
+    }
+
+    /// The keys of `title` that key ids tell (KEYIDs, key truth).
+    private func keys(of title: String) -> Set<KeyEvidence> {
+        Set(keyMaps[title]?.entries.map(\.evidence).filter { $0.kind == .keyID || $0.kind == .keyTruth } ?? [])
     }
 }

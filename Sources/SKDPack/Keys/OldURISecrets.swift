@@ -58,11 +58,27 @@ struct OldURISecrets: Sendable {
         }
         self.prefixes = prefixes
         self.ranges = ranges
+        heads = forms.map { form in
+            var (word, mask): (UInt64, UInt64) = (0, 0)
+            for (index, byte) in form.prefix.prefix(8).enumerated() {
+                word |= UInt64(byte) << (8 * index)
+                mask |= 0xFF << (8 * index)
+            }
+            return (word, mask)
+        }
     }
+
+    /// Each form's first eight bytes (fewer where its prefix is shorter, the rest masked off), as a URI's
+    /// are loaded: a URI of no known form is told so by a comparison a form, at every key a run renders.
+    private let heads: [(word: UInt64, mask: UInt64)]
 
     /// The secret values `uri` holds, as written and decoded.
     func secrets(in uri: UnsafeRawBufferPointer) -> [String] {
         guard let base = uri.baseAddress else { return [] }
+        if uri.count >= 8 {
+            let head = UInt64(littleEndian: uri.loadUnaligned(as: UInt64.self))
+            guard heads.contains(where: { head & $0.mask == $0.word }) else { return [] }
+        }
         return prefixes.withUnsafeBytes { prefixes in
             for (index, range) in ranges.enumerated()
             where uri.count >= range.count && memcmp(base, prefixes.baseAddress! + range.lowerBound, range.count) == 0 {
