@@ -401,6 +401,15 @@ struct ValidationRuleTests {
             RuleCase(
                 rule: "FPS-key-not-rotated", severity: .error, line: 8, column: 1,
                 broken: rotated(fairPlayInSecondPeriod: false), correct: rotated(fairPlayInSecondPeriod: true)),
+            // A title never given its FairPlay keys, checked with the template that should have given them.
+            RuleCase(
+                rule: "FPS-key-missing", severity: .error, line: 4, column: 1,
+                broken: media(
+                    #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x\#(String(repeating: "A", count: 32)),KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+                ),
+                correct: media(
+                    #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x\#(String(repeating: "A", count: 32)),KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#,
+                    entitlementKey("skd://lic.example.com/fps?cid=42")), options: templateOptions),
             RuleCase(
                 rule: "FPS-method", severity: .error, line: 4, column: 19,
                 broken: media(fairPlayKey.replacingOccurrences(of: "SAMPLE-AES", with: "AES-128")), correct: media(fairPlayKey)),

@@ -24,7 +24,7 @@ public enum RuleRegistry {
         FairPlayMethodRule.self, FairPlayKeyFormatRule.self, FairPlaySchemeRule.self, FairPlaySlashesRule.self,
         FairPlayNestedSchemeRule.self,
         LeftoverPlaceholderRule.self, FairPlayKeyFormatVersionsRule.self, FairPlayIVRule.self,
-        FairPlayURILengthRule.self, FairPlayKeyNotRotatedRule.self,
+        FairPlayURILengthRule.self, FairPlayKeyNotRotatedRule.self, FairPlayKeyMissingRule.self,
         // TPL: with --template and --allow-host.
         TemplateMatchRule.self, CatalogueRowMissingRule.self, LicenseHostRule.self,
         // MEDIA: with --media, against the init segments.
