@@ -23,6 +23,23 @@ enum ShippedTemplates {
         uri: "{cpix_uri}"
 
         """#,
+        "entitlement-kid": #"""
+        name: entitlement-kid
+        description: >-
+          The entitlement form for titles whose keys are told by their key ids: skd://{server}?cid={content_id}&kid={kid},
+          {kid} being the key period's KEYID (of the Widevine or PlayReady key beside it, or of key truth), so that
+          each key has a URI of its own whether keys rotate, are one per track (audio, SD video, HD video), or both.
+          The license server gets the key id it must answer for.
+        uri: "skd://{entitlement_url|strip_scheme}?cid={content_id|url}&kid={kid}"
+        variables:
+          entitlement_url:
+            pattern: "https://[A-Za-z0-9.-]+(:[0-9]+)?(/[A-Za-z0-9._~!$&'()*+,;=:@/%-]*)?"
+            description: the license (entitlement) server's https URL
+          content_id:
+            pattern: "[^\\x00-\\x1F\\x7F]{1,256}"
+            description: the title's content id
+
+        """#,
         "entitlement-rotation": #"""
         name: entitlement-rotation
         description: >-
@@ -30,7 +47,7 @@ enum ShippedTemplates {
           that each key period has a URI of its own (a player keeps the key of a URI it has already, so one URI for
           two periods would play the second with the first one's key). {key_index} numbers a rendition's keys from
           0 in the order they first appear: a clear period (METHOD=NONE) is not counted, and a key met again keeps
-          its number. Where each track has keys of its own, use {kid}.
+          its number. Where each track has keys of its own, use entitlement-kid ({kid}).
         uri: "skd://{entitlement_url|strip_scheme}?cid={content_id|url}&period={key_index}"
         variables:
           entitlement_url:

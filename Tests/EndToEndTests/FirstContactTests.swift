@@ -237,7 +237,7 @@ struct FirstContactTests {
 
     @Test("bash completions offer template names, rule ids, media, formats and report suffixes")
     func shellCompletions() throws {
-        #expect(try Self.completions(["apply", "--template", "entitle"]) == ["entitlement", "entitlement-rotation"])
+        #expect(try Self.completions(["apply", "--template", "entitle"]) == ["entitlement", "entitlement-kid", "entitlement-rotation"])
         #expect(try Self.completions(["apply", "--template", "templates/key"]) == ["templates/key-id.yaml"])
         #expect(try Self.completions(["validate", "--disable", "HLS-version"]) == ["HLS-version-too-high", "HLS-version-too-low"])
         #expect(try Self.completions(["apply", "--disable", "HLS-tab"]) == ["HLS-tab-character"])

@@ -155,7 +155,15 @@ struct KeyMapTests {
             "\(rotation.stderr)")
         #expect(rotation.stderr.contains("audio.m3u8:1:1: error: not updated: "), "the audio would not change either: \(rotation.stderr)")
         #expect(rotation.stderr.contains(" 0 would change, "), "\(rotation.stderr)")
-        // {kid} gives each key its own.
+        #expect(rotation.stderr.contains("the shipped template entitlement-kid"), "\(rotation.stderr)")
+        // {kid} gives each key its own: the shipped entitlement form with it, as the advice says.
+        let perTrack = try SKDPackRunner.run(
+            [
+                "apply", "--template", "entitlement-kid", "--var", "entitlement_url=https://lic.example.com/fps", "--var",
+                "content_id=title-1",
+            ]
+                + ["--check", "--no-progress", scratch.path("title")])
+        #expect(perTrack.status == 1 && !perTrack.stderr.contains("error:"), "would change, no error: \(perTrack.stderr)")
         let result = try SKDPackRunner.run(["apply", "--template", "key-id", "--in-place", "--no-progress", scratch.path("title")])
         #expect(result.status == 0, "\(result.stderr)")
         // validate of the title as it was: the one URI for two keys, at the second rendition's key line.

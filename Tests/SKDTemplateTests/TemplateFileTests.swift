@@ -86,7 +86,9 @@ struct TemplateFileTests {
     @Test("the shipped templates load, render, and match templates/ byte for byte", arguments: TemplateLibrary.shippedNames)
     func shipped(name: String) throws {
         #expect(
-            TemplateLibrary.shippedNames == ["content-id", "cpix", "entitlement", "entitlement-rotation", "expressplay-token", "key-id"])
+            TemplateLibrary.shippedNames == [
+                "content-id", "cpix", "entitlement", "entitlement-kid", "entitlement-rotation", "expressplay-token", "key-id",
+            ])
         let onDisk = try String(contentsOf: Self.repository.appendingPathComponent("templates/\(name).yaml"), encoding: .utf8)
         #expect(TemplateLibrary.shippedText(name) == onDisk, "run scripts/generate-shipped-templates")
         let definition = try TemplateLibrary().resolve(name)

@@ -96,10 +96,10 @@ extension KeyMap.Conflict {
     private static func advice(_ first: KeyMap.Entry, _ second: KeyMap.Entry, variables: [String]) -> String {
         if first.place.playlist != second.place.playlist || variables.contains("key_index") {
             return "the playlists have keys of their own (keys per track): put {kid} in the template, which names each "
-                + "period's key (for example skd://{entitlement_url|strip_scheme}?cid={content_id|url}&kid={kid})"
+                + "period's key (the shipped template entitlement-kid is the entitlement form with &kid={kid})"
         }
-        return "put {key_index} or {kid} in the template (the shipped template entitlement-rotation adds "
-            + "&period={key_index} to the entitlement form), or take the URI from a value that differs per key"
+        return "put {key_index} or {kid} in the template (the shipped templates entitlement-rotation and entitlement-kid "
+            + "add &period={key_index} and &kid={kid} to the entitlement form), or take the URI from a value that differs per key"
     }
 
     /// `place` as seen from `here`: its line in the same playlist, or its path and line.
