@@ -59,6 +59,24 @@ struct PackageValidatorTests {
         #expect(findings.first?.message.contains(Self.sessionKey(second)) == true)
     }
 
+    @Test("a master announcing the other systems' session keys only, over FairPlay media keys: PKG-session-key-missing")
+    func missingWhereOnlyOthersAreAnnounced() throws {
+        let findings = PackageValidator.validate(
+            master: try Self.master(sessionKeys: [Self.sessionKey(Self.widevine)]),
+            media: [
+                try Self.media("v1.m3u8", keys: [Self.widevine, Self.fairPlay]),
+                try Self.media("v2.m3u8", keys: [Self.widevine, Self.fairPlay]),
+            ])
+        #expect(findings.map(\.id) == ["PKG-session-key-missing"], "\(findings)")
+        #expect(findings.first?.location.line == 3)
+        #expect(findings.first?.message.contains("session keys of other systems only") == true, "\(findings)")
+        #expect(findings.first?.message.contains(Self.sessionKey(Self.fairPlay)) == true)
+        // A master that announces no session key at all chooses not to: nothing is said.
+        let none = PackageValidator.validate(
+            master: try Self.master(sessionKeys: []), media: [try Self.media("v1.m3u8", keys: [Self.fairPlay])])
+        #expect(!none.contains { $0.id == "PKG-session-key-missing" })
+    }
+
     @Test("a media key that is itself wrong is not offered as the session key to add (it would not pass)")
     func missingButBroken() throws {
         let broken = Self.fairPlay.replacingOccurrences(of: "skd://t/1", with: "sdk://t/2")

@@ -10,12 +10,14 @@ public struct KeyFacts: Hashable, Sendable {
     public var fairPlayKeys: [KeyAttributes] = []
     /// The FairPlay `EXT-X-SESSION-KEY`s, with their lines.
     public var fairPlaySessionKeys: [(value: KeyAttributes, line: Int)] = []
+    /// The line of the first `EXT-X-SESSION-KEY` of any system (a master that announces keys at all).
+    public var firstSessionKeyLine: Int?
 
     public init() {}
 
     mutating func note(_ tag: Tag, line: Int) {
         guard let key = KeyTag(tag), !key.method.isEmpty, !key.isClear else { return }
-        if !key.isSessionKey { protectionSystems.insert(key.keyFormat) }
+        if !key.isSessionKey { protectionSystems.insert(key.keyFormat) } else if firstSessionKeyLine == nil { firstSessionKeyLine = line }
         guard FairPlay.isFairPlayKey(key), let uri = key.uri else { return }
         let value = KeyAttributes(
             method: key.method, uri: uri, keyFormat: key.keyFormat,
@@ -31,6 +33,7 @@ public struct KeyFacts: Hashable, Sendable {
         lhs.protectionSystems == rhs.protectionSystems && lhs.fairPlayKeys == rhs.fairPlayKeys
             && lhs.fairPlaySessionKeys.map(\.value) == rhs.fairPlaySessionKeys.map(\.value)
             && lhs.fairPlaySessionKeys.map(\.line) == rhs.fairPlaySessionKeys.map(\.line)
+            && lhs.firstSessionKeyLine == rhs.firstSessionKeyLine
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,12 +1,13 @@
 import HLS
 
-/// Once a master announces FairPlay session keys, a media key it leaves out is fetched only when playback
+/// Once a master announces session keys (FairPlay's, or only the other systems': a FairPlay key added to a
+/// title whose master was left as it was), a media key it leaves out is fetched only when playback
 /// reaches it: a stall at a key rotation, or at start on the rendition that uses it. A warning, since
 /// announcing only the first key of a rotation is a choice some operators make.
 enum SessionKeyMissingRule {
     static let kind = DiagnosticKind(
         id: "PKG-session-key-missing", severity: .warning,
-        summary: "A master announces FairPlay session keys, but not every FairPlay key its media playlists use.",
+        summary: "A master announces session keys, but not every FairPlay key its media playlists use.",
         specSection: "4.3.4.5")
 
     /// Whether `key` is a FairPlay key the FPS rules accept: SAMPLE-AES, an `skd:` URI, version 1 offered.
@@ -17,7 +18,8 @@ enum SessionKeyMissingRule {
 
     static func check(master: PlaylistValidation, media: [PlaylistValidation]) -> [Diagnostic] {
         let sessionKeys = master.keys.fairPlaySessionKeys
-        guard let first = sessionKeys.first else { return [] }
+        guard let line = sessionKeys.first?.line ?? master.keys.firstSessionKeyLine else { return [] }
+        let what = sessionKeys.isEmpty ? "session keys of other systems only" : "FairPlay session keys"
         let announced = sessionKeys.map(\.value)
         var missing: [(key: KeyAttributes, playlist: String)] = []
         for playlist in media {
@@ -35,8 +37,8 @@ enum SessionKeyMissingRule {
                 ? "add \(key.text(.sessionKey))"
                 : "that key has findings of its own in \(playlist) (METHOD=\(key.method)); fix it, then announce it as an EXT-X-SESSION-KEY"
             return kind(
-                "the master announces FairPlay session keys but not \(key.uri) (used in \(playlist)); \(advice)",
-                at: SourceLocation(path: master.path, line: first.line, column: 1, offset: 0))
+                "the master announces \(what), not \(key.uri) (used in \(playlist)); \(advice)",
+                at: SourceLocation(path: master.path, line: line, column: 1, offset: 0))
         }
     }
 }
