@@ -393,4 +393,14 @@ struct PlanTests {
         #expect(
             unknown.stderr.contains("2 titles would get the same key URIs (\(scratch.path("library/legacy-copy")), "), "\(unknown.stderr)")
     }
+
+    @Test("a --path-pattern that matches no playlist path is one mistake, said before anything is written")
+    func pathPatternMatchesNothing() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try refused(
+            ["apply", "--template", "content-id", "--path-pattern", "titles/(?<content_id>[^/]+)/"],
+            says: "--path-pattern titles/(?<content_id>[^/]+)/ matches none of the 6 playlist paths of the run (for example ",
+            scratch: scratch)
+    }
 }

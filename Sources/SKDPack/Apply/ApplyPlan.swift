@@ -23,7 +23,7 @@ public struct ApplyPlan: Sendable {
         guard problems.isEmpty else { return problems }
         problems = fixedValues() + ambiguousRows(packages) + catalogueValues(packages)
         guard problems.isEmpty else { return problems }
-        problems += catalogueRows(packages, needed)
+        problems += catalogueRows(packages, needed) + unmatchedPathPattern(packages)
         guard problems.isEmpty else { return problems }
         problems += hosts(packages) + capturedValues(packages)
         guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
@@ -238,6 +238,19 @@ public struct ApplyPlan: Sendable {
                     + "(its groups: \(pattern.groupNames.sorted().joined(separator: ", "))); name a group after a placeholder")
         }
         return problems
+    }
+
+    /// A `--path-pattern` that matches none of the run's playlist paths: every key would say its values
+    /// are missing, where the one mistake is the pattern (anchored on a relative path given absolute, say).
+    /// It is matched on each path as the inputs give it: one of them is shown.
+    private func unmatchedPathPattern(_ packages: [PlaylistPackage]) -> [String] {
+        guard let pattern = options.variables.pathPattern else { return [] }
+        let paths = packages.flatMap(playlists(of:)).map(\.path)
+        guard let example = paths.first, !paths.contains(where: { pattern.groups(in: $0) != nil }) else { return [] }
+        return [
+            "\(names.pathPattern) \(pattern.text) matches none of the \(paths.count) playlist paths of the run (for example "
+                + "\(example)): it is matched on each path as the inputs give it"
+        ]
     }
 
     /// Each value given for the whole run, checked once as rendering will check it at every key: a value
