@@ -25,9 +25,37 @@ public struct ApplyPlan: Sendable {
         guard problems.isEmpty else { return problems }
         problems += catalogueRows(packages, needed) + unmatchedPathPattern(packages)
         guard problems.isEmpty else { return problems }
-        problems += hosts(packages) + capturedValues(packages)
+        // Each title's first keys, read once for the two stages that look at them.
+        let heads = options.variables.match != nil || packages.count > 1 ? titleHeads(packages) : []
+        problems += hosts(packages) + capturedValues(heads)
         guard problems.isEmpty, !allowingSharedContentIDs else { return problems }
-        return sharedURIs(packages)
+        return sharedURIs(heads)
+    }
+
+    /// A title as the plan sees it before anything is written: its folder, its first playlist, whether a
+    /// key of it encrypts, and its first key (of its first playlist that has one: a master's session key,
+    /// say).
+    private struct TitleHead {
+        var title: String
+        var first: PlaylistIdentity
+        var encrypts: Bool
+        var key: FirstKey
+        /// The playlist the key is in.
+        var keyPath: String
+    }
+
+    /// The head of each package's title: each playlist read up to its first FairPlay key, once.
+    private func titleHeads(_ packages: [PlaylistPackage]) -> [TitleHead] {
+        packages.compactMap { package in
+            let playlists = playlists(of: package)
+            guard let first = playlists.first else { return nil }
+            let keys = playlists.map { Self.firstKey(in: $0.path) }
+            let keyed = keys.firstIndex { $0.fairPlayURI != nil || $0.keyID != nil }
+            return TitleHead(
+                title: AtomicFile.directory(of: package.master?.path ?? first.path), first: first,
+                encrypts: keys.contains(where: \.encrypts),
+                key: keyed.map { keys[$0] } ?? FirstKey(), keyPath: playlists[keyed ?? 0].path)
+        }
     }
 
     /// Several titles whose key URIs would be the same, with nothing that says they share a key: a license
@@ -39,20 +67,18 @@ public struct ApplyPlan: Sendable {
     /// library, two catalogue rows with one content id, and a `--match` group that captures too much are
     /// the usual ways there.) Only titles with keys count, or every title when clear media is given keys;
     /// a template that takes its values from key truth is not rendered here.
-    private func sharedURIs(_ packages: [PlaylistPackage]) -> [String] {
+    private func sharedURIs(_ heads: [TitleHead]) -> [String] {
         let variables = options.variables
         let fromKeyTruth =
             !options.keyTruth.isEmpty
             && definition.uri.variableNames.contains { variables.sources(of: $0, keyTruth: true).contains(.truth) }
-        guard packages.count > 1, !fromKeyTruth else { return [] }
+        guard heads.count > 1, !fromKeyTruth else { return [] }
         let renderer = TemplateRenderer(template: definition.uri)
-        var byURI: [String: [(title: String, keyID: String?, values: [String: TemplateValue])]] = [:]
+        var byURI: [String: [(title: String, keyID: String?, values: [String: TemplateValue], secrets: [String])]] = [:]
         var order: [String] = []
-        for package in packages {
-            // The title's first key: of its first playlist that has one (a master's session key, say).
-            let keys = playlists(of: package).map { Self.firstKey(in: $0.path) }
-            guard let first = playlists(of: package).first, options.assumeEncrypted || keys.contains(where: \.encrypts) else { continue }
-            let key = keys.first(where: { $0.fairPlayURI != nil || $0.keyID != nil }) ?? FirstKey()
+        let oldSecrets = options.derived.oldSecrets(options)
+        for head in heads where options.assumeEncrypted || head.encrypts {
+            let (first, key, title) = (head.first, head.key, head.title)
             // A key the template makes already (what a first run wrote) is kept, not rendered again.
             if let uri = key.fairPlayURI, options.wroteAlready(uri) { continue }
             let values = variables.keyValues(
@@ -62,9 +88,11 @@ public struct ApplyPlan: Sendable {
                     values[name] ?? definition.variables[name]?.defaultValue.map { TemplateValue($0, source: "") }
                 })
             else { continue }
-            let title = AtomicFile.directory(of: package.master?.path ?? first.path)
             if byURI[uri] == nil { order.append(uri) }
-            if byURI[uri]?.contains(where: { $0.title == title }) != true { byURI[uri, default: []].append((title, key.keyID, values)) }
+            if byURI[uri]?.contains(where: { $0.title == title }) != true {
+                let secrets = key.fairPlayURI.map(oldSecrets.secrets(in:)) ?? []
+                byURI[uri, default: []].append((title, key.keyID, values, secrets))
+            }
         }
         return order.compactMap { uri in
             guard let titles = byURI[uri], titles.count > 1 else { return nil }
@@ -76,7 +104,8 @@ public struct ApplyPlan: Sendable {
                 guard let value = titles[0].values[name] else { return "{\(name)}" }
                 let source = value.source.hasPrefix(names.match) ? names.match : value.source
                 // A value a pattern captured is shown: the usual reason is a pattern that captures too much.
-                return "{\(name)} from \(source)" + (patterns.contains(source) ? ": \(options.redaction.redact(value.value))" : "")
+                let redaction = options.redaction.adding(titles[0].secrets)
+                return "{\(name)} from \(source)" + (patterns.contains(source) ? ": \(redaction.redact(value.value))" : "")
             }.joined(separator: ", ")
             let captured = titles[0].values.values.contains { value in patterns.contains { value.source.hasPrefix($0) } }
             return "\(titles.count) titles would get the same key URIs (\(named)): the template's values (\(from)) are the same "
@@ -117,18 +146,16 @@ public struct ApplyPlan: Sendable {
 
     /// Titles whose `--match` groups, written in clear, would capture what they must not: a secret part (a
     /// token) of their old key URIs, or, for the content id, a URI's scheme or query (a group that takes the
-    /// rest of the old URI). Known before anything is written, from the first FairPlay key of each title's
-    /// first playlist (a few lines read); every other key is held to the same at its turn.
-    private func capturedValues(_ packages: [PlaylistPackage]) -> [String] {
+    /// rest of the old URI). Known before anything is written, from each title's first FairPlay key (a few
+    /// lines read); every other key is held to the same at its turn.
+    private func capturedValues(_ heads: [TitleHead]) -> [String] {
         guard let match = options.variables.match else { return [] }
         let groups = KeyURIs.clearGroups(of: match, in: definition)
         guard !groups.isEmpty else { return [] }
         let oldSecrets = options.derived.oldSecrets(options)
         let notesContentID = groups.contains("content_id") && !given.contains("content_id")
-        for package in packages {
-            guard let first = playlists(of: package).first, let uri = Self.firstKey(in: first.path).fairPlayURI, !options.wroteAlready(uri),
-                let captured = match.groups(in: uri)
-            else { continue }
+        for head in heads {
+            guard let uri = head.key.fairPlayURI, !options.wroteAlready(uri), let captured = match.groups(in: uri) else { continue }
             let secret = KeyURIs.capturedSecret(
                 groups.compactMap { name in captured[name].map { (name, $0) } }, secrets: oldSecrets.secrets(in: uri), pattern: match.text,
                 names: names)
@@ -136,7 +163,7 @@ public struct ApplyPlan: Sendable {
             let problem =
                 secret ?? contentID?.withUTF8 { KeyURIs.uriInContentID($0, pattern: match.text, names: names) }
             // One title says it: the pattern is the run's.
-            if let problem { return ["\(first.path): \(problem)"] }
+            if let problem { return ["\(head.keyPath): \(problem)"] }
         }
         return []
     }

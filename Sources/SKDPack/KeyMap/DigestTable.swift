@@ -14,17 +14,8 @@ struct DigestTable: Sendable {
 
     init() {}
 
-    subscript(key: UInt64) -> Int? {
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            var index = Self.start(key, mask)
-            while slots[index].value != 0 {
-                if slots[index].key == key { return Int(slots[index].value) - 1 }
-                index = (index + 1) & mask
-            }
-            return nil
-        }
-    }
+    /// The first number of `key` (a set's member, or a key nothing else has the digest of).
+    subscript(key: UInt64) -> Int? { first(key) { _ in true } }
 
     /// The first number of `key` that `matches` (what it names is the caller's to compare): a key two
     /// things share (a digest's chance) is in the table once for each, and each is found.
