@@ -113,6 +113,8 @@ public struct LineReader: ~Copyable {
     private var lineNumber = 0
     /// Set while the parts of an overlong line are being delivered.
     private var inOverlongLine = false
+    /// The size of the next read into ``ownBuffer``.
+    private var readSize = 16 << 10
 
     public init(
         source: any ByteSource, maximumLineLength: Int = LineReader.defaultMaximumLineLength,
@@ -305,8 +307,12 @@ public struct LineReader: ~Copyable {
             start = 0
             end = pending
         }
-        let space = UnsafeMutableRawBufferPointer(rebasing: buffer[end..<buffer.count])
+        // A chunk at most, though the buffer has room for a longest line, and the first reads smaller (each
+        // twice the one before): a reader that stops after a few lines (a plan reading a title's first key)
+        // touches no more memory than it needs.
+        let space = UnsafeMutableRawBufferPointer(rebasing: buffer[end..<min(buffer.count, end + readSize)])
         let count = try source.read(into: space)
+        readSize = min(readSize * 2, Self.chunkSize)
         if count == 0 { reachedEnd = true } else { end += count }
     }
 }
