@@ -1,23 +1,34 @@
+import SKDBytes
+
+/// A value that holds a secret: its text form is `REDACTED`; see ``SKDBytes/Secret``.
+public typealias Secret = SKDBytes.Secret
+
 /// Keeps secret values (an ExpressPlay token, say) out of everything skdpack shows: messages, reports,
-/// diffs, the command line it records.
+/// diffs, the command line it records. Made of ``Secret``s only: what is secret is typed so where it comes in.
 public struct Redaction: Sendable {
     /// What a secret is shown as.
-    public static let placeholder = "REDACTED"
+    public static let placeholder = Secret.placeholder
+    /// Hides nothing: a run without secrets, or `--show-secrets`.
+    public static let none = Redaction(secrets: [])
 
-    /// The secret values.
+    /// The secret values, in clear (the redaction must know what to hide).
     private let secrets: [String]
     /// Every form a secret is shown in (as written, percent-encoded for a path or a query value), worked out
     /// once, longest first, so that one secret inside another is not half-replaced.
     private let forms: [String]
 
-    public init(secrets: some Sequence<String>) {
+    public init(secrets: some Sequence<Secret>) {
         self.init(secrets: Array(secrets))
     }
 
     /// The same for an array, which is what most callers have: not generic, so that a run without secrets
     /// does not pay, at start-up, the runtime's look-up of the sequence type's conformances (~0.05 ms) that
     /// an unspecialised generic call costs the first time.
-    public init(secrets: [String]) {
+    public init(secrets: [Secret]) {
+        self.init(clear: secrets.map(\.revealed))
+    }
+
+    private init(clear secrets: [String]) {
         let given = secrets.filter { !$0.isEmpty }
         // Most runs have no secret: no set is built for them (a run's first Set<String> costs a type lookup).
         guard !given.isEmpty else {
@@ -26,17 +37,21 @@ public struct Redaction: Sendable {
             return
         }
         self.secrets = Array(Set(given))
-        let forms = self.secrets.flatMap { [$0, URIEscaping.encode($0, .pathOrQuery), URIEscaping.encode($0, .queryValue)] }
+        // A secret of hex digits (a CPIX IV) is written in either case.
+        let cases = self.secrets.flatMap { secret in
+            secret.utf8.allSatisfy { Bytes.hexValue($0) != nil } ? [secret, secret.lowercased(), secret.uppercased()] : [secret]
+        }
+        let forms = cases.flatMap { [$0, URIEscaping.encode($0, .pathOrQuery), URIEscaping.encode($0, .queryValue)] }
         self.forms = Set(forms).sorted { $0.count > $1.count }
     }
 
     public var isEmpty: Bool { secrets.isEmpty }
 
     /// This redaction and `more` secrets: those a playlist's own values brought (a catalogue row, say).
-    public func adding(_ more: some Sequence<String>) -> Redaction { Redaction(secrets: secrets + more) }
+    public func adding(_ more: some Sequence<Secret>) -> Redaction { Redaction(clear: secrets + more.map(\.revealed)) }
 
     /// This redaction and `other`'s: what a finding about several playlists hides (each playlist's own).
-    public func adding(_ other: Redaction) -> Redaction { other.isEmpty ? self : Redaction(secrets: secrets + other.secrets) }
+    public func adding(_ other: Redaction) -> Redaction { other.isEmpty ? self : Redaction(clear: secrets + other.secrets) }
 
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
     public func redact(_ text: String) -> String {

@@ -50,9 +50,14 @@ struct KeyTruthCommandTests {
         let json = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any]
         let keys = json?["keys"] as? [[String: Any]]
         let fairPlay = keys?.first?["fairPlay"] as? [String: Any]
-        #expect(fairPlay?["uri"] as? String == "skd://01234567-89ab-cdef-0123-456789abcdef:0123456789abcdef0123456789abcdef")
+        // The URI carries the key's IV after the colon: an IV is a secret, shown only when asked for.
+        #expect(fairPlay?["uri"] as? String == "skd://01234567-89ab-cdef-0123-456789abcdef:REDACTED")
         #expect(fairPlay?["keyFormatVersions"] as? String == "1")
         #expect(keys?.first?["kidHex"] as? String == "0123456789abcdef0123456789abcdef")
+        let shown = try SKDPackRunner.run(["cpix", "show", "--format", "json", "--show-secrets", url.path])
+        let shownKeys = (try JSONSerialization.jsonObject(with: shown.stdout) as? [String: Any])?["keys"] as? [[String: Any]]
+        let shownURI = (shownKeys?.first?["fairPlay"] as? [String: Any])?["uri"] as? String
+        #expect(shownURI == "skd://01234567-89ab-cdef-0123-456789abcdef:0123456789abcdef0123456789abcdef")
     }
 
     @Test("inspect gives each shared init segment the scheme and default KID SOURCES.tsv lists", arguments: segments)

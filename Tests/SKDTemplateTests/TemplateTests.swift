@@ -150,7 +150,7 @@ struct TemplateTests {
             #expect(!error.message.contains("s3cret"))
             #expect(error.message.contains("REDACTED"))
         }
-        let redaction = Redaction(secrets: ["s3cret token"])
+        let redaction = Redaction(secrets: [Secret("s3cret token")])
         #expect(redaction.redact("uri skd://x?t=s3cret%20token and s3cret token") == "uri skd://x?t=REDACTED and REDACTED")
     }
 

@@ -107,7 +107,9 @@ public struct ApplyOptions: Sendable {
     /// Secrets of the template, for redacting what apply reports.
     public var redaction: Redaction {
         let names = template.definition.secretNames
-        return Redaction(secrets: variables.commandLine.filter { names.contains($0.name) }.map(\.value))
+        return Redaction(
+            secrets: variables.commandLine.filter { names.contains($0.name) }.map { Secret($0.value) } + variables.secrets
+                + keyTruth.secrets)
     }
 }
 
@@ -126,7 +128,7 @@ public struct PlaylistOutcome: Sendable {
     public var fairPlayKeys: [KeyAttributes] = []
     /// The values of the template's secret variables met on the way, whatever their source: only ever used
     /// to hide them (``redact(_:)``).
-    public var secretValues: Set<String> = []
+    public var secretValues: Set<Secret> = []
     /// The content ids its keys got from the match or the path pattern (see ``SharedContentIDs``).
     public var contentIDsFromPatterns: Set<String> = []
     /// The FairPlay URIs its key periods use and the keys behind them, for the title's one-to-one check.

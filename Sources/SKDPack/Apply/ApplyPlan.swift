@@ -74,7 +74,7 @@ public struct ApplyPlan: Sendable {
             && definition.uri.variableNames.contains { variables.sources(of: $0, keyTruth: true).contains(.truth) }
         guard heads.count > 1, !fromKeyTruth else { return [] }
         let renderer = TemplateRenderer(template: definition.uri)
-        var byURI: [String: [(title: String, keyID: String?, values: [String: TemplateValue], secrets: [String])]] = [:]
+        var byURI: [String: [(title: String, keyID: String?, values: [String: TemplateValue], secrets: [Secret])]] = [:]
         var order: [String] = []
         let oldSecrets = options.derived.oldSecrets(options)
         for head in heads where options.assumeEncrypted || head.encrypts {

@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDTemplate
 
 /// The `apply` use case, whole: a library's playlists discovered and sharded, the plan checked before
 /// anything is written, the leftovers of an interrupted run removed, every package applied (in parallel,
@@ -78,7 +79,7 @@ public struct ApplyRun: Sendable {
         var contentIDs = SharedContentIDs()
         // The secrets the playlists' own values brought (old URIs' tokens, catalogue rows), for the warnings
         // that quote what patterns captured.
-        var playlistSecrets: Set<String> = []
+        var playlistSecrets: Set<Secret> = []
         // Keys the --match pattern did not find, and whether any playlist was written without such a miss.
         var (matchMisses, matchedSomewhere) = (0, false)
         do {

@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDTemplate
 
 /// Runs `apply` over packages of playlists: media playlists first, then their master.
 public struct ApplyRunner: Sendable {
@@ -131,7 +132,7 @@ public struct ApplyRunner: Sendable {
             for key in outcome.fairPlayKeys where seen.insert(key).inserted { wanted.append(key) }
         }
         // The session keys carry the media keys' URIs, and with them any secret of the media's own values.
-        let secrets = outcomes.reduce(into: Set<String>()) { $0.formUnion($1.secretValues) }
+        let secrets = outcomes.reduce(into: Set<Secret>()) { $0.formUnion($1.secretValues) }
         var outcome = applyMaster(
             master, wanted: wanted, keepsUnwanted: package.unreadMedia > 0, secrets: secrets, title: title, index: outcomes.count)
         outcome.secretValues = secrets
@@ -268,7 +269,7 @@ public struct ApplyRunner: Sendable {
     // MARK: Masters
 
     private func applyMaster(
-        _ file: PlaylistFile, wanted: [KeyAttributes], keepsUnwanted: Bool, secrets: Set<String>, title: TitleWrite,
+        _ file: PlaylistFile, wanted: [KeyAttributes], keepsUnwanted: Bool, secrets: Set<Secret>, title: TitleWrite,
         index: Int
     ) -> PlaylistOutcome {
         let applier = MasterPlaylistApplier(options: options)

@@ -97,9 +97,9 @@ final class KeyURIs: Sendable {
     /// knows), which the new URI would carry in clear. `nil` when none does. Said with the pattern and the
     /// value redacted, in the plan (before anything is written) and at each key.
     static func capturedSecret(
-        _ groups: [(name: String, value: String)], secrets: [String], pattern: String, names: SettingNames
+        _ groups: [(name: String, value: String)], secrets: [Secret], pattern: String, names: SettingNames
     ) -> String? {
-        guard !secrets.isEmpty, let (name, value) = groups.first(where: { group in secrets.contains { group.value.contains($0) } })
+        guard !secrets.isEmpty, let (name, value) = groups.first(where: { group in secrets.contains { group.value.contains($0.revealed) } })
         else { return nil }
         let redaction = Redaction(secrets: secrets)
         return "the \(names.match) group \(name) of \(pattern) captured \(redaction.redact(value)), which holds the old key URI's "
@@ -149,7 +149,7 @@ final class KeyURIs: Sendable {
         var truth: PeriodKeyTruth.Key?
         /// The secret parts of the old URI (a token of a form skdpack knows): no `--match` group written in
         /// clear may hold one.
-        var oldSecrets: [String] = []
+        var oldSecrets: [Secret] = []
     }
 
     /// Why a key gets no URI.
@@ -168,7 +168,7 @@ final class KeyURIs: Sendable {
         /// Each slot's value from the playlist, the fallback of its stronger sources.
         let playlistValues: [TemplateValue?]
         /// The secrets and the content id the playlist's own values hold, noted with its first key.
-        let playlistSecrets: [String]
+        let playlistSecrets: [Secret]
         let contentIDFromPath: String?
         /// What the URI depends on, besides the playlist.
         let dependsOnOldURI: Bool
@@ -208,7 +208,7 @@ final class KeyURIs: Sendable {
             }
             playlistValues = fallback
             playlistSecrets = uris.secretNames.compactMap { name in
-                values[name]?.value ?? uris.template.definition.variables[name]?.defaultValue
+                (values[name]?.value ?? uris.template.definition.variables[name]?.defaultValue).map(Secret.init)
             }
             let pathPattern = uris.variables.pathPattern
             contentIDFromPath =
@@ -248,10 +248,10 @@ final class KeyURIs: Sendable {
             for index in openSlots { set(index, uris.slots[index], key) }
             // A secret's value from the key (its old URI, key truth, a built-in), before anything can show it.
             for slot in secretSlots {
-                if let value = values.string(slot) { outcome.secretValues.insert(value) }
+                if let value = values.string(slot) { outcome.secretValues.insert(Secret(value)) }
             }
             for name in uris.secretGroups {
-                if let value = group(name, key) { outcome.secretValues.insert(value) }
+                if let value = group(name, key) { outcome.secretValues.insert(Secret(value)) }
             }
             if uris.notesContentID { try noteContentID(key, in: &outcome) }
             // Rendered into the buffer out of `self`, which the message of a value refused reads.

@@ -47,7 +47,7 @@ public struct TitleKeyMap: Encodable, Sendable {
             }
         }
         findings = KeyMapRule.check(media).map { finding in
-            let redaction = media.first { $0.path == finding.location.path }?.redaction ?? Redaction(secrets: [])
+            let redaction = media.first { $0.path == finding.location.path }?.redaction ?? .none
             return "\(finding.location.path):\(finding.location.line): \(redaction.redact(finding.message)) [\(finding.id.rawValue)]"
         }
     }

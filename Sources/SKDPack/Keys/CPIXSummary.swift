@@ -1,5 +1,6 @@
 import CPIX
 import MP4
+import SKDTemplate
 
 /// What skdpack understood of a CPIX document, as `cpix show` prints it: keys, DRM systems with FairPlay's
 /// signaling decoded, periods, usage rules, notes. It is made from ``CPIXDocument``, which holds no key
@@ -64,7 +65,10 @@ public struct CPIXSummary: Encodable, Sendable {
     public var mapping: String
     public var notes: [Note]
 
-    public init(_ document: CPIXDocument) {
+    /// What `cpix show` shows of `document`: its IVs and the tokens of its key URIs as `REDACTED` unless
+    /// `showingSecrets` (``CPIX/CPIXDocument/secrets``).
+    public init(_ document: CPIXDocument, showingSecrets: Bool = false) {
+        let redaction = showingSecrets ? Redaction.none : Redaction(secrets: document.secrets)
         path = document.path
         version = document.version
         contentID = document.contentID
@@ -74,19 +78,23 @@ public struct CPIXSummary: Encodable, Sendable {
                 System(
                     systemID: system.systemID.uuid, name: ProtectionSystem.name(of: system.systemID),
                     signaling: Dictionary(
-                        system.hlsSignaling.map { ($0.playlist.rawValue, $0.text) }, uniquingKeysWith: { first, _ in first }),
-                    uriExtXKey: system.uriExtXKey, line: system.line)
+                        system.hlsSignaling.map { ($0.playlist.rawValue, redaction.redact($0.text)) },
+                        uniquingKeysWith: { first, _ in first }),
+                    uriExtXKey: system.uriExtXKey.map(redaction.redact), line: system.line)
             }
             let fairPlay = CPIXFairPlayKey(document: document, kid: key.kid).map { signaling in
                 let attributes = signaling.media ?? signaling.session
                 return FairPlay(
-                    method: attributes?.method, uri: signaling.keyURI, keyFormat: attributes?.keyFormat,
-                    keyFormatVersions: attributes?.keyFormatVersions, iv: attributes?.iv, sessionKey: signaling.session != nil,
-                    problems: signaling.problems.isEmpty ? nil : signaling.problems.map { "line \($0.line): \($0.message)" })
+                    method: attributes?.method, uri: signaling.keyURI.map(redaction.redact), keyFormat: attributes?.keyFormat,
+                    keyFormatVersions: attributes?.keyFormatVersions, iv: attributes?.iv.map(redaction.redact),
+                    sessionKey: signaling.session != nil,
+                    problems: signaling.problems.isEmpty
+                        ? nil : signaling.problems.map { "line \($0.line): \(redaction.redact($0.message))" })
             }
             return Key(
                 kid: key.kid.uuid, kidHex: key.kid.hex, commonEncryptionScheme: key.commonEncryptionScheme,
-                explicitIV: key.explicitIV.map(KeyID.hex), contentID: key.contentID, line: key.line, systems: systems, fairPlay: fairPlay)
+                explicitIV: key.explicitIV.map { redaction.redact(KeyID.hex($0)) }, contentID: key.contentID, line: key.line,
+                systems: systems, fairPlay: fairPlay)
         }
         periods = document.periodsInOrder.map {
             Period(id: $0.id, index: $0.index, times: $0.times.isEmpty ? nil : $0.times, line: $0.line)
@@ -101,7 +109,7 @@ public struct CPIXSummary: Encodable, Sendable {
                     ? "no usage rules: the one key is for every track"
                     : "no usage rules: \(document.keys.count) keys and nothing to choose between them by")
                 : "by usage rules")
-        notes = document.notes.map { Note(line: $0.line, message: $0.message) }
+        notes = document.notes.map { Note(line: $0.line, message: redaction.redact($0.message)) }
     }
 
     /// The same as text, for a terminal.
@@ -112,7 +120,7 @@ public struct CPIXSummary: Encodable, Sendable {
         for key in keys {
             var facts = ["line \(key.line)"]
             if let scheme = key.commonEncryptionScheme { facts.append("scheme \(scheme)") }
-            if let iv = key.explicitIV { facts.append("explicit IV 0x\(iv)") }
+            if let iv = key.explicitIV { facts.append("explicit IV \(iv == Redaction.placeholder ? iv : "0x" + iv)") }
             if let content = key.contentID { facts.append("content id \(content)") }
             lines.append("  \(key.kid)  " + facts.joined(separator: ", "))
             for system in key.systems {
@@ -144,5 +152,24 @@ public struct CPIXSummary: Encodable, Sendable {
         for note in notes { lines.append("note: line \(note.line): \(note.message)") }
         // Signaling text comes from the document: a terminal must not receive its escape sequences.
         return lines.map(PrintableText.escaping).joined(separator: "\n") + "\n"
+    }
+}
+
+extension CPIXDocument {
+    /// What a document holds that is secret, besides its key values (which skdpack does not read): each
+    /// key's explicit IV, the IVs of its FairPlay signaling, and the tokens its key URIs carry in a form
+    /// skdpack knows (an ExpressPlay token).
+    public var secrets: [Secret] {
+        var secrets = keys.compactMap { key in key.explicitIV.map { Secret(KeyID.hex($0)) } }
+        let uriSecrets = OldURISecrets(current: nil)
+        for key in keys {
+            guard let signaling = CPIXFairPlayKey(document: self, kid: key.kid) else { continue }
+            for attributes in [signaling.media, signaling.session].compactMap({ $0 }) {
+                if let iv = attributes.iv { secrets.append(Secret(String(iv.dropFirst(2)))) }
+                secrets += uriSecrets.secrets(in: attributes.uri)
+            }
+            if let uri = signaling.keyURI { secrets += uriSecrets.secrets(in: uri) }
+        }
+        return secrets
     }
 }

@@ -2,13 +2,18 @@ import CPIX
 import Glibc
 import HLS
 import MP4
+import SKDTemplate
 
 /// Where the keys that really encrypt the media are known: the key server's CPIX documents, and the init
 /// segments' own default KIDs (`--kid-from media`). `apply` takes `{kid}` and its kin from here;
 /// `validate` checks playlists against it.
 public struct KeyTruth: Sendable {
     /// The CPIX documents given, each read and checked.
-    public var documents: [CPIXDocument]
+    public var documents: [CPIXDocument] {
+        didSet { secrets = documents.flatMap(\.secrets) }
+    }
+    /// The documents' secrets (``CPIX/CPIXDocument/secrets``): hidden in whatever a run shows.
+    public private(set) var secrets: [Secret] = []
     /// Take `{kid}` from the init segment of the key period's `EXT-X-MAP`.
     public var kidFromMedia: Bool
     /// The init segments, each read once.
@@ -20,6 +25,7 @@ public struct KeyTruth: Sendable {
 
     public init(documents: [CPIXDocument] = [], kidFromMedia: Bool = false, initSegments: InitSegmentStore = InitSegmentStore()) {
         self.documents = documents
+        self.secrets = documents.flatMap(\.secrets)
         self.kidFromMedia = kidFromMedia
         self.initSegments = initSegments
     }

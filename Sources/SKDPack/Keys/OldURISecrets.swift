@@ -36,7 +36,7 @@ struct OldURISecrets: Sendable {
             self.init(prefix: Array(text.utf8), definition: { definition })
         }
 
-        func secrets(in uri: String) -> [String] {
+        func secrets(in uri: String) -> [Secret] {
             let matcher = matcher.withLock { cached in
                 if let cached { return cached }
                 let made = definition().flatMap { try? TemplateMatcher(definition: $0) }
@@ -72,8 +72,15 @@ struct OldURISecrets: Sendable {
     /// are loaded: a URI of no known form is told so by a comparison a form, at every key a run renders.
     private let heads: [(word: UInt64, mask: UInt64)]
 
-    /// The secret values `uri` holds, as written and decoded.
-    func secrets(in uri: UnsafeRawBufferPointer) -> [String] {
+    /// The secret values `uri` holds, as written and decoded: those of a known form, and what looks like a
+    /// bearer token whatever the form (``BearerTokens``).
+    func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
+        let bearer = BearerTokens.secrets(in: uri)
+        let known = secretsOfKnownForms(in: uri)
+        return bearer.isEmpty ? known : known + bearer
+    }
+
+    private func secretsOfKnownForms(in uri: UnsafeRawBufferPointer) -> [Secret] {
         guard let base = uri.baseAddress else { return [] }
         if uri.count >= 8 {
             let head = UInt64(littleEndian: uri.loadUnaligned(as: UInt64.self))
@@ -89,7 +96,7 @@ struct OldURISecrets: Sendable {
         }
     }
 
-    func secrets(in uri: String) -> [String] {
+    func secrets(in uri: String) -> [Secret] {
         var uri = uri
         return uri.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
     }

@@ -213,7 +213,7 @@ public struct PlaylistValidation: Sendable {
     public var presentation = PresentationFacts()
     /// The secrets to hide in whatever is shown of this playlist beyond the messages (which are already
     /// redacted): the lines quoted under findings.
-    public var redaction = Redaction(secrets: [])
+    public var redaction = Redaction.none
     /// With `--segments`, what a media playlist's segments measure.
     public var measured: MeasuredPlaylist?
     /// A master's variants and renditions, for the package rules that hold them to their media.

@@ -66,7 +66,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         let pins = pinned.keys.sorted().map { "\($0)=\(renderer.shown(pinned[$0]!, of: $0))" }.joined(separator: ", ")
         // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
         let secrets = definition.secretNames
-        let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map(\.value))
+        let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map { Secret($0.value) })
         let rendering = " makes \(redaction.redact(firstRendering))"
         return .mismatch(
             pins.isEmpty
@@ -126,7 +126,7 @@ public final class TemplateMatcher: @unchecked Sendable {
 
     /// What stands where the template's secret variables are, in a URI of the template's form: the text as
     /// written and decoded. Empty when the template has no secret or the URI another form.
-    public func secretValues(in uri: String) -> [String] {
+    public func secretValues(in uri: String) -> [Secret] {
         guard !secretPlaceholders.isEmpty, let match = try? shape.regex.wholeMatch(in: uri) else { return [] }
         var values: [String] = []
         for index in secretPlaceholders {
@@ -134,7 +134,7 @@ public final class TemplateMatcher: @unchecked Sendable {
             values.append(captured)
             if let decoded = Self.percentDecoded(captured), decoded != captured { values.append(decoded) }
         }
-        return values
+        return values.map(Secret.init)
     }
 
     /// The values that may have rendered as `captured`: with percent-escapes undone and as it is, and for
@@ -148,7 +148,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         return placeholder.filters.contains(.stripScheme) ? texts.map { "https://" + $0 } + texts : texts
     }
 
-    private static func percentDecoded(_ text: String) -> String? {
+    static func percentDecoded(_ text: String) -> String? {
         guard text.contains("%") else { return text }
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8).makeIterator()

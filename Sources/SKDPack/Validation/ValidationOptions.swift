@@ -27,13 +27,16 @@ public struct ValidationOptions: Sendable {
         didSet { if checksSegments { checksMedia = true } }
     }
 
+    /// Values secret whatever the template says: those pinned from files (`--var-file`).
+    public var secrets: [Secret] = []
+
     public init() {}
 
-    /// Hides the secret values pinned with `--var` (variables the template marks secret) in whatever is
-    /// shown of this run.
+    /// Hides the secret values pinned (variables the template marks secret, values read from files) in
+    /// whatever is shown of this run.
     public var redaction: Redaction {
-        guard let matcher = templateMatcher else { return Redaction(secrets: []) }
+        guard let matcher = templateMatcher else { return Redaction(secrets: secrets + keyTruth.secrets) }
         let secret = matcher.definition.secretNames
-        return Redaction(secrets: matcher.pinned.filter { secret.contains($0.key) }.map(\.value))
+        return Redaction(secrets: matcher.pinned.filter { secret.contains($0.key) }.map { Secret($0.value) } + secrets + keyTruth.secrets)
     }
 }

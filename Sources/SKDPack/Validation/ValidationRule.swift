@@ -71,7 +71,7 @@ final class RuleContext {
     /// With `--catalog`: this playlist's title directory when the catalogue has no row for it.
     let titleWithoutRow: String?
     /// Values of the template's secret variables found in the playlist's keys, to hide in what is shown.
-    var secretValues: Set<String> = []
+    var secretValues: Set<Secret> = []
     /// Hosts license URLs may point at; empty when not checked.
     let allowHosts: [String]
 

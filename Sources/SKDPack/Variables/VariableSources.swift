@@ -24,6 +24,8 @@ public struct VariableSources: Sendable {
     public var match: NamedPattern?
     /// How messages name the sources above.
     public var names: SettingNames
+    /// Values secret whatever the template says: those read from files (`--var-file`), where secrets are kept.
+    public var secrets: [Secret] = []
 
     public init(
         commandLine: [(name: String, value: String)] = [], catalog: Catalog? = nil, pathPattern: NamedPattern? = nil,

@@ -173,6 +173,7 @@ extension ApplySettings {
                     given: try TemplateOptions.given(variables: variables, files: variableFiles), catalog: catalog,
                     pathPattern: pathPattern, match: match),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
+            options.variables.secrets = TemplateOptions.secrets(of: options.variables.commandLine, files: variableFiles)
             options.readerOptions = try ReaderLimitOptions.applied(
                 to: options.readerOptions, lineLength: maxLineLength, playlistSize: maxPlaylistSize, segments: maxSegments)
             options.readerOptions.parsesEveryTag = false

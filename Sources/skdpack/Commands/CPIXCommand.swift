@@ -17,8 +17,9 @@ struct CPIXShowCommand: ParsableCommand {
         commandName: "show",
         abstract: "Print what skdpack understands of a CPIX document: keys, FairPlay signaling, periods, usage rules.",
         discussion: """
-            Never prints a key value: skdpack reads key ids and signaling only. A document skdpack cannot use is \
-            refused with file:line: and the reason (exit status 2).
+            Never prints a key value: skdpack reads key ids and signaling only. IVs and the tokens of key URIs \
+            are shown as REDACTED unless --show-secrets. A document skdpack cannot use is refused with \
+            file:line: and the reason (exit status 2).
 
             Examples:
               skdpack cpix show examples/key-truth/keys.xml
@@ -35,6 +36,9 @@ struct CPIXShowCommand: ParsableCommand {
     @Option(help: "Output format: \(Format.allCases.map(\.rawValue).joined(separator: ", ")).")
     var format: Format = .text
 
+    @Flag(help: "Show IVs and key URI tokens in clear (they are REDACTED otherwise).")
+    var showSecrets = false
+
     func run() throws {
         let printer = DiagnosticPrinter()
         defer { printer.flush() }
@@ -45,7 +49,7 @@ struct CPIXShowCommand: ParsableCommand {
             printer.print(message: "skdpack: \(error)")
             throw ExitStatus.failure
         }
-        let summary = CPIXSummary(document)
+        let summary = CPIXSummary(document, showingSecrets: showSecrets)
         var output = OutputSink(fd: 1, path: "<stdout>")
         do {
             switch format {

@@ -107,7 +107,7 @@ struct InspectCommand: ParsableCommand {
         return MediaSegmentSummary(try MediaSegmentFile.read(path, defaults: initSegment?.fragmentDefaults ?? []), initSegment: initSegment)
     }
 
-    private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter, redaction: Redaction = Redaction(secrets: [])) throws {
+    private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter, redaction: Redaction = .none) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var output = OutputSink(fd: 1, path: "<stdout>")

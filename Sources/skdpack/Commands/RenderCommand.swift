@@ -66,7 +66,7 @@ struct RenderCommand: ParsableCommand {
                 throw ExitStatus.findings
             }
             // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for.
-            let secrets = showSecrets ? [] : definition.secretNames.compactMap { values[$0]?.value }
+            let secrets = showSecrets ? [] : definition.secretNames.compactMap { values[$0].map { Secret($0.value) } } + sources.secrets
             let redaction = Redaction(secrets: secrets)
             print(redaction.redact(uri))
             try LicenseReport.print(
@@ -101,7 +101,7 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         // A token goes into playlists and nowhere else: not into a CI log that resolves a playlist's URI.
-        let redaction = showSecrets ? Redaction(secrets: []) : KeyURISecrets.redaction(of: [uri])
+        let redaction = showSecrets ? .none : KeyURISecrets.redaction(of: [uri])
         try LicenseReport.print(for: uri, command: "resolve", allowHosts: allowHosts, hostsOrigin: "--allow-host", redaction: redaction)
     }
 }
@@ -110,7 +110,7 @@ struct ResolveCommand: ParsableCommand {
 /// when it is not an skd:// URI or its host is not allowed.
 enum LicenseReport {
     static func print(
-        for uri: String, command: String, allowHosts: [String], hostsOrigin: String, redaction: Redaction = Redaction(secrets: [])
+        for uri: String, command: String, allowHosts: [String], hostsOrigin: String, redaction: Redaction = .none
     ) throws {
         let shown = redaction.redact(uri)
         switch LicenseURL.derive(fromKeyURI: uri) {

@@ -198,7 +198,9 @@ struct ValidateCommand: ParsableCommand {
         options.keyTruth = KeyTruth(
             documents: try KeyTruthOptions.documents(cpix), initSegments: InitSegmentStore(limit: maxInitSize.bytes))
         var pinned: [String: String] = [:]
-        for (name, value) in try TemplateOptions.given(variables: variables, files: variableFiles) { pinned[name] = value }
+        let given = try TemplateOptions.given(variables: variables, files: variableFiles)
+        for (name, value) in given { pinned[name] = value }
+        options.secrets = TemplateOptions.secrets(of: given, files: variableFiles)
         options.allowHosts = allowHosts
         if let template {
             let definition = try TemplateOptions.keyTemplate(of: template).definition

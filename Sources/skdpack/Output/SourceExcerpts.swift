@@ -12,7 +12,7 @@ struct SourceExcerpts {
 
     /// Reads the lines `numbers` of `path`, with `redaction`'s secrets masked; an unreadable file gives no
     /// excerpts.
-    init(path: String, lines numbers: Set<Int>, redaction: Redaction = Redaction(secrets: [])) {
+    init(path: String, lines numbers: Set<Int>, redaction: Redaction = .none) {
         guard !numbers.isEmpty, let source = try? FileDescriptorSource.open(path: path) else { return }
         var reader = LineReader(source: source)
         let last = numbers.max() ?? 0

@@ -1,0 +1,109 @@
+import Foundation
+import SKDTemplate
+import SKDTestSupport
+import Testing
+
+@testable import SKDPack
+
+/// What is secret, in one place: the bearer-token rule over generated URIs, the `Secret` type's text forms,
+/// and the reviewed places where a secret's clear form is read.
+@Suite("secrets: the type, the bearer-token rule, the reviewed reveals")
+struct SecretTypeTests {
+    static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+
+    static func word(_ random: inout SplitMix, length: Int, from letters: [Character] = alphabet) -> String {
+        String((0..<length).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+    }
+
+    static func secrets(in uri: String) -> [String] {
+        var uri = uri
+        return uri.withUTF8 { BearerTokens.secrets(in: UnsafeRawBufferPointer($0)) }.map(\.revealed)
+    }
+
+    @Test("a token in any of the rule's forms is found in 2,000 generated URIs, and a value outside the rule is not")
+    func bearerRule() {
+        var random = SplitMix(seed: 0xBEA2E2)
+        let secretNames = [
+            "token", "access_token", "ExpressPlayToken", "sig", "Signature", "X-Amz-Signature", "hdnts", "Policy",
+            "Key-Pair-Id", "api_key", "jwt", "client_secret",
+        ]
+        let clearNames = ["cid", "kid", "content_id", "period", "p", "lang", "tokens_left", "sigma", "keyid"]
+        for _ in 0..<2_000 {
+            let host = Self.word(&random, length: 6, from: Array("abcdefghijklmnopqrstuvwxyz")) + ".example.com"
+            let token = Self.word(&random, length: 8 + Int(random.next() % 40))
+            let clear = Self.word(&random, length: 1 + Int(random.next() % 40))
+            let short = Self.word(&random, length: 1 + Int(random.next() % 7))
+            let jwt = "eyJ" + Self.word(&random, length: 10) + "." + Self.word(&random, length: 20) + "." + Self.word(&random, length: 16)
+            let secretName = secretNames[Int(random.next() % UInt64(secretNames.count))]
+            let clearName = clearNames[Int(random.next() % UInt64(clearNames.count))]
+            var params = ["\(clearName)=\(clear)", "\(secretName)=\(token)"]
+            if random.next() % 2 == 0 { params.reverse() }
+            let scheme = ["skd://", "https://", "skd://user:\(token)@"][Int(random.next() % 3)]
+            let uri: String
+            let expected: String
+            switch random.next() % 3 {
+            case 0:
+                uri = scheme + host + "/fps?" + params.joined(separator: ["&", ";"][Int(random.next() % 2)])
+                expected = token
+            case 1:
+                uri = scheme + host + "/fps/" + jwt + "?\(clearName)=\(clear)"
+                expected = jwt
+            default:
+                uri = scheme + host + "/fps?\(clearName)=\(clear)&\(secretName)=\(short)"
+                expected = scheme.contains("@") ? token : ""
+            }
+            let found = Self.secrets(in: uri)
+            if !expected.isEmpty { #expect(found.contains(expected), "\(uri): \(found)") }
+            // Nothing outside the rule: the clear value, a short value, the host.
+            #expect(!found.contains(clear) || clear == token, "\(uri): \(found)")
+            #expect(!found.contains(short), "\(uri): \(found)")
+            #expect(found.allSatisfy { !$0.isEmpty && !host.contains($0) }, "\(uri): \(found)")
+            if expected.isEmpty { #expect(found.isEmpty, "\(uri): \(found)") }
+        }
+    }
+
+    @Test("a percent-encoded token is found as written and decoded")
+    func decoded() {
+        let found = Self.secrets(in: "skd://lic.example.com/fps?auth_token=abc%2Bdef%3D%3D")
+        #expect(found == ["abc%2Bdef%3D%3D", "abc+def=="])
+    }
+
+    @Test("a secret's text forms are REDACTED: interpolation, description, debug description, dump")
+    func textForms() {
+        let secret = Secret("Tk-very-secret-0123456789")
+        var dumped = ""
+        dump(secret, to: &dumped)
+        for text in ["\(secret)", String(describing: secret), String(reflecting: secret), dumped, "\([secret])"] {
+            #expect(!text.contains("very-secret"), "\(text)")
+        }
+        #expect("\(secret)" == "REDACTED")
+        #expect(Redaction(secrets: [secret]).redact("u?t=Tk-very-secret-0123456789") == "u?t=REDACTED")
+        // A secret of hex digits (a CPIX IV) is hidden in either case.
+        let iv = Secret("00112233445566778899aabbccddeeff")
+        #expect(Redaction(secrets: [iv]).redact("IV=0x00112233445566778899AABBCCDDEEFF") == "IV=0xREDACTED")
+    }
+
+    /// Every place the clear form of a secret is read, and why. A new one fails this test until it is
+    /// reviewed and listed here.
+    static let reviewedReveals: [String: (count: Int, reason: String)] = [
+        "Sources/SKDTemplate/Redaction.swift": (2, "a redaction learns the clear forms it hides"),
+        "Sources/SKDPack/Apply/KeyURIs.swift": (1, "a --match group compared with the old URI's secrets, to refuse it"),
+    ]
+
+    @Test("the clear form of a secret is read only in the reviewed places")
+    func reveals() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        var found: [String: Int] = [:]
+        let files = FileManager.default.enumerator(atPath: sources.path)!.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 100)
+        for file in files where file != "SKDBytes/Secret.swift" {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(
+                separator: "\n")
+            let count = code.components(separatedBy: ".revealed").count - 1
+            if count > 0 { found["Sources/" + file] = count }
+        }
+        #expect(found == Self.reviewedReveals.mapValues(\.count), "reveals found: \(found)")
+    }
+}
