@@ -54,10 +54,37 @@ public struct Redaction: Sendable {
     public func adding(_ other: Redaction) -> Redaction { other.isEmpty ? self : Redaction(clear: secrets + other.secrets) }
 
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
+    /// A secret cut short where a message shows a long value (`"…"` or `"..."` after its first characters) is
+    /// hidden too: what stands before the cut, where it is the start of a secret (8 characters or more).
     public func redact(_ text: String) -> String {
+        guard !forms.isEmpty else { return text }
         var text = text
         for form in forms { text = text.replacing(form, with: Self.placeholder) }
+        for cut in ["...", "…"] where text.contains(cut) { text = redactingCutSecrets(text, cut: cut) }
         return text
+    }
+
+    private func redactingCutSecrets(_ text: String, cut: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let range = rest.firstRange(of: cut) {
+            var before = rest[..<range.lowerBound]
+            // The longest start of a secret that the text before the cut ends with.
+            let cutSecret = forms.lazy.compactMap { form -> Int? in
+                let longest = min(form.count - 1, before.count)
+                guard longest >= 8 else { return nil }
+                return (8...longest).reversed().first { before.hasSuffix(form.prefix($0)) }
+            }.max()
+            if let cutSecret {
+                before.removeLast(cutSecret)
+                result += before + Self.placeholder
+            } else {
+                result += before
+            }
+            result += cut
+            rest = rest[range.upperBound...]
+        }
+        return result + rest
     }
 
     /// `bytes` (a line as read, maybe not UTF-8) with every secret covered by as many `*`: for a quoted

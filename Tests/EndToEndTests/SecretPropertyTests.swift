@@ -19,7 +19,7 @@ struct SecretPropertyTests {
     /// A library of one to three titles: a master (with the old session keys, or none) and one or two media
     /// playlists of one to three key periods, each period's FairPlay key an ExpressPlay URI with a token of
     /// its own (rotating) or one for the title; the old tokens.
-    static func library(in scratch: Scratch, _ random: inout SplitMix) throws -> [String] {
+    static func library(in scratch: Scratch, _ random: inout SplitMix, bearer: Bool = false) throws -> [String] {
         var oldTokens: [String] = []
         for title in 0..<(1 + Int(random.next() % 3)) {
             let folder = "lib/title-\(title)"
@@ -32,7 +32,14 @@ struct SecretPropertyTests {
             for name in names {
                 var lines = ["#EXTM3U", "#EXT-X-VERSION:5", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD"]
                 for period in 0..<periods {
-                    let uri = expressPlay + tokens[rotates ? period : 0]
+                    let token = tokens[rotates ? period : 0]
+                    // A URI of no shipped form: its token known only by the bearer-token rule.
+                    let uri =
+                        bearer
+                        ? (period % 2 == 0
+                            ? "skd://lic.example.com/fps?cid=title-\(title)&access_token=\(token)"
+                            : "skd://lic.example.com/fps/eyJhbGciOiJIUzI1NiJ9.\(token).c2lnbmF0dXJl?cid=title-\(title)")
+                        : expressPlay + token
                     lines.append(
                         #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="\#(uri)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#)
                     lines += ["#EXTINF:6.0,", "\(name)-\(period).ts"]
@@ -41,8 +48,9 @@ struct SecretPropertyTests {
             }
             var master = ["#EXTM3U", "#EXT-X-VERSION:5"]
             if random.next() % 2 == 0 {
+                let uri = bearer ? "skd://lic.example.com/fps?cid=title-\(title)&access_token=\(tokens[0])" : expressPlay + tokens[0]
                 master.append(
-                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="\#(expressPlay + tokens[0])",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+                    #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="\#(uri)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
                 )
             }
             for (index, name) in names.enumerated() {
@@ -56,37 +64,79 @@ struct SecretPropertyTests {
         return oldTokens
     }
 
-    /// The ways a new token comes in: the arguments that give it (and the template), and its value.
-    static func source(_ kind: Int, scratch: Scratch, titles: [String], _ random: inout SplitMix) throws -> ([String], [String]) {
+    /// The ways a new token comes in: the arguments that give it (and the template), its value, and the IVs
+    /// of a CPIX document (secret wherever the document is known; a playlist publishes them, so `inspect` of
+    /// a playlist, which is not given the document, shows them).
+    static func source(
+        _ kind: Int, scratch: Scratch, titles: [String], _ random: inout SplitMix
+    ) throws -> (arguments: [String], secrets: [String], ivs: [String]) {
         let new = token(&random)
         switch kind {
         case 0:
-            return (["--template", "expressplay-token", "--var", "token=\(new)"], [new])
+            return (["--template", "expressplay-token", "--var", "token=\(new)"], [new], [])
         case 1:
             try scratch.write("token.txt", new + "\n")
-            return (["--template", "expressplay-token", "--var-file", "token=\(scratch.path("token.txt"))"], [new])
+            return (["--template", "expressplay-token", "--var-file", "token=\(scratch.path("token.txt"))"], [new], [])
         case 2:
             // A token per title, from a catalogue row.
             let tokens = titles.map { _ in token(&random) }
             try scratch.write("titles.csv", "title_dir,token\n" + zip(titles, tokens).map { "\($0),\($1)\n" }.joined())
-            return (["--template", "expressplay-token", "--catalog", scratch.path("titles.csv")], tokens)
+            return (["--template", "expressplay-token", "--catalog", scratch.path("titles.csv")], tokens, [])
         case 3:
-            return (["--template", expressPlay + "{token}", "--var", "token=\(new)"], [new])
+            return (["--template", expressPlay + "{token}", "--var", "token=\(new)"], [new], [])
         case 4:
             try scratch.write(
                 "mine.yaml",
                 "name: mine\nuri: \"skd://lic.example.com/fps?cid={content_id}&p={key_index}&t={tok}\"\nvariables:\n  tok:\n    secret: true\n"
             )
             return (
-                ["--template", scratch.path("mine.yaml"), "--var", "tok=\(new)", "--path-pattern", "(?<content_id>title-[0-9]+)/"], [new]
+                ["--template", scratch.path("mine.yaml"), "--var", "tok=\(new)", "--path-pattern", "(?<content_id>title-[0-9]+)/"], [new],
+                []
             )
-        default:
+        case 5:
             // The old token kept, read with --match into the template's secret variable.
-            return (["--template", "expressplay-token", "--match", "ExpressPlayToken=(?<token>[^&]+)"], [])
+            return (["--template", "expressplay-token", "--match", "ExpressPlayToken=(?<token>[^&]+)"], [], [])
+        case 6:
+            // Old URIs of no shipped form (library(bearer:)): their tokens known by the bearer-token rule only.
+            return (["--template", "content-id", "--match", "cid=(?<content_id>[^&]+)"], [], [])
+        default:
+            // A CPIX document: the key server's URI (a token in it), the key's IV, its value.
+            let kid = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let iv = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let value = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
+            let k = hex(kid)
+            let uuid = [k.prefix(8), k.dropFirst(8).prefix(4), k.dropFirst(12).prefix(4), k.dropFirst(16).prefix(4), k.dropFirst(20)]
+                .map(String.init).joined(separator: "-")
+            let signaling =
+                #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="\#(expressPlay + new)",IV=0x\#(hex(iv).uppercased()),KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+            try scratch.write(
+                "keys.xml",
+                """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <cpix:CPIX xmlns:cpix="urn:dashif:org:cpix" xmlns:pskc="urn:ietf:params:xml:ns:keyprov:pskc" contentId="t" version="2.3">
+                  <cpix:ContentKeyList>
+                    <cpix:ContentKey kid="\(uuid)" commonEncryptionScheme="cbcs" explicitIV="\(Data(iv).base64EncodedString())">
+                      <cpix:Data><pskc:Secret><pskc:PlainValue>\(Data(value).base64EncodedString())</pskc:PlainValue></pskc:Secret></cpix:Data>
+                    </cpix:ContentKey>
+                  </cpix:ContentKeyList>
+                  <cpix:DRMSystemList>
+                    <cpix:DRMSystem kid="\(uuid)" systemId="94ce86fb-07ff-4f43-adb8-93d2fa968ca2">
+                      <cpix:HLSSignalingData playlist="media">\(Data(signaling.utf8).base64EncodedString())</cpix:HLSSignalingData>
+                    </cpix:DRMSystem>
+                  </cpix:DRMSystemList>
+                </cpix:CPIX>
+                """)
+            return (
+                ["--template", "cpix", "--cpix", scratch.path("keys.xml")],
+                [new, hex(value), Data(value).base64EncodedString()], [hex(iv), hex(iv).uppercased()]
+            )
         }
     }
 
-    @Test("no old or new token in standard output or error, a diff, or any report format, over 36 generated runs")
+    @Test(
+        "no old or new token, IV or key value in standard output or error, a diff, any report format, inspect, cpix show, over 48 generated runs"
+    )
     func noTokenAnywhere() throws {
         var random = SplitMix(seed: 0x5345_4352)
         // What the runs did, so that the property is not held of runs that did nothing.
@@ -94,12 +144,12 @@ struct SecretPropertyTests {
         defer {
             #expect(written >= 6 && reported >= 12 && refused >= 2, "written \(written), reported \(reported), refused \(refused)")
         }
-        for run in 0..<36 {
+        for run in 0..<48 {
             let scratch = try Scratch(folder: nil)
             defer { scratch.remove() }
-            let old = try Self.library(in: scratch, &random)
+            let old = try Self.library(in: scratch, &random, bearer: run % 8 == 6)
             let titles = try FileManager.default.contentsOfDirectory(atPath: scratch.path("lib")).sorted()
-            let (given, new) = try Self.source(run % 6, scratch: scratch, titles: titles, &random)
+            let (given, new, ivs) = try Self.source(run % 8, scratch: scratch, titles: titles, &random)
             let tokens = old + new
             let destinations = [["--diff"], ["--check"], ["--in-place"], ["--output", scratch.path("out")]]
             let destination = destinations[Int(random.next() % UInt64(destinations.count))]
@@ -110,22 +160,31 @@ struct SecretPropertyTests {
             let validateReports = ["v.json", "v.html"].map(scratch.path)
             // validate takes the template and the values given for the run (its check of the keys against them).
             var pinned: [String] = []
-            for (index, argument) in given.enumerated() where ["--template", "--var", "--var-file"].contains(argument) {
+            for (index, argument) in given.enumerated() where ["--template", "--var", "--var-file", "--cpix"].contains(argument) {
                 pinned += [argument, given[index + 1]]
             }
             let validate = try SKDPackRunner.run(
                 ["validate", "--format", validateFormat] + pinned + [scratch.path(destination.first == "--output" ? "out" : "lib")]
                     + validateReports.flatMap { ["--report", $0] })
+            // What shows a playlist or a document as it is: inspect of a media playlist (a URI as read), cpix show.
+            let media = try FileManager.default.contentsOfDirectory(atPath: scratch.path("lib/\(titles[0])")).sorted()
+                .first { $0.hasPrefix("video") }!
+            let inspect = try SKDPackRunner.run(["inspect", scratch.path("lib/\(titles[0])/\(media)")])
+            let shows =
+                try given.contains("--cpix")
+                ? ["text", "json"].map { try SKDPackRunner.run(["cpix", "show", "--format", $0, scratch.path("keys.xml")]) } : []
+            let inspectTexts = [inspect.stdoutText, inspect.stderr]
             let texts =
-                [apply.stdoutText, apply.stderr, validate.stdoutText, validate.stderr]
+                [apply.stdoutText, apply.stderr, validate.stdoutText, validate.stderr] + inspectTexts
+                + shows.flatMap { [$0.stdoutText, $0.stderr] }
                 + (reports + validateReports).compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             let what = "run \(run): apply \(given + destination) exit \(apply.status), validate exit \(validate.status)"
             if apply.status == 0, destination != ["--check"], destination != ["--diff"] { written += 1 }
             if FileManager.default.fileExists(atPath: reports[0]) { reported += 1 }
             if apply.status == 2 || apply.stderr.contains("error:") { refused += 1 }
             #expect(apply.status != 3 && validate.status != 3, "\(what)")
-            for token in tokens {
-                let leaks = texts.filter { $0.contains(token) }
+            for (token, shown) in tokens.map({ ($0, texts) }) + ivs.map({ ($0, texts.filter { !inspectTexts.contains($0) }) }) {
+                let leaks = shown.filter { $0.contains(token) }
                 #expect(leaks.isEmpty, "\(what): \(token) in \(leaks.map { $0.prefix(300) })")
                 if !leaks.isEmpty { return }
             }

@@ -83,6 +83,18 @@ struct SecretTypeTests {
         #expect(Redaction(secrets: [iv]).redact("IV=0x00112233445566778899AABBCCDDEEFF") == "IV=0xREDACTED")
     }
 
+    @Test("a secret cut short in a message (a long value shown to its first characters) is hidden up to the cut")
+    func cutSecrets() {
+        let secret = "eyJhbGciOiJIUzI1NiJ9.Tk0123456789abcdefghij.c2lnbmF0dXJl"
+        let redaction = Redaction(secrets: [Secret(secret)])
+        for cut in ["...", "…"] {
+            let message = "the value \"lic.example.com/fps/\(secret.prefix(30))\(cut)\" of content_id does not match"
+            #expect(redaction.redact(message) == "the value \"lic.example.com/fps/REDACTED\(cut)\" of content_id does not match")
+        }
+        // Text that merely ends like a short start of a secret before a cut stays.
+        #expect(redaction.redact("see eyJ... and more") == "see eyJ... and more")
+    }
+
     /// Every place the clear form of a secret is read, and why. A new one fails this test until it is
     /// reviewed and listed here.
     static let reviewedReveals: [String: (count: Int, reason: String)] = [

@@ -3,7 +3,7 @@ import SKDBytes
 import SKDTemplate
 
 /// Secrets recognised in any URI by their form alone, whatever wrote the URI (a packager, an inline
-/// template, a CPIX document): the rule `docs/secrets.md` states.
+/// template, a CPIX document): the rule docs/architecture.md (Secrets) states.
 /// - a JSON Web Token anywhere: `eyJ`, then three base64url parts joined by dots (the last may be empty);
 /// - a query parameter whose name, in any letter case, ends in `token`, `signature` or `secret`, or is one of
 ///   ``names`` (what CDNs and license services sign or authenticate with), with a value of at least
