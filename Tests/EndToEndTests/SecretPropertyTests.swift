@@ -10,6 +10,13 @@ import Testing
 struct SecretPropertyTests {
     static let expressPlay = "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken="
 
+    /// What stands before `token` in `text`: where a leak came from.
+    static func around(_ token: String, in text: String) -> String {
+        guard let range = text.firstRange(of: token) else { return "" }
+        return String(
+            text[(text.index(range.lowerBound, offsetBy: -300, limitedBy: text.startIndex) ?? text.startIndex)..<range.upperBound])
+    }
+
     /// A token as license services issue them: letters and digits, long enough to be one.
     static func token(_ random: inout SplitMix) -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
@@ -99,6 +106,13 @@ struct SecretPropertyTests {
         case 6:
             // Old URIs of no shipped form (library(bearer:)): their tokens known by the bearer-token rule only.
             return (["--template", "content-id", "--match", "cid=(?<content_id>[^&]+)"], [], [])
+        case 7:
+            // An inline template of no shipped form that declares nothing secret: its token is a query value
+            // the bearer-token rule takes, or a JWT given whole.
+            let jwt = "eyJhbGciOiJIUzI1NiJ9.\(new).c2lnbmF0dXJl"
+            return random.next() % 2 == 0
+                ? (["--template", "skd://lic.example.com/fps?cid=t&Auth_Token={t}", "--var", "t=\(new)"], [new], [])
+                : (["--template", "skd://lic.example.com/{t}", "--var", "t=\(jwt)"], [new], [])
         default:
             // A CPIX document: the key server's URI (a token in it), the key's IV, its value.
             let kid = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
@@ -135,21 +149,23 @@ struct SecretPropertyTests {
     }
 
     @Test(
-        "no old or new token, IV or key value in standard output or error, a diff, any report format, inspect, cpix show, over 48 generated runs"
+        "no old or new token, IV or key value in standard output or error, a diff, any report format, inspect, cpix show, render, over 54 generated runs"
     )
     func noTokenAnywhere() throws {
         var random = SplitMix(seed: 0x5345_4352)
         // What the runs did, so that the property is not held of runs that did nothing.
-        var (written, reported, refused) = (0, 0, 0)
+        var (written, reported, refused, rendered) = (0, 0, 0, 0)
         defer {
-            #expect(written >= 6 && reported >= 12 && refused >= 2, "written \(written), reported \(reported), refused \(refused)")
+            #expect(
+                written >= 6 && reported >= 12 && refused >= 2 && rendered >= 12,
+                "written \(written), reported \(reported), refused \(refused), rendered \(rendered)")
         }
-        for run in 0..<48 {
+        for run in 0..<54 {
             let scratch = try Scratch(folder: nil)
             defer { scratch.remove() }
-            let old = try Self.library(in: scratch, &random, bearer: run % 8 == 6)
+            let old = try Self.library(in: scratch, &random, bearer: run % 9 == 6)
             let titles = try FileManager.default.contentsOfDirectory(atPath: scratch.path("lib")).sorted()
-            let (given, new, ivs) = try Self.source(run % 8, scratch: scratch, titles: titles, &random)
+            let (given, new, ivs) = try Self.source(run % 9, scratch: scratch, titles: titles, &random)
             let tokens = old + new
             let destinations = [["--diff"], ["--check"], ["--in-place"], ["--output", scratch.path("out")]]
             let destination = destinations[Int(random.next() % UInt64(destinations.count))]
@@ -173,19 +189,24 @@ struct SecretPropertyTests {
             let shows =
                 try given.contains("--cpix")
                 ? ["text", "json"].map { try SKDPackRunner.run(["cpix", "show", "--format", $0, scratch.path("keys.xml")]) } : []
+            // render with the run's template and values, where they make a URI without a playlist.
+            let renders =
+                try pinned.contains("--var") || pinned.contains("--var-file")
+                ? [SKDPackRunner.run(["render"] + pinned)] : []
             let inspectTexts = [inspect.stdoutText, inspect.stderr]
             let texts =
                 [apply.stdoutText, apply.stderr, validate.stdoutText, validate.stderr] + inspectTexts
-                + shows.flatMap { [$0.stdoutText, $0.stderr] }
+                + (shows + renders).flatMap { [$0.stdoutText, $0.stderr] }
                 + (reports + validateReports).compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             let what = "run \(run): apply \(given + destination) exit \(apply.status), validate exit \(validate.status)"
             if apply.status == 0, destination != ["--check"], destination != ["--diff"] { written += 1 }
             if FileManager.default.fileExists(atPath: reports[0]) { reported += 1 }
+            rendered += renders.filter { $0.status == 0 }.count
             if apply.status == 2 || apply.stderr.contains("error:") { refused += 1 }
             #expect(apply.status != 3 && validate.status != 3, "\(what)")
             for (token, shown) in tokens.map({ ($0, texts) }) + ivs.map({ ($0, texts.filter { !inspectTexts.contains($0) }) }) {
                 let leaks = shown.filter { $0.contains(token) }
-                #expect(leaks.isEmpty, "\(what): \(token) in \(leaks.map { $0.prefix(300) })")
+                #expect(leaks.isEmpty, "\(what): \(token) in \(leaks.map { Self.around(token, in: $0) })")
                 if !leaks.isEmpty { return }
             }
         }

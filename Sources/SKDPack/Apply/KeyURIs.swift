@@ -207,9 +207,11 @@ final class KeyURIs: Sendable {
                 uris.slots[index].fromPlaylistOnly ? .fixed(fallback[index]) : .slot(index)
             }
             playlistValues = fallback
-            playlistSecrets = uris.secretNames.compactMap { name in
-                (values[name]?.value ?? uris.template.definition.variables[name]?.defaultValue).map(Secret.init)
-            }
+            // The playlist's values hold a token where their variable is secret, or where one looks like one (a JWT).
+            playlistSecrets =
+                uris.secretNames.compactMap { name in
+                    (values[name]?.value ?? uris.template.definition.variables[name]?.defaultValue).map(Secret.init)
+                } + values.values.flatMap { BearerTokens.secrets(in: $0.value) }
             let pathPattern = uris.variables.pathPattern
             contentIDFromPath =
                 uris.notesContentID && pathPattern?.groupNames.contains("content_id") == true ? values["content_id"]?.value : nil

@@ -643,9 +643,10 @@ private struct MediaWalk {
             }
         }
         // A new URI of a form skdpack knows holds its secret there, whatever template wrote it (an inline
-        // one declares nothing secret): hidden wherever the run shows it.
+        // one declares nothing secret): hidden wherever the run shows it. (Its bearer tokens are its secret
+        // values' or its values' own, noted as they came in: it is not searched again.)
         if !sameURI {
-            let newSecrets = applier.oldSecrets.secrets(in: UnsafeRawBufferPointer(renderedURI))
+            let newSecrets = applier.oldSecrets.secretsOfKnownForms(in: UnsafeRawBufferPointer(renderedURI))
             if !newSecrets.isEmpty { outcome.secretValues.formUnion(newSecrets) }
         }
         // The URI rendered last again (what it depends on repeats): its digest too.

@@ -6,35 +6,39 @@ import SKDTemplate
 /// template, a CPIX document): the rule docs/architecture.md (Secrets) states.
 /// - a JSON Web Token anywhere: `eyJ`, then three base64url parts joined by dots (the last may be empty);
 /// - a query parameter whose name, in any letter case, ends in `token`, `signature` or `secret`, or is one of
-///   ``names`` (what CDNs and license services sign or authenticate with), with a value of at least
+///   the names ``isSecretName(_:)`` lists (what CDNs and license services sign or authenticate with), with a value of at least
 ///   ``minimumLength`` characters (as written, and percent-decoded);
 /// - the password of a URI's user information (`https://user:password@host/`).
 /// A shorter value is not taken for a token: a redaction replaces every occurrence of a secret, and a
 /// value of a few characters would hide unrelated text.
-enum BearerTokens {
+///
+/// Asked of every key URI a run reads or renders: a URI without `?`, `J` or `@` is told so by three `memchr`s,
+/// and a query's names are compared on their bytes.
+public enum BearerTokens {
     static let minimumLength = 8
-    static let names: Set<String> = [
-        "sig", "auth", "authorization", "jwt", "hdnts", "hdnea", "policy", "key-pair-id", "apikey", "api_key", "api-key",
-        "password", "passwd", "credential", "x-amz-credential", "x-goog-credential",
-    ]
+    public static func secrets(in text: String) -> [Secret] {
+        var text = text
+        return text.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
+    }
 
     static func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
         guard let base = uri.baseAddress, uri.count >= minimumLength else { return [] }
         var found: [Secret] = []
-        jsonWebTokens(in: uri, into: &found)
+        if memchr(base, Int32(UInt8(ascii: "J")), uri.count) != nil { jsonWebTokens(in: uri, into: &found) }
         if let mark = memchr(base, Int32(UInt8(ascii: "?")), uri.count) {
             queryValues(in: uri, from: base.distance(to: mark) + 1, into: &found)
         }
-        password(in: uri, into: &found)
+        if memchr(base, Int32(UInt8(ascii: "@")), uri.count) != nil { password(in: uri, into: &found) }
         return found
     }
 
     private static func jsonWebTokens(in uri: UnsafeRawBufferPointer, into found: inout [Secret]) {
-        var from = 0
-        let marker: StaticString = "eyJ"
-        let needle = UnsafeRawBufferPointer(start: marker.utf8Start, count: marker.utf8CodeUnitCount)
-        while from < uri.count, let hit = Bytes.offset(of: needle, in: UnsafeRawBufferPointer(rebasing: uri[from...])) {
-            let start = from + hit
+        var start = 0
+        while start + 3 <= uri.count {
+            guard uri[start] == UInt8(ascii: "e"), uri[start + 1] == UInt8(ascii: "y"), uri[start + 2] == UInt8(ascii: "J") else {
+                start += 1
+                continue
+            }
             var end = start
             var dots = 0
             while end < uri.count {
@@ -47,27 +51,40 @@ enum BearerTokens {
                 end += 1
             }
             if dots == 2, end - start >= 16 { found.append(Secret(String(decoding: uri[start..<end], as: UTF8.self))) }
-            from = max(end, start + 3)
+            start = max(end, start + 3)
         }
     }
 
     private static func queryValues(in uri: UnsafeRawBufferPointer, from start: Int, into found: inout [Secret]) {
+        let base = uri.baseAddress!
+        // The query ends at a fragment; its parameters are split at `&` (and `;`, where one is written), each
+        // found by memchr: a byte loop over a query cost a rotating playlist more than its key map.
+        let end = memchr(base + start, Int32(UInt8(ascii: "#")), uri.count - start).map { base.distance(to: $0) } ?? uri.count
         var position = start
-        while position < uri.count {
-            var end = position
-            var equals: Int?
-            while end < uri.count, uri[end] != UInt8(ascii: "&"), uri[end] != UInt8(ascii: ";"), uri[end] != UInt8(ascii: "#") {
-                if equals == nil, uri[end] == UInt8(ascii: "=") { equals = end }
-                end += 1
+        while position < end {
+            let ampersand = memchr(base + position, Int32(UInt8(ascii: "&")), end - position).map { base.distance(to: $0) } ?? end
+            var segment = position
+            while segment < ampersand {
+                let stop = memchr(base + segment, Int32(UInt8(ascii: ";")), ampersand - segment).map { base.distance(to: $0) } ?? ampersand
+                parameter(in: uri, segment..<stop, into: &found)
+                segment = stop + 1
             }
-            if let equals, end - equals - 1 >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: uri[position..<equals])) {
-                let value = String(decoding: uri[(equals + 1)..<end], as: UTF8.self)
-                found.append(Secret(value))
-                if let decoded = TemplateMatcher.percentDecoded(value), decoded != value { found.append(Secret(decoded)) }
-            }
-            if end < uri.count, uri[end] == UInt8(ascii: "#") { return }
-            position = end + 1
+            position = ampersand + 1
         }
+    }
+
+    /// A `name=value` parameter at `range`: its value, where the rule takes it.
+    private static func parameter(in uri: UnsafeRawBufferPointer, _ range: Range<Int>, into found: inout [Secret]) {
+        let base = uri.baseAddress!
+        guard range.count > minimumLength,
+            let mark = memchr(base + range.lowerBound, Int32(UInt8(ascii: "=")), range.count)
+        else { return }
+        let equals = base.distance(to: mark)
+        guard range.upperBound - equals - 1 >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: uri[range.lowerBound..<equals]))
+        else { return }
+        let value = String(decoding: uri[(equals + 1)..<range.upperBound], as: UTF8.self)
+        found.append(Secret(value))
+        if let decoded = TemplateMatcher.percentDecoded(value), decoded != value { found.append(Secret(decoded)) }
     }
 
     private static func password(in uri: UnsafeRawBufferPointer, into found: inout [Secret]) {
@@ -75,9 +92,11 @@ enum BearerTokens {
         guard let scheme = Bytes.offset(of: UnsafeRawBufferPointer(start: separator.utf8Start, count: 3), in: uri) else { return }
         var index = scheme + 3
         var colon: Int?
-        while index < uri.count, ![UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#")].contains(uri[index]) {
-            if uri[index] == UInt8(ascii: ":"), colon == nil { colon = index }
-            if uri[index] == UInt8(ascii: "@") {
+        while index < uri.count {
+            let byte = uri[index]
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return }
+            if byte == UInt8(ascii: ":"), colon == nil { colon = index }
+            if byte == UInt8(ascii: "@") {
                 if let colon, index > colon + 1 { found.append(Secret(String(decoding: uri[(colon + 1)..<index], as: UTF8.self))) }
                 return
             }
@@ -85,10 +104,41 @@ enum BearerTokens {
         }
     }
 
-    private static func isSecretName(_ name: UnsafeRawBufferPointer) -> Bool {
-        guard name.count >= 3 else { return false }
-        let lower = String(decoding: name.map { $0 | (($0 >= 0x41 && $0 <= 0x5A) ? 0x20 : 0) }, as: UTF8.self)
-        return lower.hasSuffix("token") || lower.hasSuffix("signature") || lower.hasSuffix("secret") || names.contains(lower)
+    /// Whether a query parameter's name is one the rule takes, compared on its bytes in any letter case
+    /// (told apart by length first: a name the rule does not take costs a comparison or two).
+    static func isSecretName(_ name: UnsafeRawBufferPointer) -> Bool {
+        let count = name.count
+        if count >= 5, endsWith(name, "token") { return true }
+        if count >= 6, endsWith(name, "secret") { return true }
+        if count >= 9, endsWith(name, "signature") { return true }
+        switch count {
+        case 3: return endsWith(name, "sig") || endsWith(name, "jwt")
+        case 4: return endsWith(name, "auth")
+        case 5: return endsWith(name, "hdnts") || endsWith(name, "hdnea")
+        case 6: return endsWith(name, "policy") || endsWith(name, "apikey") || endsWith(name, "passwd")
+        case 7: return endsWith(name, "api_key") || endsWith(name, "api-key")
+        case 8: return endsWith(name, "password")
+        case 10: return endsWith(name, "credential")
+        case 11: return endsWith(name, "key-pair-id")
+        case 13: return endsWith(name, "authorization")
+        case 16: return endsWith(name, "x-amz-credential")
+        case 17: return endsWith(name, "x-goog-credential")
+        default: return false
+        }
+    }
+
+    /// Whether `bytes` ends with `lower` (lower case ASCII), in any letter case.
+    private static func endsWith(_ bytes: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
+        let count = lower.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let start = bytes.count - count
+        let expected = lower.utf8Start
+        for index in 0..<count {
+            let byte = bytes[start + index]
+            let folded = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if folded != expected[index] { return false }
+        }
+        return true
     }
 
     private static func isBase64URL(_ byte: UInt8) -> Bool {

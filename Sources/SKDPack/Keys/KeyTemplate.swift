@@ -51,7 +51,7 @@ public struct KeyTemplate: Sendable {
     /// Reads the key fields of `definition`'s file as ``init(reading:)`` does, noting each problem and going
     /// on. `uriRead`: whether the file's uri was read; if not, the uri is not compared with the variables.
     static func read(_ definition: TemplateDefinition, uriRead: Bool) -> (KeyTemplate, [TemplateFileError]) {
-        var template = KeyTemplate(definition)
+        var template = KeyTemplate(Self.withBearerSecrets(definition))
         var problems: [TemplateFileError] = []
         let path = definition.path ?? definition.name
         func refuse(_ message: String, at mark: YAMLMark) {
@@ -176,6 +176,32 @@ public struct KeyTemplate: Sendable {
         var library = library
         library.fields.formUnion(fields)
         return try reading(try library.resolve(argument))
+    }
+
+    /// `definition` with the variables the bearer-token rule makes secret by where they stand: a placeholder
+    /// that is the whole value of a query parameter the rule takes (`?auth_token={t}`, ``BearerTokens``) is
+    /// secret whatever the file or the inline URI says. So a rendered URI's tokens are known from its
+    /// template and its values, and the URI need not be searched at every key.
+    static func withBearerSecrets(_ definition: TemplateDefinition) -> TemplateDefinition {
+        var definition = definition
+        var text = ""
+        for segment in definition.uri.segments {
+            switch segment {
+            case .literal(let literal):
+                text += literal
+            case .placeholder(let placeholder):
+                defer { text += "{}" }
+                guard text.hasSuffix("="), let query = text.lastIndex(of: "?") else { continue }
+                let parameter = text[text.index(after: query)...].split(whereSeparator: { $0 == "&" || $0 == ";" }).last ?? ""
+                let name = Array(parameter.dropLast().utf8)
+                let isSecret = name.withUnsafeBytes { BearerTokens.isSecretName($0) }
+                guard isSecret, definition.variables[placeholder.name]?.secret != true else { continue }
+                var spec = definition.variables[placeholder.name] ?? (try? VariableSpec())
+                spec?.secret = true
+                definition.variables[placeholder.name] = spec
+            }
+        }
+        return definition
     }
 
     /// ``init(reading:)``, its error as the library's.

@@ -32,11 +32,13 @@ public struct ValidationOptions: Sendable {
 
     public init() {}
 
-    /// Hides the secret values pinned (variables the template marks secret, values read from files) in
-    /// whatever is shown of this run.
+    /// Hides the secret values pinned (variables the template marks secret, values read from files, values
+    /// that are bearer tokens) and the key truth's in whatever is shown of this run.
     public var redaction: Redaction {
         guard let matcher = templateMatcher else { return Redaction(secrets: secrets + keyTruth.secrets) }
         let secret = matcher.definition.secretNames
-        return Redaction(secrets: matcher.pinned.filter { secret.contains($0.key) }.map { Secret($0.value) } + secrets + keyTruth.secrets)
+        return Redaction(
+            secrets: matcher.pinned.filter { secret.contains($0.key) }.map { Secret($0.value) } + secrets + keyTruth.secrets
+                + matcher.pinned.values.flatMap { BearerTokens.secrets(in: $0) })
     }
 }

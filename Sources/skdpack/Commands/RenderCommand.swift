@@ -66,7 +66,11 @@ struct RenderCommand: ParsableCommand {
                 throw ExitStatus.findings
             }
             // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for.
-            let secrets = showSecrets ? [] : definition.secretNames.compactMap { values[$0].map { Secret($0.value) } } + sources.secrets
+            let secrets =
+                showSecrets
+                ? []
+                : definition.secretNames.compactMap { values[$0].map { Secret($0.value) } } + sources.secrets
+                    + sources.commandLine.flatMap { BearerTokens.secrets(in: $0.value) }
             let redaction = Redaction(secrets: secrets)
             print(redaction.redact(uri))
             try LicenseReport.print(
