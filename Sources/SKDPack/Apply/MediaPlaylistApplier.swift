@@ -231,6 +231,8 @@ private struct MediaWalk {
     var keyNumbers = KeyNumbers()
     /// The digest of the URI the run's template rendered last.
     var lastRendered: UInt64?
+    /// The old URI searched for secrets last, and what it holds.
+    var lastOldURISecrets: (uri: ByteBuffer, secrets: [Secret])?
     /// The FairPlay keys rendered in the period being read, noted in the key maps at its end, when all
     /// that tells its key has been read: the URI's digest, the line, key truth's key id, the old URI's
     /// digest, and whether the key is kept as it is.
@@ -614,8 +616,7 @@ private struct MediaWalk {
                 return false
             }
         }
-        let oldSecrets = oldURI.map { applier.oldSecrets.secrets(in: UnsafeRawBufferPointer($0)) } ?? []
-        if !oldSecrets.isEmpty { outcome.secretValues.formUnion(oldSecrets) }
+        let oldSecrets = oldURI.map { secrets(inOldURI: UnsafeRawBufferPointer($0)) } ?? []
         // The key's number: counted by what tells each key, so that a clear period or a key met again shifts nothing.
         let truthEvidence = periodKey.flatMap { key in key.hex.withUnsafeBytes { KeyEvidence(kind: .keyTruth, keyIDHex: $0) } }
         // The old URI tells the key only where no KEYID does (key truth, or a KEYID read already, comes first).
@@ -656,6 +657,24 @@ private struct MediaWalk {
         let kept = oldURI.map { Bytes.equal(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(renderedURI)) } ?? false
         periodKeys.append((digest, line, truthEvidence, oldURIDigest, kept))
         return true
+    }
+
+    /// The secrets an old URI holds (``OldURISecrets``), noted in the outcome: searched for once for a URI
+    /// that repeats at every key period (a title whose key does not rotate).
+    private mutating func secrets(inOldURI uri: UnsafeRawBufferPointer) -> [Secret] {
+        if let last = lastOldURISecrets, Bytes.equal(uri, last.uri.bytes) { return last.secrets }
+        let secrets = applier.oldSecrets.secrets(in: uri)
+        if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
+        // The buffer kept from the last URI, taken out first so that it is not shared when it is refilled.
+        var kept = ByteBuffer()
+        if let last = lastOldURISecrets {
+            kept = last.uri
+            lastOldURISecrets = nil
+        }
+        kept.removeAll()
+        kept.append(uri)
+        lastOldURISecrets = (kept, secrets)
+        return secrets
     }
 
     /// The URI ``renderURI(oldURI:line:)`` rendered last, read in place: valid until the next render.
