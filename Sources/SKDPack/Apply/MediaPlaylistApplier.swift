@@ -232,7 +232,9 @@ private struct MediaWalk {
     /// The digest of the URI the run's template rendered last.
     var lastRendered: UInt64?
     /// The old URI searched for secrets last, and what it holds.
-    var lastOldURISecrets: (uri: ByteBuffer, secrets: [Secret])?
+    var scannedOldURI = ByteBuffer()
+    var scannedOldURISecrets: [Secret] = []
+    var hasScannedOldURI = false
     /// The FairPlay keys rendered in the period being read, noted in the key maps at its end, when all
     /// that tells its key has been read: the URI's digest, the line, key truth's key id, the old URI's
     /// digest, and whether the key is kept as it is.
@@ -662,19 +664,13 @@ private struct MediaWalk {
     /// The secrets an old URI holds (``OldURISecrets``), noted in the outcome: searched for once for a URI
     /// that repeats at every key period (a title whose key does not rotate).
     private mutating func secrets(inOldURI uri: UnsafeRawBufferPointer) -> [Secret] {
-        if let last = lastOldURISecrets, Bytes.equal(uri, last.uri.bytes) { return last.secrets }
-        let secrets = applier.oldSecrets.secrets(in: uri)
-        if !secrets.isEmpty { outcome.secretValues.formUnion(secrets) }
-        // The buffer kept from the last URI, taken out first so that it is not shared when it is refilled.
-        var kept = ByteBuffer()
-        if let last = lastOldURISecrets {
-            kept = last.uri
-            lastOldURISecrets = nil
-        }
-        kept.removeAll()
-        kept.append(uri)
-        lastOldURISecrets = (kept, secrets)
-        return secrets
+        if hasScannedOldURI, Bytes.equal(uri, scannedOldURI.bytes) { return scannedOldURISecrets }
+        scannedOldURISecrets = applier.oldSecrets.secrets(in: uri)
+        if !scannedOldURISecrets.isEmpty { outcome.secretValues.formUnion(scannedOldURISecrets) }
+        scannedOldURI.removeAll()
+        scannedOldURI.append(uri)
+        hasScannedOldURI = true
+        return scannedOldURISecrets
     }
 
     /// The URI ``renderURI(oldURI:line:)`` rendered last, read in place: valid until the next render.
