@@ -3,9 +3,9 @@
 /// interpolation, `description`, `dump` or a mirror shows `REDACTED`. It is not `Encodable`: no report can
 /// encode it.
 ///
-/// The clear value is ``revealed`` (or ``revealedBytes``): a visible call, used only where the playlist is
-/// written, where a redaction learns what to hide, and where the user asks (`--show-secrets`). Each use is
-/// listed, with its reason, in the test that fails on a new one (`SecretRevealTests`).
+/// The clear value is ``revealed``: a visible call, used only where a redaction learns what to hide and where
+/// a captured value is compared with a secret. Each use is listed, with its reason, in the test that fails on
+/// a new one (`SecretTypeTests.reveals`).
 public struct Secret: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// What a secret is shown as.
     public static let placeholder = "REDACTED"
@@ -13,15 +13,12 @@ public struct Secret: Hashable, Sendable, CustomStringConvertible, CustomDebugSt
     private let clear: [UInt8]
 
     public init(_ text: String) { clear = Array(text.utf8) }
-    public init(bytes: [UInt8]) { clear = bytes }
 
     public var isEmpty: Bool { clear.isEmpty }
     public var description: String { Self.placeholder }
     public var debugDescription: String { Self.placeholder }
     public var customMirror: Mirror { Mirror(self, children: []) }
 
-    /// The clear text (UTF-8 decoded): see the type's reviewed uses.
+    /// The clear text: see the type's reviewed uses.
     public var revealed: String { String(decoding: clear, as: UTF8.self) }
-    /// The clear bytes: see the type's reviewed uses.
-    public var revealedBytes: [UInt8] { clear }
 }

@@ -12,8 +12,8 @@ import SKDTemplate
 /// A shorter value is not taken for a token: a redaction replaces every occurrence of a secret, and a
 /// value of a few characters would hide unrelated text.
 ///
-/// Asked of every key URI a run reads or renders: a URI without `?`, `J` or `@` is told so by three `memchr`s,
-/// and a query's names are compared on their bytes.
+/// Asked of every key URI a run reads (a rendered URI's tokens are its values', ``KeyTemplate/withBearerSecrets(_:)``):
+/// a URI without `?`, `J` or `@` is told so by three `memchr`s, and a query's names are compared on their bytes.
 public enum BearerTokens {
     static let minimumLength = 8
     public static func secrets(in text: String) -> [Secret] {
