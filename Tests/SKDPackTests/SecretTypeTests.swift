@@ -1,3 +1,4 @@
+import CPIX
 import Foundation
 import SKDTemplate
 import SKDTestSupport
@@ -93,6 +94,32 @@ struct SecretTypeTests {
         }
         // Text that merely ends like a short start of a secret before a cut stays.
         #expect(redaction.redact("see eyJ... and more") == "see eyJ... and more")
+    }
+
+    @Test("a CPIX document's secrets: its explicit IVs, its FairPlay signaling's IVs and its key URIs' tokens, in either case")
+    func cpixSecrets() throws {
+        let line =
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=t&access_token=Tk0123456789abcd",IV=0X00112233445566778899AABBCCDDEEFF,KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <cpix:CPIX xmlns:cpix="urn:dashif:org:cpix" contentId="t" version="2.3">
+              <cpix:ContentKeyList>
+                <cpix:ContentKey kid="5d1a2f0c-9b3e-4a7d-8f60-12c4e9a7b301" explicitIV="ESIzRFVmd4iZqrvM3e7/AA=="/>
+              </cpix:ContentKeyList>
+              <cpix:DRMSystemList>
+                <cpix:DRMSystem kid="5d1a2f0c-9b3e-4a7d-8f60-12c4e9a7b301" systemId="94ce86fb-07ff-4f43-adb8-93d2fa968ca2">
+                  <cpix:HLSSignalingData playlist="media">\(Data(line.utf8).base64EncodedString())</cpix:HLSSignalingData>
+                </cpix:DRMSystem>
+              </cpix:DRMSystemList>
+            </cpix:CPIX>
+            """
+        let document = try CPIXReader.parse(Array(xml.utf8), path: "keys.xml")
+        let secrets = Set(document.secrets.map(\.revealed))
+        #expect(
+            secrets.isSuperset(of: ["112233445566778899aabbccddeeff00", "00112233445566778899AABBCCDDEEFF", "Tk0123456789abcd"]),
+            "\(secrets)")
+        let redaction = Redaction(secrets: document.secrets)
+        #expect(redaction.redact(line).contains("IV=0XREDACTED") && !redaction.redact(line).contains("Tk0123"))
     }
 
     /// Every place the clear form of a secret is read, and why. A new one fails this test until it is
