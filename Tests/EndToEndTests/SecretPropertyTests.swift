@@ -36,10 +36,13 @@ struct SecretPropertyTests {
             let tokens = (0..<(rotates ? periods : 1)).map { _ in token(&random) }
             oldTokens += tokens
             let names = (0..<(1 + Int(random.next() % 2))).map { "video-\($0)" }
+            // A title whose token is an EXT-X-DEFINE's value, its URIs referencing it ({$tok}).
+            let defines = bearer && !rotates && title % 2 == 1
             for name in names {
-                var lines = ["#EXTM3U", "#EXT-X-VERSION:5", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD"]
+                var lines = ["#EXTM3U", "#EXT-X-VERSION:\(defines ? 8 : 5)", "#EXT-X-TARGETDURATION:6", "#EXT-X-PLAYLIST-TYPE:VOD"]
+                if defines { lines.append(#"#EXT-X-DEFINE:NAME="tok",VALUE="\#(tokens[0])""#) }
                 for period in 0..<periods {
-                    let token = tokens[rotates ? period : 0]
+                    let token = defines ? "{$tok}" : tokens[rotates ? period : 0]
                     // A URI of no shipped form: its token known only by the bearer-token rule.
                     let uri =
                         bearer
@@ -170,6 +173,10 @@ struct SecretPropertyTests {
             let destinations = [["--diff"], ["--check"], ["--in-place"], ["--output", scratch.path("out")]]
             let destination = destinations[Int(random.next() % UInt64(destinations.count))]
             let reports = ["r.json", "r.xml", "r.junit.xml", "r.sarif", "r.html"].map(scratch.path)
+            // inspect of each title's first media playlist as given (a URI as read, an EXT-X-DEFINE it uses).
+            let inspects = try titles.map { title in
+                try SKDPackRunner.run(["inspect", scratch.path("lib/\(title)/video-0.m3u8")])
+            }
             let apply = try SKDPackRunner.run(
                 ["apply"] + given + destination + ["--no-progress", scratch.path("lib")] + reports.flatMap { ["--report", $0] })
             let validateFormat = ["human", "json", "xml", "junit", "sarif"][Int(random.next() % 5)]
@@ -182,10 +189,7 @@ struct SecretPropertyTests {
             let validate = try SKDPackRunner.run(
                 ["validate", "--format", validateFormat] + pinned + [scratch.path(destination.first == "--output" ? "out" : "lib")]
                     + validateReports.flatMap { ["--report", $0] })
-            // What shows a playlist or a document as it is: inspect of a media playlist (a URI as read), cpix show.
-            let media = try FileManager.default.contentsOfDirectory(atPath: scratch.path("lib/\(titles[0])")).sorted()
-                .first { $0.hasPrefix("video") }!
-            let inspect = try SKDPackRunner.run(["inspect", scratch.path("lib/\(titles[0])/\(media)")])
+            // What shows a document as it is: cpix show.
             let shows =
                 try given.contains("--cpix")
                 ? ["text", "json"].map { try SKDPackRunner.run(["cpix", "show", "--format", $0, scratch.path("keys.xml")]) } : []
@@ -193,7 +197,7 @@ struct SecretPropertyTests {
             let renders =
                 try pinned.contains("--var") || pinned.contains("--var-file")
                 ? [SKDPackRunner.run(["render"] + pinned)] : []
-            let inspectTexts = [inspect.stdoutText, inspect.stderr]
+            let inspectTexts = inspects.flatMap { [$0.stdoutText, $0.stderr] }
             let texts =
                 [apply.stdoutText, apply.stderr, validate.stdoutText, validate.stderr] + inspectTexts
                 + (shows + renders).flatMap { [$0.stdoutText, $0.stderr] }

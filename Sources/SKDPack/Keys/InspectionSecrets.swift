@@ -8,10 +8,19 @@ extension PlaylistInspection {
         var uris: [String] = []
         for tag in tags where tag.name == TagName.key.rawValue || tag.name == TagName.sessionKey.rawValue {
             for attribute in tag.attributes ?? [] where attribute.name == "URI" {
-                if case .string(let uri) = attribute.value { uris.append(uri) }
+                if case .string(let uri) = attribute.value { uris.append(Self.substituting(variables, in: uri)) }
             }
         }
         return KeyURISecrets.redaction(of: uris)
+    }
+
+    /// `uri` with each `{$name}` the playlist defines replaced by its value: a token an `EXT-X-DEFINE` holds
+    /// is the URI's secret, and the value shown where the define is too.
+    private static func substituting(_ variables: [String: String], in uri: String) -> String {
+        guard uri.contains("{$") else { return uri }
+        var uri = uri
+        for (name, value) in variables { uri = uri.replacing("{$\(name)}", with: value) }
+        return uri
     }
 }
 
