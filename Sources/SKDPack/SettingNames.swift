@@ -4,6 +4,8 @@
 public struct SettingNames: Sendable, Hashable {
     /// Values given for the whole run (`--var`).
     public var values: String
+    /// Values given for the whole run, read from files (`--var-file`).
+    public var valueFiles = "a value read from a file for the run"
     /// The pattern read out of each existing key URI (`--match`).
     public var match: String
     /// The pattern read out of each playlist's path (`--path-pattern`).

@@ -60,6 +60,24 @@ struct SecretTests {
         #expect(shown.stdoutText.components(separatedBy: "ExpressPlayToken=\(Self.token)\n").count == 3, "\(shown.stdoutText)")
     }
 
+    @Test("a value from --var-file is named so in messages (apply, validate, render), not as a --var")
+    func fileValueNamed() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("token.txt", Self.token + "\n")
+        try scratch.write("v.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXTINF:6,\na.ts\n#EXT-X-ENDLIST\n")
+        let given = ["--template", "expressplay-token", "--var-file", "tokn=\(scratch.path("token.txt"))"]
+        for arguments in [
+            ["apply"] + given + ["--check", scratch.path("v.m3u8")], ["validate"] + given + [scratch.path("v.m3u8")], ["render"] + given,
+        ] {
+            let run = try SKDPackRunner.run(arguments)
+            #expect(run.status == 2, "\(arguments[0]): \(run.stderr)")
+            #expect(
+                run.stderr.contains("--var-file tokn: the template expressplay-token has no variable tokn; did you mean token?"),
+                "\(arguments[0]): \(run.stderr)")
+        }
+    }
+
     @Test("a secret from --var-file: off the command line, in the playlists, in no output or report; a file that cannot serve is refused")
     func fromFile() throws {
         let scratch = try Scratch()

@@ -184,7 +184,7 @@ public struct ApplyPlan: Sendable {
         return options.variables.commandLine.map(\.name).filter { !known.contains($0) }.reduce(into: [String]()) { list, name in
             if !list.contains(name) { list.append(name) }
         }.map { name in
-            "\(names.values) \(name): the template \(definition.name) has no variable \(name)"
+            "\(options.variables.givenSource(of: name)) \(name): the template \(definition.name) has no variable \(name)"
                 + (NearestName.nearest(to: name, in: templateVariables).map { "; did you mean \($0)?" } ?? "")
                 + " (its variables: \(templateVariables.joined(separator: ", ")))"
         }
@@ -287,7 +287,7 @@ public struct ApplyPlan: Sendable {
         var problems: [String] = []
         for (name, value) in options.variables.commandLine where templateVariables.contains(name) {
             do {
-                try renderer.check(TemplateValue(value, source: names.values), of: name)
+                try renderer.check(TemplateValue(value, source: options.variables.givenSource(of: name)), of: name)
             } catch {
                 problems.append(options.redaction.redact(error.message))
             }

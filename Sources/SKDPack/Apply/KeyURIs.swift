@@ -57,7 +57,7 @@ final class KeyURIs: Sendable {
         var slots: [Slot] = []
         compiled = CompiledTemplate(definition.renderer) { name in
             let sources = variables.sources(of: name, keyTruth: !keyTruth.isEmpty)
-            if sources == [.given], let value = given[name] { return .fixed(TemplateValue(value, source: variables.names.values)) }
+            if sources == [.given], let value = given[name] { return .fixed(TemplateValue(value, source: variables.givenSource(of: name))) }
             if let index = slots.firstIndex(where: { $0.name == name }) { return .slot(index) }
             slots.append(Slot(name: name, sources: sources, capture: variables.match?.byteCaptureIndex(of: name)))
             return .slot(slots.count - 1)

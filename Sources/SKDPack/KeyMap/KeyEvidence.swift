@@ -67,7 +67,7 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
     /// How messages name it: a key id is shown; an old URI or key tags only by what they are.
     public var description: String {
         switch kind {
-        case .keyTruth: "key id \(keyIDHex!) (key truth)"
+        case .keyTruth: "key id \(keyIDHex!) from key truth"
         case .keyID: "KEYID 0x\(keyIDHex!)"
         case .oldURI: "its old FairPlay URI"
         case .keyTags: "its other systems' key tags"

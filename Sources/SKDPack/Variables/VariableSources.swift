@@ -24,8 +24,15 @@ public struct VariableSources: Sendable {
     public var match: NamedPattern?
     /// How messages name the sources above.
     public var names: SettingNames
-    /// Values secret whatever the template says: those read from files (`--var-file`), where secrets are kept.
-    public var secrets: [Secret] = []
+    /// The names of the values of ``commandLine`` read from files (`--var-file`): secret whatever the template
+    /// says (files are where secrets are kept), and named as the file's setting in messages.
+    public var fromFiles: Set<String> = []
+
+    /// The values read from files, secret.
+    public var secrets: [Secret] { commandLine.filter { fromFiles.contains($0.name) }.map { Secret($0.value) } }
+
+    /// How messages name where the value of `name` given for the run came from (`--var` or `--var-file`).
+    public func givenSource(of name: String) -> String { fromFiles.contains(name) ? names.valueFiles : names.values }
 
     public init(
         commandLine: [(name: String, value: String)] = [], catalog: Catalog? = nil, pathPattern: NamedPattern? = nil,
@@ -114,7 +121,7 @@ public struct VariableSources: Sendable {
             for source in self.sources(of: name, keyTruth: false) {
                 switch source {
                 case .given:
-                    return TemplateValue(self.commandLine.last { $0.name == name }!.value, source: self.names.values)
+                    return TemplateValue(self.commandLine.last { $0.name == name }!.value, source: self.givenSource(of: name))
                 // The key's line is where any finding about the value is reported, so the source need not say it.
                 case .match where matchGroups[name] != nil: return TemplateValue(matchGroups[name]!, source: self.names.match)
                 case .keyIndex: return TemplateValue(String(keyIndex), source: Self.keyIndexSource)

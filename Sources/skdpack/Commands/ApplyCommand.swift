@@ -173,7 +173,7 @@ extension ApplySettings {
                     given: try TemplateOptions.given(variables: variables, files: variableFiles), catalog: catalog,
                     pathPattern: pathPattern, match: match),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
-            options.variables.secrets = TemplateOptions.secrets(of: options.variables.commandLine, files: variableFiles)
+            options.variables.fromFiles = TemplateOptions.names(ofFiles: variableFiles)
             options.readerOptions = try ReaderLimitOptions.applied(
                 to: options.readerOptions, lineLength: maxLineLength, playlistSize: maxPlaylistSize, segments: maxSegments)
             options.readerOptions.parsesEveryTag = false

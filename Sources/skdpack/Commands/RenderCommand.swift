@@ -45,7 +45,7 @@ struct RenderCommand: ParsableCommand {
             for given in sources.commandLine.map(\.name) where !names.contains(given) {
                 let nearest = NearestName.nearest(to: given, in: names).map { "; did you mean \($0)?" } ?? ""
                 throw UsageFailure(
-                    "--var \(given): the template \(definition.name) has no variable \(given)\(nearest) (its variables: \(names.joined(separator: ", ")))"
+                    "\(sources.givenSource(of: given)) \(given): the template \(definition.name) has no variable \(given)\(nearest) (its variables: \(names.joined(separator: ", ")))"
                 )
             }
             if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {

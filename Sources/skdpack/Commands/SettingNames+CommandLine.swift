@@ -7,6 +7,7 @@ extension SettingNames {
             values: "--var", match: "--match", pathPattern: "--path-pattern", assumeEncrypted: "--assume-encrypted",
             followSymlinks: "--follow-symlinks")
         names.cpix = "--cpix"
+        names.valueFiles = "--var-file"
         names.root = "--root DIR"
         names.kidFromMedia = "--kid-from media"
         names.allowSharedContentID = "--allow-shared-content-id"

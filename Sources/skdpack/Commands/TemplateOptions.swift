@@ -123,15 +123,12 @@ struct TemplateOptions: ParsableArguments {
     func sources() throws -> VariableSources {
         var sources = try Self.sources(
             given: try Self.given(variables: variables, files: variableFiles), catalog: catalog, pathPattern: pathPattern, match: match)
-        sources.secrets = Self.secrets(of: sources.commandLine, files: variableFiles)
+        sources.fromFiles = Self.names(ofFiles: variableFiles)
         return sources
     }
 
-    /// The values of `given` that `--var-file` gave: secret, whatever the template says.
-    static func secrets(of given: [(name: String, value: String)], files: [String]) -> [Secret] {
-        let names = Set(files.map { String($0.prefix { $0 != "=" }) })
-        return given.filter { names.contains($0.name) }.map { Secret($0.value) }
-    }
+    /// The names `--var-file` gives values of.
+    static func names(ofFiles files: [String]) -> Set<String> { Set(files.map { String($0.prefix { $0 != "=" }) }) }
 
     /// The variable sources of the values given (`--var`, `--var-file`), `--catalog`, `--path-pattern` and
     /// `--match`, checked and loaded.

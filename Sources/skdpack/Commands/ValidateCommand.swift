@@ -200,13 +200,14 @@ struct ValidateCommand: ParsableCommand {
         var pinned: [String: String] = [:]
         let given = try TemplateOptions.given(variables: variables, files: variableFiles)
         for (name, value) in given { pinned[name] = value }
-        options.secrets = TemplateOptions.secrets(of: given, files: variableFiles)
+        let fromFiles = TemplateOptions.names(ofFiles: variableFiles)
+        options.secrets = given.filter { fromFiles.contains($0.name) }.map { Secret($0.value) }
         options.allowHosts = allowHosts
         if let template {
             let definition = try TemplateOptions.keyTemplate(of: template).definition
             for name in pinned.keys where !definition.uri.variableNames.contains(name) {
                 throw UsageFailure(
-                    "--var \(name): the template \(definition.name) has no variable \(name)"
+                    "\(fromFiles.contains(name) ? "--var-file" : "--var") \(name): the template \(definition.name) has no variable \(name)"
                         + (NearestName.nearest(to: name, in: definition.uri.variableNames).map { "; did you mean \($0)?" } ?? "")
                         + " (its variables: \(definition.uri.variableNames.joined(separator: ", ")))"
                 )
