@@ -327,6 +327,21 @@ struct PlanTests {
         for title in titles { #expect(FileManager.default.fileExists(atPath: scratch.path("out/\(title)/master.m3u8"))) }
     }
 
+    @Test("two inputs whose playlists would be one path of a --diff (a/master.m3u8 twice, a patch that cannot say which): refused")
+    func diffCollision() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let inputs = ["legacy-title", "multi-drm-title"].map { scratch.path("library/\($0)") }
+        let run = try SKDPackRunner.run(Self.migration + Self.match + ["--diff"] + inputs)
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("would both be shown as a/master.m3u8 in the diff"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "no patch")
+        // Their common folder: each path of the patch names its title.
+        let common = try SKDPackRunner.run(Self.migration + Self.match + ["--diff", scratch.path("library")])
+        #expect(common.status == 0, "\(common.stderr)")
+        #expect(common.stdoutText.contains("--- a/legacy-title/master.m3u8") && common.stdoutText.contains("--- a/multi-drm-title/"))
+    }
+
     @Test("a --match content id that holds the rest of the old URI (its query) is refused before anything is written, and at a later key")
     func contentIDHoldsAURI() throws {
         let scratch = try Scratch()

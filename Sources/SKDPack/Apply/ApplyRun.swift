@@ -59,13 +59,23 @@ public struct ApplyRun: Sendable {
         }
         // Two inputs whose playlists have one path relative to each (two titles' master.m3u8) would write
         // one file of the mirror twice, the last one kept: refused, naming them.
-        if case .directory(let root) = destination, let (first, second, relative) = Self.collision(in: job.packages) {
-            observer.note(
-                "\(first) and \(second) would both be written to \(root)/\(relative) (each is written at its path relative "
-                    + "to the input it was found under): give their common folder as the input, so that each title keeps its "
-                    + "folder, or run once per input")
-            result.run.status = .failed
-            return result
+        // Each playlist is written (or shown in a diff) at its path relative to the input it was found under:
+        // two of one path would overwrite each other, or make a patch that cannot say which is which.
+        if let (first, second, relative) = Self.collision(in: job.packages) {
+            let place: String? =
+                switch destination {
+                case .directory(let root): "written to \(root)/\(relative)"
+                case .diff: "shown as a/\(relative) in the diff"
+                default: nil
+                }
+            if let place {
+                observer.note(
+                    "\(first) and \(second) would both be \(place) (each at its path relative to the input it was found "
+                        + "under): give their common folder as the input, so that each title keeps its folder, or run once "
+                        + "per input")
+                result.run.status = .failed
+                return result
+            }
         }
         if destination == .standardOutput, job.total > 1 {
             observer.note(
