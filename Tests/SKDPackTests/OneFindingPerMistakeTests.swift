@@ -7,7 +7,7 @@ import Testing
 /// The promise "a mistake is reported once", as a property: into playlists that validate without an
 /// error (the shipped examples, and the real corpus where it is), put one mistake of the kinds people make
 /// (spaces before a tag or around the header, a tag continued with `\`, a tab or a control character in
-/// an attribute list, spaces after a URI, an MP4 file saved as the playlist): `validate` then finds
+/// an attribute list, a space after a comma, spaces after a URI, an MP4 file saved as the playlist): `validate` then finds
 /// exactly one error more than before, on the line of the mistake, and no other finding changes.
 @Suite("a mistake is reported once (generated)")
 struct OneFindingPerMistakeTests {
@@ -29,6 +29,7 @@ struct OneFindingPerMistakeTests {
 
     enum Mistake: CaseIterable {
         case spacesBeforeTag, spacedHeader, continuedTag, tabInAttributes, controlInAttributes, spacesAfterURI, mp4AsPlaylist
+        case spaceBesideComma
     }
 
     @Test("one mistake put into a valid playlist is one error more, on its line, and nothing else changes")
@@ -97,6 +98,20 @@ struct OneFindingPerMistakeTests {
             guard let index = pick(attributeList), let comma = lines[index].firstIndex(of: ",") else { return nil }
             lines[index].insert(mistake == .tabInAttributes ? "\t" : "\u{01}", at: lines[index].index(after: comma))
             return (lines.joined(separator: newline), index + 1)
+        case .spaceBesideComma:
+            // After a comma outside quotes: the list is read as meant, and what it says is still judged.
+            // (A tag skdpack knows: another's attribute list is not read.)
+            let known = { (line: String) in TagName(rawValue: String(line.dropFirst().prefix { $0 != ":" })) != nil }
+            guard let index = pick({ attributeList($0) && known($0) }) else { return nil }
+            var inQuotes = false
+            guard
+                let comma = lines[index].indices.first(where: { at in
+                    if lines[index][at] == "\"" { inQuotes.toggle() }
+                    return !inQuotes && lines[index][at] == ","
+                })
+            else { return nil }
+            lines[index].insert(" ", at: lines[index].index(after: comma))
+            return (lines.joined(separator: newline), index + 1)
         case .spacesAfterURI:
             guard let index = pick({ !$0.isEmpty && !$0.hasPrefix("#") }) else { return nil }
             lines[index] += "  "
@@ -106,6 +121,23 @@ struct OneFindingPerMistakeTests {
             let bytes = InitSegmentMaker.segment(video, scheme: "cbcs", kid: Array(repeating: 7, count: 16))
             return (String(decoding: bytes, as: UTF8.self), 1)
         }
+    }
+
+    @Test(
+        "a space beside a comma or an = hides no other finding of its line (FPS-method); a space inside a value does"
+    )
+    func spaceHidesNothing() throws {
+        let key = { (attributes: String) in
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:\(attributes)\n#EXTINF:6.0,\na.ts\n#EXT-X-ENDLIST\n"
+        }
+        let fairPlay = #"URI="skd://x-1",KEYFORMAT="com.apple.streamingkeydelivery""#
+        for spaced in ["METHOD=AES-128, \(fairPlay)", "METHOD= AES-128,\(fairPlay)", "METHOD=AES-128 ,\(fairPlay)"] {
+            let ids = Set(try Self.findings(in: key(spaced)).map(\.id.rawValue))
+            #expect(ids == ["HLS-attribute-whitespace", "FPS-method"], "\(spaced): \(ids)")
+        }
+        // A space that cuts a value: what the rules would make of "SAMPLE" is the same mistake again.
+        let cut = Set(try Self.findings(in: key("METHOD=SAMPLE -AES,\(fairPlay)")).map(\.id.rawValue))
+        #expect(cut == ["HLS-attribute-whitespace"], "\(cut)")
     }
 
     static func findings(in text: String) throws -> [Diagnostic] {

@@ -67,6 +67,8 @@ public enum PlaylistValidator {
         }
         var continued: [UInt8]?
         var isPlaylist = true
+        // Lines whose attribute lists have spaces only beside a `,` or an `=`: read as meant.
+        var spacedAsMeant: Set<Int> = []
         while let line = try reader.next() {
             // A file that is not a playlist is said to be so, once: no rule reads its bytes as lines.
             if line.raw.number == 1, readerFindings.contains(where: { $0.id == ParseDiagnostics.notAPlaylist.id }) {
@@ -81,6 +83,13 @@ public enum PlaylistValidator {
             switch line.kind {
             case .tag(_?):
                 guard line.raw.part == .whole else { continue }
+                if readerFindings.last?.location.line == line.raw.number,
+                    readerFindings.reversed().prefix(while: { $0.location.line == line.raw.number }).contains(where: {
+                        $0.id == ParseDiagnostics.attributeWhitespace.id
+                    }), Self.spacedOnlyBesideDelimiters(line.content)
+                {
+                    spacedAsMeant.insert(line.raw.number)
+                }
                 // A tag cut by a `\` (one finding, the reader's) is judged once its rest is read.
                 if reader.continuesOnNextLine {
                     continued = Array(line.content.dropLast())
@@ -124,7 +133,10 @@ public enum PlaylistValidator {
             readerFindings[index].message =
                 "{$\(name)} is used before it is defined: its EXT-X-DEFINE is at line \(line); move the EXT-X-DEFINE above its first use"
         }
-        let garbled = Set(readerFindings.filter { Self.garbling.contains($0.id) }.map(\.location.line))
+        // A space beside a comma or an `=` is a mistake of its own: the line is read as its author meant it,
+        // and what the rules find in it (FPS-method, a template mismatch) is another.
+        let garbled = Set(
+            readerFindings.filter { Self.garbling.contains($0.id) && !spacedAsMeant.contains($0.location.line) }.map(\.location.line))
         let ruleFindings = garbled.isEmpty ? context.findings : context.findings.filter { !garbled.contains($0.location.line) }
         var findings = (readerFindings + ruleFindings).filter { !options.disabledRules.contains($0.id) }
         if options.warningsAsErrors {
@@ -178,6 +190,31 @@ public enum PlaylistValidator {
 
     /// The reader's findings that leave a line unread as its author meant it. (A tag behind spaces, or with
     /// a stray tab or control character, is read without them.)
+    /// Whether every space or tab outside quotes in a tag's attribute list stands beside a `,` or an `=` (or
+    /// at its ends): the parser reads such a list as its author meant it. A space inside a value
+    /// (`METHOD=SAMPLE -AES`) cuts the value, and what rules make of the rest is the same mistake again.
+    static func spacedOnlyBesideDelimiters(_ content: UnsafeRawBufferPointer) -> Bool {
+        guard let colon = content.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "=")]
+        var index = colon + 1
+        var inQuotes = false
+        while index < content.count {
+            let byte = content[index]
+            if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+            guard !inQuotes, isSpace(byte) else {
+                index += 1
+                continue
+            }
+            let start = index
+            while index < content.count, isSpace(content[index]) { index += 1 }
+            let before = start == colon + 1 ? nil : content[start - 1]
+            let after = index == content.count ? nil : content[index]
+            guard before == nil || after == nil || delimiters.contains(before!) || delimiters.contains(after!) else { return false }
+        }
+        return true
+    }
+
     private static let garbling: Set<DiagnosticID> = [
         ParseDiagnostics.attributeSyntax.id, ParseDiagnostics.unterminatedQuote.id, ParseDiagnostics.attributeWhitespace.id,
         ParseDiagnostics.invalidUTF8.id, ParseDiagnostics.lineTooLong.id,
