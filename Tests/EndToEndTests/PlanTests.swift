@@ -327,6 +327,38 @@ struct PlanTests {
         for title in titles { #expect(FileManager.default.fileExists(atPath: scratch.path("out/\(title)/master.m3u8"))) }
     }
 
+    @Test(
+        "a key skdpack adds (a period with other systems' keys only) has no old URI for --match: the message says so and what gives the value"
+    )
+    func addedKeyHasNothingToMatch() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let widevine = { (kid: String) in
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAA",KEYID=0x\#(kid),KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+        }
+        try scratch.write(
+            "v.m3u8",
+            [
+                "#EXTM3U", "#EXT-X-VERSION:5", "#EXT-X-TARGETDURATION:6",
+                #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=t1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#,
+                widevine(String(repeating: "1", count: 32)), "#EXTINF:6.0,", "a.ts", widevine(String(repeating: "2", count: 32)),
+                "#EXTINF:6.0,",
+                "b.ts", "#EXT-X-ENDLIST", "",
+            ].joined(separator: "\n"))
+        let before = try scratch.text("v.m3u8")
+        let run = try SKDPackRunner.run(
+            [
+                "apply", "--template", "entitlement-kid", "--var", "entitlement_url=https://lic2.example.com/fps", "--match",
+                "[?&]cid=(?<content_id>[^&]+)", "--in-place", scratch.path("v.m3u8"),
+            ])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(
+            run.stderr.contains(
+                "v.m3u8:8:1: error: {content_id} has no value: no source gives one, and the template has no default for it (this key period "
+                    + "has no FairPlay key for --match to read content_id from: the key is added;"), "\(run.stderr)")
+        #expect(try scratch.text("v.m3u8") == before, "left as it was")
+    }
+
     @Test("two inputs whose playlists would be one path of a --diff (a/master.m3u8 twice, a patch that cannot say which): refused")
     func diffCollision() throws {
         let scratch = try Scratch()

@@ -272,7 +272,16 @@ final class KeyURIs: Sendable {
             if let failure {
                 var message = failure.message
                 if failure.problem == .missingValue, let name = failure.variable {
-                    message += " (\(uris.variables.names.whereValuesComeFrom(for: name)))"
+                    let names = uris.variables.names
+                    if key.oldURI == nil, uris.variables.match?.groupNames.contains(name) == true {
+                        // A key skdpack adds (the period had other systems' keys only): no old URI to match.
+                        message +=
+                            " (this key period has no FairPlay key for \(names.match) to read \(name) from: the key is "
+                            + "added; give \(name) for such titles with \(names.values) \(name)=…, a catalogue column or a "
+                            + "\(names.pathPattern) group)"
+                    } else {
+                        message += " (\(names.whereValuesComeFrom(for: name)))"
+                    }
                 }
                 throw .refused(ApplyDiagnostics.renderFailed, message + "; the playlist is left as it was")
             }
