@@ -45,6 +45,24 @@ struct TemplateMatcherTests {
         #expect(matcher.check("skd://old.example.com/fps?cid=42") != .matches)
     }
 
+    @Test("a URI that differs only in its secret part says so, showing neither value; one that differs elsewhere shows where")
+    func onlyTheSecretDiffers() throws {
+        let matcher = try Self.matcher("expressplay-token", pinned: ["token": "NewTokenValue99999"])
+        let prefix = "skd://fp.service.expressplay.com:80/hms/fp/rights/?ExpressPlayToken="
+        guard case .mismatch(let reason) = matcher.check(prefix + "OldTokenValue12345") else {
+            Issue.record("matched")
+            return
+        }
+        #expect(
+            reason
+                == "this key URI is the one the template expressplay-token makes with token=REDACTED but for its secret token: "
+                + "the value here is another than the one given (neither is shown)")
+        #expect(matcher.check(prefix + "NewTokenValue99999") == .matches)
+        let entitlement = try Self.matcher("entitlement", pinned: ["entitlement_url": "https://new.example.com/fps"])
+        guard case .mismatch(let other) = entitlement.check("skd://old.example.com/fps?cid=42") else { return }
+        #expect(other.contains("makes skd://new.example.com/fps?cid=42, not this URI"), "\(other)")
+    }
+
     @Test("another form is a mismatch that names the template")
     func otherForm() throws {
         #expect(

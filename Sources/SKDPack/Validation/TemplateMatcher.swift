@@ -68,6 +68,14 @@ public final class TemplateMatcher: @unchecked Sendable {
         let secrets = definition.secretNames
         let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map { Secret($0.value) })
         let rendering = " makes \(redaction.redact(firstRendering))"
+        // Where the URI differs only in its secret part, the two would read alike once hidden: said so.
+        let both = redaction.adding(secretValues(in: uri))
+        let pinnedSecrets = secrets.filter { pinned[$0] != nil }.sorted()
+        if !pinnedSecrets.isEmpty, both.redact(firstRendering) == both.redact(uri) {
+            return .mismatch(
+                "this key URI is the one the template \(definition.name) makes with \(pins) but for its secret "
+                    + "\(pinnedSecrets.joined(separator: ", ")): the value here is another than the one given (neither is shown)")
+        }
         return .mismatch(
             pins.isEmpty
                 ? "this key URI is not one the template \(definition.name) makes (\(definition.uri))"
