@@ -4,6 +4,8 @@
 public struct SettingNames: Sendable, Hashable {
     /// Values given for the whole run (`--var`).
     public var values: String
+    /// The setting that announces every FairPlay key in its master (`--session-keys`).
+    public var sessionKeys = "the setting that adds session keys"
     /// Values given for the whole run, read from files (`--var-file`).
     public var valueFiles = "a value read from a file for the run"
     /// The pattern read out of each existing key URI (`--match`).

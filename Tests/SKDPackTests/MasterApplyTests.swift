@@ -81,6 +81,33 @@ struct MasterApplyTests {
                 ]))
     }
 
+    @Test("a master that announces a session key, whose media now use keys it does not announce, is warned of without --session-keys")
+    func unannouncedKeysWarned() throws {
+        let one = #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        var perTrack = files(master: Self.master([one]))
+        for (path, stem) in [("t/audio/en.m3u8", "en"), ("t/video/v.m3u8", "v"), ("t/video/iframes.m3u8", "iframes")] {
+            perTrack[path] = Self.media.replacingOccurrences(of: "skd://old", with: "skd://old/\(stem)")
+        }
+        var fixture = try ApplyFixture(perTrack)
+        defer { fixture.remove() }
+        try fixture.apply(template: "skd://k/{playlist_stem}")
+        let warnings = fixture.outcome("t/master.m3u8")?.diagnostics.filter { $0.id.rawValue == "PKG-session-key-missing" } ?? []
+        #expect(warnings.count == 1, "\(fixture.outcome("t/master.m3u8")?.diagnostics ?? [])")
+        #expect(
+            warnings.first?.message.contains("announces 1 FairPlay session key, and its media now use 2 FairPlay keys it does not announce")
+                == true)
+        #expect(warnings.first?.location.line == 3)
+        // Asked for: announced, and nothing to warn of.
+        try fixture.apply(template: "skd://k/{playlist_stem}", sessionKeys: true)
+        #expect(fixture.outcome("t/master.m3u8")?.diagnostics.contains { $0.id.rawValue == "PKG-session-key-missing" } == false)
+        // A master that announces none: a choice, not warned of here (validate's PKG rules judge it).
+        perTrack["t/master.m3u8"] = Self.master([])
+        var plain = try ApplyFixture(perTrack)
+        defer { plain.remove() }
+        try plain.apply(template: "skd://k/{playlist_stem}")
+        #expect(plain.outcome("t/master.m3u8")?.diagnostics.isEmpty == true, "\(plain.outcome("t/master.m3u8")?.diagnostics ?? [])")
+    }
+
     @Test("a title whose media playlist fails is left as it was, master and every other playlist")
     func mediaFailure() throws {
         let old = #"#EXT-X-SESSION-KEY:METHOD=SAMPLE-AES,URI="skd://old",KEYFORMAT="com.apple.streamingkeydelivery""#

@@ -8,6 +8,7 @@ extension SettingNames {
             followSymlinks: "--follow-symlinks")
         names.cpix = "--cpix"
         names.valueFiles = "--var-file"
+        names.sessionKeys = "--session-keys"
         names.root = "--root DIR"
         names.kidFromMedia = "--kid-from media"
         names.allowSharedContentID = "--allow-shared-content-id"
