@@ -86,6 +86,12 @@ struct PlanTests {
             ["apply", "--template", "entitlement", "--catalog", scratch.path("misspelt.csv")],
             says: "has no content_id column, and nothing else gives {content_id}; is its column contentid meant? name it content_id",
             scratch: scratch)
+        // A template of the user's own may hold the typo: both are offered.
+        try scratch.write("own.csv", "title_dir,content_id\nlegacy-title,t-1\n")
+        try refused(
+            ["apply", "--template", "skd://lic.example.com/{content_idd}", "--catalog", scratch.path("own.csv")],
+            says: "is its column content_id meant? name it content_idd, or write {content_id} in the template if that is the typo",
+            scratch: scratch)
         try scratch.write(
             "no-row.csv",
             "title_dir,content_id,entitlement_url\nclear-title,t-1,https://lic.example.com/fps\n"

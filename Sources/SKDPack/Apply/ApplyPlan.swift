@@ -383,9 +383,15 @@ public struct ApplyPlan: Sendable {
             return needed.map { name in "{\(name)} has no value from any source: \(names.whereValuesComeFrom(for: name))" }
         }
         let columns = catalog.columns
+        let shipped = TemplateLibrary.shippedNames.contains(definition.name) && definition.path?.hasPrefix("templates/") == true
         return needed.filter { !columns.contains($0) }.map { name in
             "the catalogue \(catalog.path) has no \(name) column, and nothing else gives {\(name)}"
-                + (NearestName.nearest(to: name, in: columns.sorted()).map { "; is its column \($0) meant? name it \(name)" } ?? "")
+                + (NearestName.nearest(to: name, in: columns.sorted()).map { column in
+                    // A shipped template is right as it is; a template of the user's may hold the typo.
+                    shipped
+                        ? "; is its column \(column) meant? name it \(name)"
+                        : "; is its column \(column) meant? name it \(name), or write {\(column)} in the template if that is the typo"
+                } ?? "")
                 + " (its columns: \(columns.sorted().joined(separator: ", ")))"
         }
     }
