@@ -101,6 +101,24 @@ struct PlanTests {
             says: "for title_dir legacy-title", scratch: scratch)
     }
 
+    @Test("a title without its catalogue row is named as a row would name it: its folder relative to the input")
+    func missingRowNamedAsARow() throws {
+        let scratch = try Scratch(folder: nil)
+        defer { scratch.remove() }
+        let media =
+            "#EXTM3U\n#EXT-X-TARGETDURATION:6\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://old\",KEYFORMAT=\"com.apple.streamingkeydelivery\"\n#EXTINF:6,\na.ts\n"
+        for episode in ["ep1", "ep2"] {
+            try FileManager.default.createDirectory(atPath: scratch.path("lib/series-b/\(episode)"), withIntermediateDirectories: true)
+            try scratch.write("lib/series-b/\(episode)/v.m3u8", media)
+        }
+        try scratch.write("titles.csv", "title_dir,content_id\nseries-b/ep2,e2\n")
+        let run = try SKDPackRunner.run([
+            "apply", "--template", "content-id", "--catalog", scratch.path("titles.csv"), "--check", scratch.path("lib"),
+        ])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(run.stderr.contains("for title_dir series-b/ep1 (nor for the path"), "\(run.stderr)")
+    }
+
     @Test("5. renditions in sub-folders get their title's catalogue row: title_dir is the master's folder")
     func renditionsInSubfolders() throws {
         let scratch = try Scratch()

@@ -402,8 +402,10 @@ public struct ApplyPlan: Sendable {
         var problems: [String] = []
         for package in packages {
             for playlist in playlists(of: package) where catalog.row(for: playlist) == nil {
+                // The title as a row would name it: its folder relative to the input (its base name at the input).
+                let title = playlist.titleRelativeDirectory.flatMap { $0.isEmpty ? nil : $0 } ?? playlist.titleDirectory
                 problems.append(
-                    "no catalogue row in \(catalog.path) for title_dir \(playlist.titleDirectory) (nor for the path \(playlist.path)): "
+                    "no catalogue row in \(catalog.path) for title_dir \(title) (nor for the path \(playlist.path)): "
                         + "its title would get no \(needed.joined(separator: ", "))")
                 break
             }
