@@ -645,13 +645,10 @@ private struct MediaWalk {
                 return false
             }
         }
-        // A new URI of a form skdpack knows holds its secret there, whatever template wrote it (an inline
-        // one declares nothing secret): hidden wherever the run shows it. (Its bearer tokens are its secret
-        // values' or its values' own, noted as they came in: it is not searched again.)
-        if !sameURI {
-            let newSecrets = applier.oldSecrets.secretsOfKnownForms(in: UnsafeRawBufferPointer(renderedURI))
-            if !newSecrets.isEmpty { outcome.secretValues.formUnion(newSecrets) }
-        }
+        // A new URI is not searched for secrets: its template's secret values are noted as it renders, and a
+        // template knows its secret places when it is read (an inline one of a shipped secret form, a value
+        // where the bearer-token rule takes one: KeyTemplate.withBearerSecrets); the values put into it were
+        // searched as they came in (the old URI, --var, the catalogue row, the CPIX document).
         // The URI rendered last again (what it depends on repeats): its digest too.
         let digest =
             sameURI && keptURI == nil && lastRendered != nil ? lastRendered! : KeyEvidence.digest(UnsafeRawBufferPointer(renderedURI))

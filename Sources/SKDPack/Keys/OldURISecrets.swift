@@ -80,9 +80,8 @@ struct OldURISecrets: Sendable {
         return bearer.isEmpty ? known : known + bearer
     }
 
-    /// The secret values of a URI of a known form (a shipped template with a secret, or the run's own): what a
-    /// URI the run rendered can hold besides its template's secret values (``KeyTemplate/withBearerSecrets(_:)``).
-    func secretsOfKnownForms(in uri: UnsafeRawBufferPointer) -> [Secret] {
+    /// The secret values of a URI of a known form (a shipped template with a secret, or the run's own).
+    private func secretsOfKnownForms(in uri: UnsafeRawBufferPointer) -> [Secret] {
         guard let base = uri.baseAddress else { return [] }
         if uri.count >= 8 {
             let head = UInt64(littleEndian: uri.loadUnaligned(as: UInt64.self))
