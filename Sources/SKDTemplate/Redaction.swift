@@ -62,7 +62,8 @@ public struct Redaction: Sendable {
 
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
     /// A secret cut short where a message shows a long value (`"…"` or `"..."` after its first characters) is
-    /// hidden too: what stands before the cut, where it is the start of a secret (8 characters or more).
+    /// hidden too: what stands before the cut, where it is the start of a secret (8 characters and half the
+    /// secret or more).
     public func redact(_ text: String) -> String {
         guard !forms.isEmpty else { return text }
         var text = text
@@ -77,10 +78,12 @@ public struct Redaction: Sendable {
         while let range = rest.firstRange(of: cut) {
             var before = rest[..<range.lowerBound]
             // The longest start of a secret that the text before the cut ends with.
+            // At least 8 characters and half the secret: a secret URL's "https://" alone is no secret.
             let cutSecret = forms.lazy.compactMap { form -> Int? in
+                let shortest = max(8, (form.count + 1) / 2)
                 let longest = min(form.count - 1, before.count)
-                guard longest >= 8 else { return nil }
-                return (8...longest).reversed().first { before.hasSuffix(form.prefix($0)) }
+                guard longest >= shortest else { return nil }
+                return (shortest...longest).reversed().first { before.hasSuffix(form.prefix($0)) }
             }.max()
             if let cutSecret {
                 before.removeLast(cutSecret)

@@ -111,11 +111,13 @@ struct SecretPropertyTests {
             return (["--template", "content-id", "--match", "cid=(?<content_id>[^&]+)"], [], [])
         case 7:
             // An inline template of no shipped form that declares nothing secret: its token is a query value
-            // the bearer-token rule takes, or a JWT given whole.
+            // the bearer-token rule takes, a JWT given whole, or written out in the template itself.
             let jwt = "eyJhbGciOiJIUzI1NiJ9.\(new).c2lnbmF0dXJl"
-            return random.next() % 2 == 0
-                ? (["--template", "skd://lic.example.com/fps?cid=t&Auth_Token={t}", "--var", "t=\(new)"], [new], [])
-                : (["--template", "skd://lic.example.com/{t}", "--var", "t=\(jwt)"], [new], [])
+            switch random.next() % 3 {
+            case 0: return (["--template", "skd://lic.example.com/fps?cid=t&Auth_Token={t}", "--var", "t=\(new)"], [new], [])
+            case 1: return (["--template", "skd://lic.example.com/{t}", "--var", "t=\(jwt)"], [new], [])
+            default: return (["--template", "skd://lic.example.com/fps?cid=t&__token__=\(new)"], [new], [])
+            }
         default:
             // A CPIX document: the key server's URI (a token in it), the key's IV, its value.
             let kid = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }

@@ -92,8 +92,10 @@ struct SecretTypeTests {
             let message = "the value \"lic.example.com/fps/\(secret.prefix(30))\(cut)\" of content_id does not match"
             #expect(redaction.redact(message) == "the value \"lic.example.com/fps/REDACTED\(cut)\" of content_id does not match")
         }
-        // Text that merely ends like a short start of a secret before a cut stays.
+        // Text that merely ends like a short start of a secret before a cut stays: a secret URL's scheme is no secret.
         #expect(redaction.redact("see eyJ... and more") == "see eyJ... and more")
+        let url = Redaction(secrets: [Secret("https://lic.example.com/fps")])
+        #expect(url.redact("skd://https://… requests as https://…") == "skd://https://… requests as https://…")
     }
 
     @Test("a CPIX document's secrets: its explicit IVs, its FairPlay signaling's IVs and its key URIs' tokens, in either case")

@@ -109,7 +109,8 @@ public struct ApplyOptions: Sendable {
         let names = template.definition.secretNames
         return Redaction(
             secrets: variables.commandLine.filter { names.contains($0.name) }.map { Secret($0.value) } + variables.secrets
-                + keyTruth.secrets + variables.commandLine.flatMap { BearerTokens.secrets(in: $0.value) })
+                + keyTruth.secrets + variables.commandLine.flatMap { BearerTokens.secrets(in: $0.value) }
+                + template.literalSecrets)
     }
 }
 

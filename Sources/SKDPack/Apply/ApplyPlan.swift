@@ -313,10 +313,12 @@ public struct ApplyPlan: Sendable {
                 do {
                     try renderer.check(TemplateValue(value, source: row.source), of: name)
                 } catch {
+                    // The row's own tokens are hidden too (a bearer token in a value, as the run would find it).
+                    let redaction = options.redaction.adding(row.values.values.flatMap { BearerTokens.secrets(in: $0) })
                     if error.problem == .notKeyURI {
-                        schemes[name, default: (options.redaction.redact(error.message), 0)].rows += 1
+                        schemes[name, default: (redaction.redact(error.message), 0)].rows += 1
                     } else {
-                        problems.append(options.redaction.redact(error.message))
+                        problems.append(redaction.redact(error.message))
                     }
                     break
                 }

@@ -8,14 +8,14 @@ import SKDTemplate
 /// - a query parameter whose name, in any letter case, ends in `token`, `signature` or `secret`, or is one of
 ///   the names ``isSecretName(_:)`` lists (what CDNs and license services sign or authenticate with), with a value of at least
 ///   ``minimumLength`` characters (as written, and percent-decoded);
-/// - the password of a URI's user information (`https://user:password@host/`).
+/// - the password of a URI's user information (`https://user:password@host/`), 8 characters or more.
 /// A shorter value is not taken for a token: a redaction replaces every occurrence of a secret, and a
 /// value of a few characters would hide unrelated text.
 ///
 /// Asked of every key URI a run reads (a rendered URI's tokens are its values', ``KeyTemplate/withBearerSecrets(_:)``):
 /// a URI without `?`, `J` or `@` is told so by three `memchr`s, and a query's names are compared on their bytes.
 public enum BearerTokens {
-    static let minimumLength = 8
+    public static let minimumLength = 8
     public static func secrets(in text: String) -> [Secret] {
         var text = text
         return text.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
@@ -84,7 +84,9 @@ public enum BearerTokens {
         else { return }
         let value = String(decoding: uri[(equals + 1)..<range.upperBound], as: UTF8.self)
         found.append(Secret(value))
-        if let decoded = TemplateMatcher.percentDecoded(value), decoded != value { found.append(Secret(decoded)) }
+        if let decoded = TemplateMatcher.percentDecoded(value), decoded != value, decoded.utf8.count >= minimumLength {
+            found.append(Secret(decoded))
+        }
     }
 
     private static func password(in uri: UnsafeRawBufferPointer, into found: inout [Secret]) {
@@ -97,7 +99,9 @@ public enum BearerTokens {
             if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return }
             if byte == UInt8(ascii: ":"), colon == nil { colon = index }
             if byte == UInt8(ascii: "@") {
-                if let colon, index > colon + 1 { found.append(Secret(String(decoding: uri[(colon + 1)..<index], as: UTF8.self))) }
+                if let colon, index - colon - 1 >= minimumLength {
+                    found.append(Secret(String(decoding: uri[(colon + 1)..<index], as: UTF8.self)))
+                }
                 return
             }
             index += 1
@@ -107,6 +111,10 @@ public enum BearerTokens {
     /// Whether a query parameter's name is one the rule takes, compared on its bytes in any letter case
     /// (told apart by length first: a name the rule does not take costs a comparison or two).
     static func isSecretName(_ name: UnsafeRawBufferPointer) -> Bool {
+        // Akamai's `__token__` and `__hdnea__`: the name between its underscores.
+        var name = name
+        while let first = name.first, first == UInt8(ascii: "_") { name = UnsafeRawBufferPointer(rebasing: name.dropFirst()) }
+        while let last = name.last, last == UInt8(ascii: "_") { name = UnsafeRawBufferPointer(rebasing: name.dropLast()) }
         let count = name.count
         if count >= 5, endsWith(name, "token") { return true }
         if count >= 6, endsWith(name, "secret") { return true }
@@ -121,6 +129,7 @@ public enum BearerTokens {
         case 10: return endsWith(name, "credential")
         case 11: return endsWith(name, "key-pair-id")
         case 13: return endsWith(name, "authorization")
+        case 14: return endsWith(name, "wowzatokenhash")
         case 16: return endsWith(name, "x-amz-credential")
         case 17: return endsWith(name, "x-goog-credential")
         default: return false

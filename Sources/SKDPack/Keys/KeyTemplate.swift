@@ -204,6 +204,20 @@ public struct KeyTemplate: Sendable {
         return definition
     }
 
+    /// The secrets written out in the template's own text (a token in an inline `--template` or a file's
+    /// `uri:`): a bearer token by its rule, or the secret part of a shipped secret form. The rendered URI is
+    /// not searched, so they are known here.
+    public var literalSecrets: [Secret] { Self.literalSecrets(of: definition.uri) }
+
+    /// The secrets `template`'s literal text holds: its placeholders stand apart (a `{token}` is no token).
+    public static func literalSecrets(of template: Template) -> [Secret] {
+        let text = template.segments.map { segment in
+            if case .literal(let literal) = segment { return literal }
+            return "\u{0}"
+        }.joined()
+        return BearerTokens.secrets(in: text) + OldURISecrets(current: nil).secrets(in: text)
+    }
+
     /// ``init(reading:)``, its error as the library's.
     private static func reading(_ definition: TemplateDefinition) throws(TemplateLibrary.LookupError) -> KeyTemplate {
         do {

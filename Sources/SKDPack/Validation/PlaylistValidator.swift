@@ -83,10 +83,13 @@ public enum PlaylistValidator {
             switch line.kind {
             case .tag(_?):
                 guard line.raw.part == .whole else { continue }
-                if readerFindings.last?.location.line == line.raw.number,
-                    readerFindings.reversed().prefix(while: { $0.location.line == line.raw.number }).contains(where: {
-                        $0.id == ParseDiagnostics.attributeWhitespace.id
-                    }), Self.spacedOnlyBesideDelimiters(line.content)
+                // (Read as meant only where the space is the line's one garbling finding: a lower-case name or an
+                // open quote beside it still garbles the list.)
+                let garblings = readerFindings.reversed().prefix(while: { $0.location.line == line.raw.number }).filter {
+                    Self.garbling.contains($0.id)
+                }
+                if !garblings.isEmpty, garblings.allSatisfy({ $0.id == ParseDiagnostics.attributeWhitespace.id }),
+                    Self.spacedOnlyBesideDelimiters(line.content)
                 {
                     spacedAsMeant.insert(line.raw.number)
                 }

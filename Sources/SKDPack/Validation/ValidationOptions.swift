@@ -36,9 +36,10 @@ public struct ValidationOptions: Sendable {
     /// that are bearer tokens) and the key truth's in whatever is shown of this run.
     public var redaction: Redaction {
         guard let matcher = templateMatcher else { return Redaction(secrets: secrets + keyTruth.secrets) }
+        let literal = KeyTemplate.literalSecrets(of: matcher.definition.uri)
         let secret = matcher.definition.secretNames
         return Redaction(
             secrets: matcher.pinned.filter { secret.contains($0.key) }.map { Secret($0.value) } + secrets + keyTruth.secrets
-                + matcher.pinned.values.flatMap { BearerTokens.secrets(in: $0) })
+                + matcher.pinned.values.flatMap { BearerTokens.secrets(in: $0) } + literal)
     }
 }

@@ -48,12 +48,22 @@ struct RenderCommand: ParsableCommand {
                     "\(sources.givenSource(of: given)) \(given): the template \(definition.name) has no variable \(given)\(nearest) (its variables: \(names.joined(separator: ", ")))"
                 )
             }
-            if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {
-                throw UsageFailure("--old-uri \(oldURI) does not match --match \(match.text)")
-            }
             let values = sources.keyValues(
                 playlist: sources.playlistValues(for: identity), keyIndex: keyIndex, kid: kid?.lowercased(),
                 oldURI: oldURI, line: 0)
+            // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for
+            // (the template's secret values, values read from files or that are bearer tokens, the old URI's
+            // token, one written in the template itself).
+            let secrets =
+                showSecrets
+                ? []
+                : definition.secretNames.compactMap { values[$0].map { Secret($0.value) } } + sources.secrets
+                    + sources.commandLine.flatMap { BearerTokens.secrets(in: $0.value) } + KeyTemplate.literalSecrets(of: definition.uri)
+            let redaction =
+                showSecrets ? Redaction.none : Redaction(secrets: secrets).adding(KeyURISecrets.redaction(of: oldURI.map { [$0] } ?? []))
+            if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {
+                throw UsageFailure(redaction.redact("--old-uri \(oldURI) does not match --match \(match.text)"))
+            }
             let uri: String
             do throws(RenderError) {
                 uri = try definition.renderer.render(values)
@@ -62,16 +72,9 @@ struct RenderCommand: ParsableCommand {
                 if error.problem == .missingValue, let name = error.variable {
                     message += " (\(SettingNames.commandLine.whereValuesComeFrom(for: name)))"
                 }
-                FileHandleStandardError.write("skdpack render: \(message)\n")
+                FileHandleStandardError.write("skdpack render: \(redaction.redact(message))\n")
                 throw ExitStatus.findings
             }
-            // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for.
-            let secrets =
-                showSecrets
-                ? []
-                : definition.secretNames.compactMap { values[$0].map { Secret($0.value) } } + sources.secrets
-                    + sources.commandLine.flatMap { BearerTokens.secrets(in: $0.value) }
-            let redaction = Redaction(secrets: secrets)
             print(redaction.redact(uri))
             try LicenseReport.print(
                 for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts",

@@ -159,7 +159,8 @@ struct ValidateCommand: ParsableCommand {
             StopSignal.install()
             let result = run.run(observer: observer, report: report, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
-                    command: "validate", arguments: RunClock.subcommandArguments.map(options.redaction.redact), template: template,
+                    command: "validate", arguments: RunClock.subcommandArguments.map(options.redaction.redact),
+                    template: template.map(options.redaction.redact),
                     shard: library.shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true
@@ -201,7 +202,9 @@ struct ValidateCommand: ParsableCommand {
         let given = try TemplateOptions.given(variables: variables, files: variableFiles)
         for (name, value) in given { pinned[name] = value }
         let fromFiles = TemplateOptions.names(ofFiles: variableFiles)
-        options.secrets = given.filter { fromFiles.contains($0.name) }.map { Secret($0.value) }
+        var sources = VariableSources(commandLine: given)
+        sources.fromFiles = fromFiles
+        options.secrets = sources.secrets
         options.allowHosts = allowHosts
         if let template {
             let definition = try TemplateOptions.keyTemplate(of: template).definition
