@@ -26,7 +26,7 @@ struct SecretTypeTests {
         var random = SplitMix(seed: 0xBEA2E2)
         let secretNames = [
             "token", "access_token", "ExpressPlayToken", "sig", "Signature", "X-Amz-Signature", "hdnts", "Policy",
-            "Key-Pair-Id", "api_key", "jwt", "client_secret",
+            "Key-Pair-Id", "api_key", "jwt", "client_secret", "__token__", "__hdnea__", "wowzatokenhash",
         ]
         let clearNames = ["cid", "kid", "content_id", "period", "p", "lang", "tokens_left", "sigma", "keyid"]
         for _ in 0..<2_000 {

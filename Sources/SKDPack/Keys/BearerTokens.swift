@@ -113,8 +113,12 @@ public enum BearerTokens {
     static func isSecretName(_ name: UnsafeRawBufferPointer) -> Bool {
         // Akamai's `__token__` and `__hdnea__`: the name between its underscores.
         var name = name
-        while let first = name.first, first == UInt8(ascii: "_") { name = UnsafeRawBufferPointer(rebasing: name.dropFirst()) }
-        while let last = name.last, last == UInt8(ascii: "_") { name = UnsafeRawBufferPointer(rebasing: name.dropLast()) }
+        if name.first == UInt8(ascii: "_") || name.last == UInt8(ascii: "_") {
+            var (start, end) = (0, name.count)
+            while start < end, name[start] == UInt8(ascii: "_") { start += 1 }
+            while end > start, name[end - 1] == UInt8(ascii: "_") { end -= 1 }
+            name = UnsafeRawBufferPointer(rebasing: name[start..<end])
+        }
         let count = name.count
         if count >= 5, endsWith(name, "token") { return true }
         if count >= 6, endsWith(name, "secret") { return true }
@@ -137,6 +141,7 @@ public enum BearerTokens {
     }
 
     /// Whether `bytes` ends with `lower` (lower case ASCII), in any letter case.
+    @inline(__always)
     private static func endsWith(_ bytes: UnsafeRawBufferPointer, _ lower: StaticString) -> Bool {
         let count = lower.utf8CodeUnitCount
         guard bytes.count >= count else { return false }
