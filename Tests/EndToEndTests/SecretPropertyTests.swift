@@ -154,16 +154,17 @@ struct SecretPropertyTests {
     }
 
     @Test(
-        "no old or new token, IV or key value in standard output or error, a diff, any report format, inspect, cpix show, render, over 54 generated runs"
+        "no old or new token, IV or key value in standard output or error, a diff, any report format, inspect, cpix show, render, shards and their merge, a terminal, over 54 generated runs"
     )
     func noTokenAnywhere() throws {
         var random = SplitMix(seed: 0x5345_4352)
         // What the runs did, so that the property is not held of runs that did nothing.
-        var (written, reported, refused, rendered) = (0, 0, 0, 0)
+        var (written, reported, refused, rendered, terminals, merged) = (0, 0, 0, 0, 0, 0)
         defer {
             #expect(
-                written >= 6 && reported >= 12 && refused >= 2 && rendered >= 12,
-                "written \(written), reported \(reported), refused \(refused), rendered \(rendered)")
+                written >= 6 && reported >= 12 && refused >= 2 && rendered >= 12 && terminals >= 8 && merged >= 3,
+                "written \(written), reported \(reported), refused \(refused), rendered \(rendered), terminals \(terminals), merged \(merged)"
+            )
         }
         for run in 0..<54 {
             let scratch = try Scratch(folder: nil)
@@ -199,9 +200,31 @@ struct SecretPropertyTests {
             let renders =
                 try pinned.contains("--var") || pinned.contains("--var-file")
                 ? [SKDPackRunner.run(["render"] + pinned)] : []
+            // Every sixth run: the library in two shards, their JSON reports merged, and one shard's run on a
+            // terminal (the progress line), through `script`.
+            var shardTexts: [String] = []
+            if run % 6 == 1 {
+                for shard in 0..<2 {
+                    let arguments =
+                        ["apply"] + given + [
+                            "--check", "--shard", "\(shard)/2", "--report", scratch.path("s\(shard).json"), scratch.path("lib"),
+                        ]
+                    let sharded = try SKDPackRunner.run(arguments)
+                    shardTexts += [sharded.stdoutText, sharded.stderr]
+                }
+                let merge = try SKDPackRunner.run(["report", "merge", scratch.path("s0.json"), scratch.path("s1.json")])
+                // (A run the plan refuses writes no report: then there is nothing to merge.)
+                let both = ["s0.json", "s1.json"].allSatisfy { FileManager.default.fileExists(atPath: scratch.path($0)) }
+                // (1: titles of two shards that got one URI, which only the merge sees.)
+                #expect(merge.status <= 1 || !both, "\(merge.stderr)")
+                if both { merged += 1 }
+                shardTexts += [merge.stdoutText, merge.stderr]
+                shardTexts.append(try SKDPackRunner.runOnTerminal(["apply"] + given + ["--check", scratch.path("lib")]))
+                terminals += 1
+            }
             let inspectTexts = inspects.flatMap { [$0.stdoutText, $0.stderr] }
             let texts =
-                [apply.stdoutText, apply.stderr, validate.stdoutText, validate.stderr] + inspectTexts
+                [apply.stdoutText, apply.stderr, validate.stdoutText, validate.stderr] + inspectTexts + shardTexts
                 + (shows + renders).flatMap { [$0.stdoutText, $0.stderr] }
                 + (reports + validateReports).compactMap { try? String(contentsOfFile: $0, encoding: .utf8) }
             let what = "run \(run): apply \(given + destination) exit \(apply.status), validate exit \(validate.status)"
