@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// Percent-encoding of variable values, and the check every rendered URI passes (RFC 3986).
 ///
 /// This is what makes a template safe: whatever a value holds (`"`, a newline, `#EXT`, `{$x}`, a NUL,
@@ -19,6 +21,23 @@ public enum URIEscaping {
         var output: [UInt8] = []
         encode(value, mode, appendingTo: &output)
         return String(decoding: output, as: UTF8.self)
+    }
+
+    /// `text` with every `%HH` escape undone; `nil` where an escape is cut short or the bytes it makes are not
+    /// UTF-8. (What a value read back from a URI may have been before ``encode(_:_:)``.)
+    public static func decode(_ text: String) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(Bytes.hexValue), let low = iterator.next().flatMap(Bytes.hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// The same, appended to `output`: for building a URI in one buffer.

@@ -84,7 +84,7 @@ public enum BearerTokens {
         else { return }
         let value = String(decoding: uri[(equals + 1)..<range.upperBound], as: UTF8.self)
         found.append(Secret(value))
-        if let decoded = TemplateMatcher.percentDecoded(value), decoded != value, decoded.utf8.count >= minimumLength {
+        if let decoded = URIEscaping.decode(value), decoded != value, decoded.utf8.count >= minimumLength {
             found.append(Secret(decoded))
         }
     }

@@ -140,7 +140,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         for index in secretPlaceholders {
             guard let captured = match.output[index + 1].substring.map(String.init), !captured.isEmpty else { continue }
             values.append(captured)
-            if let decoded = Self.percentDecoded(captured), decoded != captured { values.append(decoded) }
+            if let decoded = URIEscaping.decode(captured), decoded != captured { values.append(decoded) }
         }
         return values.map(Secret.init)
     }
@@ -150,25 +150,9 @@ public final class TemplateMatcher: @unchecked Sendable {
     private static func values(behind captured: String, _ placeholder: Template.Placeholder) -> [String] {
         // The text as it stands too: the renderer keeps an escape already in a value ("x%41y" stays), so
         // the decoded text alone would not give such a URI back.
-        let texts = [percentDecoded(captured), captured].compactMap { $0 }.reduce(into: [String]()) { unique, text in
+        let texts = [URIEscaping.decode(captured), captured].compactMap { $0 }.reduce(into: [String]()) { unique, text in
             if !unique.contains(text) { unique.append(text) }
         }
         return placeholder.filters.contains(.stripScheme) ? texts.map { "https://" + $0 } + texts : texts
     }
-
-    static func percentDecoded(_ text: String) -> String? {
-        guard text.contains("%") else { return text }
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(Bytes.hexValue), let low = iterator.next().flatMap(Bytes.hexValue) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
 }
