@@ -104,13 +104,9 @@ public struct ApplyOptions: Sendable {
         return validation
     }
 
-    /// Secrets of the template, for redacting what apply reports.
+    /// What the run hides in whatever it shows (``SKDTemplate/Redaction/ofRun(template:given:fromFiles:keyTruth:)``).
     public var redaction: Redaction {
-        let names = template.definition.secretNames
-        return Redaction(
-            secrets: variables.commandLine.filter { names.contains($0.name) }.map { Secret($0.value) } + variables.secrets
-                + keyTruth.secrets + variables.commandLine.flatMap { BearerTokens.secrets(in: $0.value) }
-                + template.literalSecrets)
+        .ofRun(template: template.definition, given: variables.commandLine, fromFiles: variables.fromFiles, keyTruth: keyTruth)
     }
 }
 

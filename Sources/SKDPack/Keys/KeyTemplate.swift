@@ -204,11 +204,9 @@ public struct KeyTemplate: Sendable {
         return definition
     }
 
-    /// The secrets written out in the template's own text (a token in an inline `--template` or a file's
-    /// `uri:`), by the bearer-token rule. The rendered URI is not searched, so they are known here.
-    public var literalSecrets: [Secret] { Self.literalSecrets(of: definition.uri) }
-
-    /// The secrets `template`'s literal text holds: its placeholders stand apart (a `{token}` is no token).
+    /// The secrets written out in a template's own text (a token in an inline `--template` or a file's `uri:`),
+    /// by the bearer-token rule; its placeholders stand apart (a `{token}` is no token). A rendered URI is not
+    /// searched, so they are known here.
     public static func literalSecrets(of template: Template) -> [Secret] {
         // (Concatenated by hand: `joined()` here is an unspecialised generic call whose runtime type look-ups
         // cost a small run 200K instructions.)

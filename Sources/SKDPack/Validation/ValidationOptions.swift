@@ -27,19 +27,16 @@ public struct ValidationOptions: Sendable {
         didSet { if checksSegments { checksMedia = true } }
     }
 
-    /// Values secret whatever the template says: those pinned from files (`--var-file`).
-    public var secrets: [Secret] = []
+    /// The names of the values pinned from files (`--var-file`): secret whatever the template says.
+    public var fromFiles: Set<String> = []
 
     public init() {}
 
-    /// Hides the secret values pinned (variables the template marks secret, values read from files, values
-    /// that are bearer tokens) and the key truth's in whatever is shown of this run.
+    /// What the run hides in whatever it shows (``SKDTemplate/Redaction/ofRun(template:given:fromFiles:keyTruth:)``):
+    /// the values pinned are those given for it.
     public var redaction: Redaction {
-        guard let matcher = templateMatcher else { return Redaction(secrets: secrets + keyTruth.secrets) }
-        let literal = KeyTemplate.literalSecrets(of: matcher.definition.uri)
-        let secret = matcher.definition.secretNames
-        return Redaction(
-            secrets: matcher.pinned.filter { secret.contains($0.key) }.map { Secret($0.value) } + secrets + keyTruth.secrets
-                + matcher.pinned.values.flatMap { BearerTokens.secrets(in: $0) } + literal)
+        .ofRun(
+            template: templateMatcher?.definition, given: (templateMatcher?.pinned ?? [:]).map { ($0.key, $0.value) },
+            fromFiles: fromFiles, keyTruth: keyTruth)
     }
 }

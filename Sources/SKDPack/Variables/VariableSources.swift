@@ -28,12 +28,6 @@ public struct VariableSources: Sendable {
     /// says (files are where secrets are kept), and named as the file's setting in messages.
     public var fromFiles: Set<String> = []
 
-    /// The values read from files, secret: those of ``BearerTokens/minimumLength`` characters or more (a redaction
-    /// hides every occurrence of a secret, and a content id `42` read from a file would hide every 42 of a diff).
-    public var secrets: [Secret] {
-        commandLine.filter { fromFiles.contains($0.name) && $0.value.utf8.count >= BearerTokens.minimumLength }.map { Secret($0.value) }
-    }
-
     /// How messages name where the value of `name` given for the run came from (`--var` or `--var-file`).
     public func givenSource(of name: String) -> String { fromFiles.contains(name) ? names.valueFiles : names.values }
 

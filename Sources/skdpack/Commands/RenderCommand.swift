@@ -54,13 +54,12 @@ struct RenderCommand: ParsableCommand {
             // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for
             // (the template's secret values, values read from files or that are bearer tokens, the old URI's
             // token, one written in the template itself).
-            let secrets =
-                showSecrets
-                ? []
-                : definition.secretNames.compactMap { values[$0].map { Secret($0.value) } } + sources.secrets
-                    + sources.commandLine.flatMap { BearerTokens.secrets(in: $0.value) } + KeyTemplate.literalSecrets(of: definition.uri)
             let redaction =
-                showSecrets ? Redaction.none : Redaction(secrets: secrets).adding(KeyURISecrets.redaction(of: oldURI.map { [$0] } ?? []))
+                showSecrets
+                ? Redaction.none
+                : Redaction.ofRun(template: definition, given: sources.commandLine, fromFiles: sources.fromFiles, keyTruth: KeyTruth())
+                    .adding(definition.secretNames.compactMap { values[$0].map { Secret($0.value) } })
+                    .adding(KeyURISecrets.redaction(of: oldURI.map { [$0] } ?? []))
             if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {
                 throw UsageFailure(redaction.redact("--old-uri \(oldURI) does not match --match \(match.text)"))
             }

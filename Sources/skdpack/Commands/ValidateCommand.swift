@@ -202,9 +202,7 @@ struct ValidateCommand: ParsableCommand {
         let given = try TemplateOptions.given(variables: variables, files: variableFiles)
         for (name, value) in given { pinned[name] = value }
         let fromFiles = TemplateOptions.names(ofFiles: variableFiles)
-        var sources = VariableSources(commandLine: given)
-        sources.fromFiles = fromFiles
-        options.secrets = sources.secrets
+        options.fromFiles = fromFiles
         options.allowHosts = allowHosts
         if let template {
             let definition = try TemplateOptions.keyTemplate(of: template).definition
