@@ -124,9 +124,7 @@ struct SecretPropertyTests {
             let iv = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             let value = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             let hex = { (bytes: [UInt8]) in bytes.map { String(format: "%02x", $0) }.joined() }
-            let k = hex(kid)
-            let uuid = [k.prefix(8), k.dropFirst(8).prefix(4), k.dropFirst(12).prefix(4), k.dropFirst(16).prefix(4), k.dropFirst(20)]
-                .map(String.init).joined(separator: "-")
+            let uuid = KeyTruthTitle.uuid(kid)
             let signaling =
                 #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="\#(expressPlay + new)",IV=0x\#(hex(iv).uppercased()),KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
             try scratch.write(
