@@ -12,26 +12,17 @@ struct FairPlayKeyMissingRule: ValidationRule {
         summary: "A key period is encrypted (SAMPLE-AES) for other systems but has no FairPlay key, where a template says "
             + "FairPlay keys are expected: a FairPlay player cannot play it.",
         specSection: "4.3.2.4")
-    static let tags: Set<TagName>? = [.key]
+    static let tags: Set<TagName>? = []
 
-    /// The METHOD of each system's key in force, by KEYFORMAT, and the line of the first.
-    private var inForce: [String: (method: String, line: Int)] = [:]
     private var reported = false
 
-    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard tag.name == .key, let key = KeyTag(tag) else { return }
-        if key.isClear {
-            inForce = [:]
-        } else {
-            inForce[key.keyFormat] = (key.method, line.raw.number)
-        }
-    }
-
+    /// Judged on the keys the reader holds in force for the segment (one per KEYFORMAT).
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
-        guard !reported, context.templateMatcher != nil, inForce[FairPlay.keyFormat] == nil,
-            let (format, other) = inForce.filter({ $0.value.method == FairPlay.method }).min(by: { $0.value.line < $1.value.line })
+        guard !reported, context.templateMatcher != nil, !context.reader.hasKeyInForce(format: FairPlay.keyFormat),
+            let other = context.reader.firstKeyInForce(where: { $0.attribute("METHOD", is: FairPlay.method) })
         else { return }
         reported = true
+        let format = KeyTag(attributes: other.attributes, isSessionKey: false).keyFormat
         context.report(
             Self.kind,
             "this key period is encrypted with METHOD=\(FairPlay.method) (the \(ProtectionSystemsRule.describe([format])) key of "
