@@ -242,7 +242,7 @@ struct FirstContactTests {
         #expect(try Self.completions(["validate", "--disable", "HLS-version"]) == ["HLS-version-too-high", "HLS-version-too-low"])
         #expect(try Self.completions(["apply", "--disable", "HLS-tab"]) == ["HLS-tab-character"])
         #expect(try Self.completions(["apply", "--kid-from", ""]) == ["media"])
-        #expect(try Self.completions(["validate", "--format", ""]) == ["human", "json", "xml", "junit", "sarif"])
+        #expect(try Self.completions(["validate", "--format", ""]) == ["human", "json", "xml", "junit", "sarif", "html"])
         #expect(try Self.completions(["report", "merge", "--format", ""]) == ["json", "xml", "junit", "sarif", "html"])
         #expect(try Self.completions(["apply", "--report", "out"]) == ["out.json", "out.xml", "out.junit.xml", "out.sarif", "out.html"])
     }

@@ -169,6 +169,21 @@ struct ValidateCommandTests {
         #expect(results.map { $0["level"] as? String } == ["error", "warning"])
     }
 
+    @Test("--format takes every report format, html included, and names them all when given another")
+    func everyReportFormat() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let page = try SKDPackRunner.run(["validate", "--format", "html", scratch.path("library")])
+        #expect(page.status == 1)
+        #expect(page.stdoutText.hasPrefix("<!DOCTYPE html>"))
+        #expect(page.stdoutText.contains("HLS-version-too-low") && page.stdoutText.hasSuffix("</html>\n"))
+        let filed = try SKDPackRunner.run(["validate", "--report", scratch.path("report.html"), scratch.path("library")])
+        #expect(filed.status == page.status)
+        let wrong = try SKDPackRunner.run(["validate", "--format", "htm", scratch.path("library")])
+        #expect(wrong.status == 2)
+        for format in ["human", "json", "xml", "junit", "sarif", "html"] { #expect(wrong.stderr.contains(format)) }
+    }
+
     /// Each finding of a JSON report as "file:line rule".
     static func findings(_ report: Data) throws -> [String] {
         let json = try #require(try JSONSerialization.jsonObject(with: report) as? [String: Any])

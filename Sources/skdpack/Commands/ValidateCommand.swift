@@ -40,12 +40,31 @@ struct ValidateCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case human, json, xml, junit, sarif }
+    /// What standard output gets: findings for people, or a report in any of the report formats (the list
+    /// is `ReportFormat`'s: a format added there is a `--format` here).
+    enum Format: ExpressibleByArgument, Equatable {
+        case human
+        case report(ReportFormat)
+
+        init?(argument: String) {
+            if argument == "human" {
+                self = .human
+            } else if let format = ReportFormat(rawValue: argument) {
+                self = .report(format)
+            } else {
+                return nil
+            }
+        }
+
+        static var allValueStrings: [String] { ["human"] + ReportFormat.allCases.map(\.rawValue) }
+        static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+        var defaultValueDescription: String { "human" }
+    }
 
     @Argument(help: "Playlists, directories of playlists, or - for standard input.")
     var paths: [String] = []
 
-    @Option(help: "Output format: human, json, xml (the report; schemas from `skdpack report schema`), junit or sarif.")
+    @Option(help: "Output format: human, or the report in that format (schemas from `skdpack report schema`).")
     var format: Format = .human
 
     @Option(help: ArgumentHelp(ReportOptions.help, valueName: "FILE"), completion: Completions.reportFile)
@@ -145,7 +164,7 @@ struct ValidateCommand: ParsableCommand {
             let report: ReportFiles?
             // Standard output in the --format asked for, and every --report file, in one pass.
             var targets = try ReportOptions.targets(self.report)
-            if format != .human { targets.insert((.stream(fd: 1, name: "<stdout>"), ReportFormat(rawValue: format.rawValue)!), at: 0) }
+            if case .report(let format) = format { targets.insert((.stream(fd: 1, name: "<stdout>"), format), at: 0) }
             do {
                 report = targets.isEmpty ? nil : try ReportFiles(targets, tool: Report.Tool(version: SKDPackVersion.current))
             } catch {
