@@ -3,7 +3,8 @@
 # entitlement server, keeping each title's content id, which --match reads out of the key's URI: the
 # bare id of an old skd://{content_id} key, or the cid of a key already migrated (so that a second run
 # changes nothing). --session-keys gives each master the FairPlay session keys its media playlists use
-# (what lets a player request the key before the first segment; validate warns of a master without one).
+# (what lets a player request the key before the first segment; validate warns of a master that announces
+# some session keys but not all its media playlists' FairPlay keys).
 # First a diff to review, then the run, then a check that nothing is left to do.
 #
 #   examples/migrate.sh [LIBRARY]

@@ -78,6 +78,23 @@ struct KeyMapTests {
         #expect(try scratch.snapshot(folder) == before, "nothing of the title is written")
     }
 
+    @Test("keys told apart by their old FairPlay URIs only: the message says they differ, without a blank-looking pair")
+    func foldedByOldURIs() throws {
+        let scratch = try Scratch(folder: "title")
+        defer { scratch.remove() }
+        try scratch.write(
+            "title/video.m3u8",
+            Self.media([
+                .keys(keyID: nil, fairPlay: "skd://old.example.com/fps?cid=title-1&kp=1"),
+                .keys(keyID: nil, fairPlay: "skd://old.example.com/fps?cid=title-1&kp=2"),
+            ]))
+        try refusedWhole(
+            Self.entitlement + ["--match", "[?&]cid=(?<content_id>[^&]+)"], scratch, folder: "title",
+            says:
+                "this key period's key is not the key of line 6, as their old FairPlay URIs differ, yet the template gives both one URI"
+        )
+    }
+
     @Test("1. FairPlay keys inserted beside rotating Widevine keys, with a template whose values do not change per period: refused")
     func insertedBesideRotation() throws {
         let scratch = try Scratch(folder: "title")

@@ -74,8 +74,13 @@ extension KeyMap.Conflict {
         switch self {
         case .oneURIForTwoKeys(let first, let second):
             let what = writing ? "yet the template gives both one URI" : "yet both have this FairPlay URI"
-            return "this key period's key (\(second.evidence)) is not the key of \(Self.name(first.place, from: second.place)) "
-                + "(\(first.evidence)), \(what): a license server answers one key for a URI, so a player would play both "
+            let other = Self.name(first.place, from: second.place)
+            // Evidence of one kind named once: "(its old FairPlay URI) … (its old FairPlay URI)" read as a blank.
+            let differ =
+                first.evidence.kind == second.evidence.kind && first.evidence.keyIDHex == nil
+                ? "this key period's key is not the key of \(other), as \(Self.plural(second.evidence)) differ"
+                : "this key period's key (\(second.evidence)) is not the key of \(other) (\(first.evidence))"
+            return differ + ", \(what): a license server answers one key for a URI, so a player would play both "
                 + "with one key; "
                 + (writing
                     ? Self.advice(first, second, variables: variables)
@@ -88,6 +93,11 @@ extension KeyMap.Conflict {
                     ? "make the URI depend on the key only ({kid}, {key_index}), not on the period or the playlist"
                     : "give the key one URI in every period and rendition")
         }
+    }
+
+    /// Evidence that is no key id, named for two periods at once ("their old FairPlay URIs").
+    private static func plural(_ evidence: KeyEvidence) -> String {
+        evidence.kind == .oldURI ? "their old FairPlay URIs" : "their other systems' key tags"
     }
 
     /// What to put in a template that gives two keys one URI: `{kid}` where the keys are of two playlists
