@@ -16,6 +16,8 @@ public final class HTMLReportStream: ReportStream {
     /// The package being gathered, and its entries.
     private var package: String?
     private var entries: [Report.Playlist] = []
+    /// How the section names each of its playlists (``shortNames(_:)``), made when the section is written.
+    private var names: [String: String] = [:]
     private var titles = 0
     private var failingTitles: [(index: Int, name: String)] = []
     private var failingCount = 0
@@ -73,13 +75,14 @@ public final class HTMLReportStream: ReportStream {
             package = nil
         }
         guard let package else { return [] }
+        names = Self.shortNames(entries.map(\.path))
         titles += 1
         let index = titles
         var findings: [String: (severity: Severity, count: Int, first: [String], message: String)] = [:]
         var order: [String] = []
         for playlist in entries {
             for finding in playlist.diagnostics {
-                let place = "\(Self.fileName(playlist.path)):\(finding.line)"
+                let place = "\(name(playlist.path)):\(finding.line)"
                 if var known = findings[finding.rule] {
                     known.count += 1
                     if known.first.count < 5, !known.first.contains(place) { known.first.append(place) }
@@ -247,7 +250,7 @@ public final class HTMLReportStream: ReportStream {
         for group in groups {
             let playlist = group.playlists[0]
             let periods = playlist.keyPeriods ?? []
-            let names = group.playlists.map { Self.fileName($0.path) }
+            let names = group.playlists.map { name($0.path) }
             let shown =
                 names.count <= 3 ? names.joined(separator: ", ") : names.prefix(2).joined(separator: ", ") + " and \(names.count - 2) more"
             let total = max(1, periods.reduce(0) { $0 + $1.durationMilliseconds })
@@ -266,7 +269,7 @@ public final class HTMLReportStream: ReportStream {
             if periods.count > Self.drawnPeriods { html += "<p class=\"muted\">The first \(Self.drawnPeriods) periods are drawn.</p>\n" }
             html += """
                 <table class="periods">
-                <thead><tr><th>#</th><th>First segment, line in \(Self.escape(Self.fileName(playlist.path)))</th><th>Starts</th><th>Lasts</th><th>Keys</th></tr></thead>
+                <thead><tr><th>#</th><th>First segment, line in \(Self.escape(name(playlist.path)))</th><th>Starts</th><th>Lasts</th><th>Keys</th></tr></thead>
                 <tbody>
 
                 """
@@ -303,7 +306,7 @@ public final class HTMLReportStream: ReportStream {
                 let keyID = period.keys.lazy.compactMap(\.keyID).first
                 let name = keyID.map { "kid:" + $0 } ?? "uri:" + (fairPlay.uri ?? "")
                 let use =
-                    "\(Self.fileName(playlist.path)) \(Self.time(period.startMilliseconds))–"
+                    "\(self.name(playlist.path)) \(Self.time(period.startMilliseconds))–"
                     + Self.time(period.startMilliseconds + period.durationMilliseconds)
                 if let index = keys.firstIndex(where: { $0.name == name }) {
                     if let uri = fairPlay.uri, !keys[index].uris.contains(uri) { keys[index].uris.append(uri) }
@@ -363,7 +366,7 @@ public final class HTMLReportStream: ReportStream {
         for playlist in measured {
             let segments = playlist.measured!.segments
             let variant = declaredFor[Self.normalized(playlist.path)]
-            html += "<div class=\"charts\"><h4>\(Self.escape(Self.fileName(playlist.path)))</h4>\n"
+            html += "<div class=\"charts\"><h4>\(Self.escape(name(playlist.path)))</h4>\n"
             html += Self.bitRateChart(segments, bandwidth: variant?.bandwidth, average: variant?.averageBandwidth)
             html += Self.durationChart(segments)
             html += "</div>\n"
@@ -574,6 +577,26 @@ public final class HTMLReportStream: ReportStream {
         let hundredths = Int((value * 100).rounded())
         let fraction = abs(hundredths % 100)
         return "\(hundredths < 0 && hundredths > -100 ? "-" : "")\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
+    /// How the section names the playlist at `path`.
+    private func name(_ path: String) -> String { names[path] ?? Self.fileName(path) }
+
+    /// A name for each of a title's playlists that tells it from the others: its file name, or, where two
+    /// share one (`360p/index.m3u8`, `720p/index.m3u8`), its path below the directory they all share.
+    static func shortNames(_ paths: [String]) -> [String: String] {
+        var counts: [String: Int] = [:]
+        for path in paths { counts[fileName(path), default: 0] += 1 }
+        guard counts.values.contains(where: { $0 > 1 }) else { return [:] }
+        var common = paths.first.map { directory(of: $0) } ?? ""
+        for path in paths.dropFirst() {
+            while !common.isEmpty, !path.hasPrefix(common) {
+                common = directory(of: String(common.dropLast()))
+            }
+        }
+        return Dictionary(
+            paths.map { path in (path, counts[fileName(path)]! > 1 ? String(path.dropFirst(common.count)) : fileName(path)) },
+            uniquingKeysWith: { first, _ in first })
     }
 
     static func fileName(_ path: String) -> String {

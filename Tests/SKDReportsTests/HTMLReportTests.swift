@@ -72,4 +72,23 @@ struct HTMLReportTests {
         bytes += tail
         #expect(bytes == (try ReportFormat.html.encode(report)))
     }
+
+    @Test("renditions of one file name (360p/index.m3u8, 720p/index.m3u8) are told apart by their paths in the title")
+    func sameFileNames() throws {
+        let key = Report.KeyPeriod.Key(
+            format: "com.apple.streamingkeydelivery", method: "SAMPLE-AES", uri: "skd://lic.example.com/fps?cid=t", keyID: nil)
+        let periods = [Report.KeyPeriod(line: 5, firstSegment: 0, startMilliseconds: 0, durationMilliseconds: 6000, keys: [key])]
+        let playlists = ["360p", "720p"].map { folder in
+            Report.Playlist(
+                path: "lib/t/\(folder)/index.m3u8", package: "lib/t/master.m3u8", kind: .media, status: .unchanged, changes: [],
+                diagnostics: [Report.Finding(rule: "HLS-version-too-low", severity: .error, line: 2, column: 1, message: "low")],
+                keyPeriods: periods)
+        }
+        let report = Report(tool: Report.Tool(version: "0.1.0"), run: ReportFixture.run, playlists: playlists)
+        let page = String(decoding: try ReportFormat.html.encode(report), as: UTF8.self)
+        #expect(page.contains("360p/index.m3u8, 720p/index.m3u8"))
+        #expect(page.contains("360p/index.m3u8 0:00") && page.contains("720p/index.m3u8 0:00"))
+        #expect(page.contains("360p/index.m3u8:2") && page.contains("720p/index.m3u8:2"))
+        #expect(!page.contains("index.m3u8, index.m3u8"))
+    }
 }
