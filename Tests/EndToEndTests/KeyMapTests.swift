@@ -78,6 +78,16 @@ struct KeyMapTests {
         #expect(try scratch.snapshot(folder) == before, "nothing of the title is written")
     }
 
+    @Test("a --match anchored with $ that misses a URI going on past its group says why")
+    func anchoredMatch() throws {
+        let scratch = try Scratch(folder: "title")
+        defer { scratch.remove() }
+        try scratch.write("title/video.m3u8", Self.media([.keys(keyID: nil, fairPlay: "skd://old.example.com/fps?cid=title-1&kp=1")]))
+        try refusedWhole(
+            Self.entitlement + ["--match", "cid=(?<content_id>[a-z]+-[0-9]+)$"], scratch, folder: "title",
+            says: "does not match --match cid=(?<content_id>[a-z]+-[0-9]+)$ (it ends in $, so it matches only where the URI ends")
+    }
+
     @Test("keys told apart by their old FairPlay URIs only: the message says they differ, without a blank-looking pair")
     func foldedByOldURIs() throws {
         let scratch = try Scratch(folder: "title")

@@ -320,8 +320,19 @@ final class KeyURIs: Sendable {
             if uris.makes(text) { throw .alreadyMade }
             throw .refused(
                 ApplyDiagnostics.matchFailed,
-                "the key URI \(text) does not match \(uris.variables.names.match) \(match.text); "
+                "the key URI \(text) does not match \(uris.variables.names.match) \(match.text)\(Self.anchorHint(match.text)); "
                     + "the playlist is left as it was")
+        }
+
+        /// Why a pattern anchored at an end misses a URI that goes on past it (a `$` after `cid=…` where the
+        /// URI has `&kp=1` next): the most common way a pattern written from one title misses another's.
+        private static func anchorHint(_ pattern: String) -> String {
+            if pattern.hasSuffix("$"), !pattern.hasSuffix("\\$") {
+                return " (it ends in $, so it matches only where the URI ends: where the URI goes on past the group, "
+                    + "drop the $ and stop the group at the next parameter, as [^&]+ does)"
+            }
+            if pattern.hasPrefix("^") { return " (it starts with ^, so it matches only at the URI's start)" }
+            return ""
         }
 
         /// Slot `index`'s value from the strongest of its sources that has one.
