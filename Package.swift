@@ -51,7 +51,7 @@ let package = Package(
         // schemas, embedded in code.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack", "SKDXML", "SKDBytes"],
+            dependencies: ["HLS", "SKDPack", "SKDXML", "SKDBytes", "SKDTemplate"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),

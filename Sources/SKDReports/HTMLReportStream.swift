@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDTemplate
 
 /// The report for people: one self-contained HTML page (no script, no request for a style, font or
 /// image: it opens from a mail attachment or a CI artifact), written as the run goes.
@@ -88,7 +89,7 @@ public final class HTMLReportStream: ReportStream {
                     if known.first.count < 5, !known.first.contains(place) { known.first.append(place) }
                     findings[finding.rule] = known
                 } else {
-                    findings[finding.rule] = (finding.severity, 1, [place], finding.message)
+                    findings[finding.rule] = (finding.severity, 1, [place], finding.message.text)
                     order.append(finding.rule)
                 }
             }
@@ -159,7 +160,7 @@ public final class HTMLReportStream: ReportStream {
 
             """
         for variant in declared.variants {
-            let media = measured(variant.uri)
+            let media = measured(variant.uri.text)
             let peakDiffers = media?.peakBitRate.map { peak in variant.bandwidth.map { peak > $0 } ?? true } ?? false
             let averageDiffers =
                 media?.averageBitRate.map { average in variant.averageBandwidth.map { average > $0 } ?? false } ?? false
@@ -185,7 +186,7 @@ public final class HTMLReportStream: ReportStream {
 
             """
         for rendition in declared.renditions {
-            let media = measured(rendition.uri)
+            let media = measured(rendition.uri?.text)
             let differs = media?.channels.map { measured in rendition.channels.map { $0 != measured } ?? false } ?? false
             html += """
                 <tr><td class="number">\(rendition.line)</td><td>\(Self.escape(rendition.type))</td><td>\(Self.escape(rendition.group))</td>\
@@ -203,8 +204,8 @@ public final class HTMLReportStream: ReportStream {
         var pairs: [(old: String, new: String, count: Int)] = []
         for playlist in entries {
             for change in playlist.changes where change.tag == "EXT-X-KEY" || change.tag == "EXT-X-SESSION-KEY" {
-                let old = change.before.flatMap(Self.uri(ofKeyLine:)) ?? "(none: inserted)"
-                let new = change.after.flatMap(Self.uri(ofKeyLine:)) ?? "(none: removed)"
+                let old = change.before.flatMap { Self.uri(ofKeyLine: $0.text) } ?? "(none: inserted)"
+                let new = change.after.flatMap { Self.uri(ofKeyLine: $0.text) } ?? "(none: removed)"
                 if let index = pairs.firstIndex(where: { $0.old == old && $0.new == new }) {
                     pairs[index].count += 1
                 } else {
@@ -280,7 +281,7 @@ public final class HTMLReportStream: ReportStream {
                     : period.keys.map { key in
                         "<span class=\"key \(Self.systemClass(key.format))\">\(Self.escape(Self.systemName(key.format))) \(Self.escape(key.method))"
                             + (key.keyID.map { " KID <code>\(Self.escape($0))</code>" } ?? "")
-                            + (key.uri.map { " <code>\(Self.escape(Self.shortened($0)))</code>" } ?? "") + "</span>"
+                            + (key.uri.map { " <code>\(Self.escape(Self.shortened($0.text)))</code>" } ?? "") + "</span>"
                     }.joined(separator: "<br>")
                 html += """
                     <tr class="\(Self.periodClass(period))"><td class="number">\(index)</td><td class="number">\(period.line)</td><td class="number">\(Self.time(period.startMilliseconds))</td><td class="number">\(Self.time(period.durationMilliseconds))</td><td>\(keys)</td></tr>
@@ -304,15 +305,15 @@ public final class HTMLReportStream: ReportStream {
                     continue
                 }
                 let keyID = period.keys.lazy.compactMap(\.keyID).first
-                let name = keyID.map { "kid:" + $0 } ?? "uri:" + (fairPlay.uri ?? "")
+                let name = keyID.map { "kid:" + $0 } ?? "uri:" + (fairPlay.uri?.text ?? "")
                 let use =
                     "\(self.name(playlist.path)) \(Self.time(period.startMilliseconds))–"
                     + Self.time(period.startMilliseconds + period.durationMilliseconds)
                 if let index = keys.firstIndex(where: { $0.name == name }) {
-                    if let uri = fairPlay.uri, !keys[index].uris.contains(uri) { keys[index].uris.append(uri) }
+                    if let uri = fairPlay.uri?.text, !keys[index].uris.contains(uri) { keys[index].uris.append(uri) }
                     keys[index].uses.append(use)
                 } else {
-                    keys.append((name, keyID, fairPlay.uri.map { [$0] } ?? [], [use]))
+                    keys.append((name, keyID, fairPlay.uri.map { [$0.text] } ?? [], [use]))
                 }
             }
         }
@@ -358,8 +359,8 @@ public final class HTMLReportStream: ReportStream {
         for master in entries {
             guard let declared = master.declared else { continue }
             let directory = Self.directory(of: master.path)
-            for variant in declared.variants where !variant.uri.contains("://") {
-                declaredFor[Self.normalized(directory + variant.uri)] = variant
+            for variant in declared.variants where !variant.uri.text.contains("://") {
+                declaredFor[Self.normalized(directory + variant.uri.text)] = variant
             }
         }
         var html = "<h3>Segments</h3>\n"
@@ -482,6 +483,9 @@ public final class HTMLReportStream: ReportStream {
 
     /// `text` as HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as references; other
     /// C0 controls (which a page cannot show) as U+FFFD.
+    /// A report's text, as text of the page.
+    static func escape(_ text: Redacted) -> String { escape(text.text) }
+
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

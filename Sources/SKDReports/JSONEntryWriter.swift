@@ -54,8 +54,8 @@ struct JSONEntryWriter {
     private mutating func change(_ change: ApplyChange, depth: Int) {
         bytes += "{\n".utf8
         member("action", string: change.action.rawValue, depth: depth + 1, last: false)
-        if let after = change.after { member("after", string: after, depth: depth + 1, last: false) }
-        if let before = change.before { member("before", string: before, depth: depth + 1, last: false) }
+        if let after = change.after { member("after", string: after.text, depth: depth + 1, last: false) }
+        if let before = change.before { member("before", string: before.text, depth: depth + 1, last: false) }
         if let kid = change.kid { member("kid", string: kid, depth: depth + 1, last: false) }
         if let file = change.kidFile { member("kidFile", string: file, depth: depth + 1, last: false) }
         if let source = change.kidSource { member("kidSource", string: source.rawValue, depth: depth + 1, last: false) }
@@ -72,9 +72,9 @@ struct JSONEntryWriter {
             if let channels = rendition.channels { writer.member("channels", number: channels, depth: depth + 1, last: false) }
             writer.member("group", string: rendition.group, depth: depth + 1, last: false)
             writer.member("line", number: rendition.line, depth: depth + 1, last: false)
-            if let name = rendition.name { writer.member("name", string: name, depth: depth + 1, last: false) }
+            if let name = rendition.name { writer.member("name", string: name.text, depth: depth + 1, last: false) }
             writer.member("type", string: rendition.type, depth: depth + 1, last: rendition.uri == nil)
-            if let uri = rendition.uri { writer.member("uri", string: uri, depth: depth + 1, last: true) }
+            if let uri = rendition.uri { writer.member("uri", string: uri.text, depth: depth + 1, last: true) }
             writer.indent(depth)
             writer.bytes.append(UInt8(ascii: "}"))
         }
@@ -88,7 +88,7 @@ struct JSONEntryWriter {
             if let rate = variant.frameRate { writer.member("frameRate", string: rate, depth: depth + 1, last: false) }
             writer.member("line", number: variant.line, depth: depth + 1, last: false)
             if let resolution = variant.resolution { writer.member("resolution", string: resolution, depth: depth + 1, last: false) }
-            writer.member("uri", string: variant.uri, depth: depth + 1, last: true)
+            writer.member("uri", string: variant.uri.text, depth: depth + 1, last: true)
             writer.indent(depth)
             writer.bytes.append(UInt8(ascii: "}"))
         }
@@ -106,7 +106,7 @@ struct JSONEntryWriter {
             writer.member("format", string: key.format, depth: depth + 1, last: false)
             if let keyID = key.keyID { writer.member("keyID", string: keyID, depth: depth + 1, last: false) }
             writer.member("method", string: key.method, depth: depth + 1, last: key.uri == nil)
-            if let uri = key.uri { writer.member("uri", string: uri, depth: depth + 1, last: true) }
+            if let uri = key.uri { writer.member("uri", string: uri.text, depth: depth + 1, last: true) }
             writer.indent(depth)
             writer.bytes.append(UInt8(ascii: "}"))
         }
@@ -137,7 +137,7 @@ struct JSONEntryWriter {
                 writer.member("extinfMilliseconds", number: extinf, depth: depth + 1, last: false)
             }
             writer.member("line", number: segment.line, depth: depth + 1, last: false)
-            writer.member("uri", string: segment.uri, depth: depth + 1, last: true)
+            writer.member("uri", string: segment.uri.text, depth: depth + 1, last: true)
             writer.indent(depth)
             writer.bytes.append(UInt8(ascii: "}"))
         }
@@ -152,7 +152,7 @@ struct JSONEntryWriter {
         bytes += "{\n".utf8
         member("column", number: finding.column, depth: depth + 1, last: false)
         member("line", number: finding.line, depth: depth + 1, last: false)
-        member("message", string: finding.message, depth: depth + 1, last: false)
+        member("message", string: finding.message.text, depth: depth + 1, last: false)
         member("rule", string: finding.rule, depth: depth + 1, last: false)
         member("severity", string: finding.severity.rawValue, depth: depth + 1, last: true)
         indent(depth)

@@ -51,13 +51,13 @@ public final class ReportXMLStream: ReportStream {
     private static func writeRun(_ run: Report.Run, to xml: XMLDocumentWriter) throws {
         try xml.startElement("run")
         try xml.attribute("command", run.command)
-        if let template = run.template { try xml.attribute("template", template) }
+        if let template = run.template { try xml.attribute("template", template.text) }
         try xml.attribute("startedAt", run.startedAt)
         try xml.attribute("durationMilliseconds", run.durationMilliseconds)
         if let shard = run.shard { try xml.attribute("shard", shard) }
         if run.partial == true { try xml.attribute("partial", "true") }
         if let notDone = run.notDone { try xml.attribute("notDone", notDone) }
-        for argument in run.arguments { try xml.element("argument", text: argument) }
+        for argument in run.arguments { try xml.element("argument", text: argument.text) }
         for missing in run.missingShards ?? [] { try xml.element("missingShard", text: missing) }
         try xml.endElement()
     }
@@ -90,8 +90,8 @@ public final class ReportXMLStream: ReportStream {
             if let kid = change.kid { try xml.attribute("kid", kid) }
             if let source = change.kidSource { try xml.attribute("kidSource", source.rawValue) }
             if let file = change.kidFile { try xml.attribute("kidFile", file) }
-            if let before = change.before { try xml.element("before", text: before) }
-            if let after = change.after { try xml.element("after", text: after) }
+            if let before = change.before { try xml.element("before", text: before.text) }
+            if let after = change.after { try xml.element("after", text: after.text) }
             try xml.endElement()
         }
         try xml.endElement()
@@ -102,7 +102,7 @@ public final class ReportXMLStream: ReportStream {
             try xml.attribute("severity", finding.severity.rawValue)
             try xml.attribute("line", finding.line)
             try xml.attribute("column", finding.column)
-            try xml.text(finding.message)
+            try xml.text(finding.message.text)
             try xml.endElement()
         }
         try xml.endElement()
@@ -121,7 +121,7 @@ public final class ReportXMLStream: ReportStream {
                     try xml.attribute("format", key.format)
                     try xml.attribute("method", key.method)
                     if let keyID = key.keyID { try xml.attribute("keyID", keyID) }
-                    if let uri = key.uri { try xml.text(uri) }
+                    if let uri = key.uri { try xml.text(uri.text) }
                     try xml.endElement()
                 }
                 try xml.endElement()
@@ -153,7 +153,7 @@ public final class ReportXMLStream: ReportStream {
             if let resolution = variant.resolution { try xml.attribute("resolution", resolution) }
             if let rate = variant.frameRate { try xml.attribute("frameRate", rate) }
             if let audio = variant.audio { try xml.attribute("audio", audio) }
-            try xml.text(variant.uri)
+            try xml.text(variant.uri.text)
             try xml.endElement()
         }
         for rendition in declared.renditions {
@@ -161,9 +161,9 @@ public final class ReportXMLStream: ReportStream {
             try xml.attribute("line", rendition.line)
             try xml.attribute("type", rendition.type)
             try xml.attribute("group", rendition.group)
-            if let name = rendition.name { try xml.attribute("name", name) }
+            if let name = rendition.name { try xml.attribute("name", name.text) }
             if let channels = rendition.channels { try xml.attribute("channels", channels) }
-            if let uri = rendition.uri { try xml.text(uri) }
+            if let uri = rendition.uri { try xml.text(uri.text) }
             try xml.endElement()
         }
         try xml.endElement()
@@ -187,7 +187,7 @@ public final class ReportXMLStream: ReportStream {
             try xml.attribute("bytes", segment.bytes)
             try xml.attribute("bitRate", segment.bitRate)
             if let extinf = segment.extinfMilliseconds { try xml.attribute("extinfMilliseconds", extinf) }
-            try xml.text(segment.uri)
+            try xml.text(segment.uri.text)
             try xml.endElement()
         }
         try xml.endElement()

@@ -1,11 +1,15 @@
 import HLS
 import SKDPack
+import SKDTemplate
 import SKDXML
 
 /// Reads an XML report (``ReportXML``'s) back into the model: `report merge` joins shards that wrote XML
 /// as it joins JSON ones. The document is checked as it is read: the namespace, every element and
 /// attribute the model needs, and every value's type; the summary is computed again from the playlists.
 public enum ReportXMLReader {
+    /// A report's text as read back: skdpack redacted it when it wrote the report.
+    private static func shown(_ text: String) -> Redacted { Redacted(readBack: text) }
+
     /// Not an skdpack XML report, with where and why.
     public struct Malformed: Error, CustomStringConvertible {
         public var description: String
@@ -31,8 +35,8 @@ public enum ReportXMLReader {
         let runElement = try root.required("run")
         let run = Report.Run(
             command: try runElement.attribute("command"),
-            arguments: runElement.children("argument").map(\.text),
-            template: runElement.attributes["template"],
+            arguments: runElement.children("argument").map { shown($0.text) },
+            template: runElement.attributes["template"].map(shown),
             startedAt: try runElement.attribute("startedAt"),
             durationMilliseconds: try runElement.number("durationMilliseconds"),
             shard: runElement.attributes["shard"],
@@ -51,7 +55,8 @@ public enum ReportXMLReader {
             ApplyChange(
                 line: try change.number("line"), tag: try change.attribute("tag"),
                 action: try change.value("action", as: ApplyChange.Action.self),
-                before: change.children("before").first?.text, after: change.children("after").first?.text,
+                before: change.children("before").first.map { shown($0.text) },
+                after: change.children("after").first.map { shown($0.text) },
                 kid: change.attributes["kid"],
                 kidSource: try change.attributes["kidSource"].map { _ in try change.value("kidSource", as: ApplyChange.KeyIDSource.self) },
                 kidFile: change.attributes["kidFile"])
@@ -59,7 +64,7 @@ public enum ReportXMLReader {
         let findings = try element.required("diagnostics").children("diagnostic").map { finding in
             Report.Finding(
                 rule: try finding.attribute("rule"), severity: try finding.value("severity", as: Severity.self),
-                line: try finding.number("line"), column: try finding.number("column"), message: finding.text)
+                line: try finding.number("line"), column: try finding.number("column"), message: shown(finding.text))
         }
         return Report.Playlist(
             path: try element.attribute("path"), package: try element.attribute("package"),
@@ -75,7 +80,7 @@ public enum ReportXMLReader {
                         keys: try period.children("key").map { key in
                             Report.KeyPeriod.Key(
                                 format: try key.attribute("format"), method: try key.attribute("method"),
-                                uri: key.text.isEmpty ? nil : key.text, keyID: key.attributes["keyID"])
+                                uri: key.text.isEmpty ? nil : shown(key.text), keyID: key.attributes["keyID"])
                         })
                 }
             },
@@ -91,7 +96,7 @@ public enum ReportXMLReader {
             variants: try element.children("variant").map { variant in
                 func optional(_ name: String) throws -> Int? { variant.attributes[name] == nil ? nil : try variant.number(name) }
                 return Report.Declared.Variant(
-                    line: try variant.number("line"), uri: variant.text, bandwidth: try optional("bandwidth"),
+                    line: try variant.number("line"), uri: shown(variant.text), bandwidth: try optional("bandwidth"),
                     averageBandwidth: try optional("averageBandwidth"), codecs: variant.attributes["codecs"],
                     resolution: variant.attributes["resolution"], frameRate: variant.attributes["frameRate"],
                     audio: variant.attributes["audio"])
@@ -99,7 +104,7 @@ public enum ReportXMLReader {
             renditions: try element.children("rendition").map { rendition in
                 Report.Declared.Rendition(
                     line: try rendition.number("line"), type: try rendition.attribute("type"), group: try rendition.attribute("group"),
-                    name: rendition.attributes["name"], uri: rendition.text.isEmpty ? nil : rendition.text,
+                    name: rendition.attributes["name"].map(shown), uri: rendition.text.isEmpty ? nil : shown(rendition.text),
                     channels: rendition.attributes["channels"] == nil ? nil : try rendition.number("channels"))
             })
     }
@@ -114,7 +119,7 @@ public enum ReportXMLReader {
             channels: try optional("channels"),
             segments: try element.children("segment").map { segment in
                 Report.Measured.Segment(
-                    line: try segment.number("line"), uri: segment.text,
+                    line: try segment.number("line"), uri: shown(segment.text),
                     durationMilliseconds: try segment.number("durationMilliseconds"), bytes: try segment.number("bytes"),
                     bitRate: try segment.number("bitRate"),
                     extinfMilliseconds: segment.attributes["extinfMilliseconds"] == nil ? nil : try segment.number("extinfMilliseconds"))

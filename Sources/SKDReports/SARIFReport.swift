@@ -21,7 +21,7 @@ public enum SARIFReport {
                     playlist.diagnostics.map { finding in
                         Result(
                             ruleId: finding.rule, ruleIndex: index[finding.rule], level: Self.level(finding.severity),
-                            message: Message(text: finding.message),
+                            message: Message(text: finding.message.text),
                             locations: [
                                 Location(
                                     physicalLocation: PhysicalLocation(

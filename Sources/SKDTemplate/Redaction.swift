@@ -8,14 +8,18 @@ public typealias Secret = SKDBytes.Secret
 public struct Redaction: Sendable {
     /// What a secret is shown as.
     public static let placeholder = Secret.placeholder
-    /// Hides nothing: a run without secrets, or `--show-secrets`.
+    /// Knows no secret: hides bearer tokens only (``BearerTokens``), which any text may hold.
     public static let none = Redaction(secrets: [])
+    /// Hides nothing, bearer tokens included: what `--show-secrets` asks for.
+    public static let showingSecrets = Redaction(clear: [], hidesBearerTokens: false)
 
     /// The secret values, in clear (the redaction must know what to hide).
     private let secrets: [String]
     /// Every form a secret is shown in (as written, percent-encoded for a path or a query value), worked out
     /// once, longest first, so that one secret inside another is not half-replaced.
     private let forms: [String]
+    /// Whether bearer tokens are hidden too: always, but where the user asks to see secrets.
+    private let hidesBearerTokens: Bool
 
     public init(secrets: some Sequence<Secret>) {
         self.init(secrets: Array(secrets))
@@ -28,7 +32,8 @@ public struct Redaction: Sendable {
         self.init(clear: secrets.map { $0.revealed })
     }
 
-    private init(clear secrets: [String]) {
+    private init(clear secrets: [String], hidesBearerTokens: Bool = true) {
+        self.hidesBearerTokens = hidesBearerTokens
         let given = secrets.filter { !$0.isEmpty }
         // Most runs have no secret: no set is built for them (a run's first Set<String> costs a type lookup).
         guard !given.isEmpty else {
@@ -51,20 +56,30 @@ public struct Redaction: Sendable {
     /// (Not generic, as ``init(secrets:)-([Secret])`` is not: an unspecialised generic call across modules
     /// cost a small playlist's run a fifth of its instructions in the runtime's type look-ups.)
     public func adding(_ more: [Secret]) -> Redaction {
-        more.isEmpty ? self : Redaction(clear: secrets + more.map { $0.revealed })
+        more.isEmpty ? self : Redaction(clear: secrets + more.map { $0.revealed }, hidesBearerTokens: hidesBearerTokens)
     }
 
     /// The same for a set of secrets (what a playlist's outcome collects).
     public func adding(_ more: Set<Secret>) -> Redaction { adding(Array(more)) }
 
     /// This redaction and `other`'s: what a finding about several playlists hides (each playlist's own).
-    public func adding(_ other: Redaction) -> Redaction { other.isEmpty ? self : Redaction(clear: secrets + other.secrets) }
+    public func adding(_ other: Redaction) -> Redaction {
+        other.isEmpty ? self : Redaction(clear: secrets + other.secrets, hidesBearerTokens: hidesBearerTokens)
+    }
 
-    /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`.
+    /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`, and with
+    /// them any bearer token the text itself holds (``BearerTokens``: a variant's, a rendition's, a segment's or
+    /// a key's URI may carry a CDN's or a license service's token, whoever put it there).
     /// A secret cut short where a message shows a long value (`"…"` or `"..."` after its first characters) is
     /// hidden too: what stands before the cut, where it is the start of a secret (8 characters and half the
     /// secret or more).
     public func redact(_ text: String) -> String {
+        let bearer = hidesBearerTokens ? BearerTokens.secrets(in: text) : []
+        return bearer.isEmpty ? hiding(text) : adding(bearer).hiding(text)
+    }
+
+    /// `text` with this redaction's secrets hidden.
+    private func hiding(_ text: String) -> String {
         guard !forms.isEmpty else { return text }
         var text = text
         for form in forms { text = text.replacing(form, with: Self.placeholder) }
@@ -97,9 +112,22 @@ public struct Redaction: Sendable {
         return result + rest
     }
 
-    /// `bytes` (a line as read, maybe not UTF-8) with every secret covered by as many `*`: for a quoted
-    /// line under which a caret must still point at the right column.
+    /// `bytes` (a line as read, maybe not UTF-8) with every secret (and bearer token) covered by as many `*`:
+    /// for a quoted line under which a caret must still point at the right column.
     public func mask(_ bytes: [UInt8]) -> [UInt8] {
+        let bearer = hidesBearerTokens ? bytes.withUnsafeBytes { BearerTokens.secrets(in: $0) } : []
+        return bearer.isEmpty ? covering(bytes) : adding(bearer).covering(bytes)
+    }
+
+    /// `bytes` (a diff's lines, maybe not UTF-8) with every secret and bearer token replaced by `REDACTED`; the
+    /// bytes as they are where there is nothing to hide.
+    public func redact(_ bytes: [UInt8]) -> [UInt8] {
+        let bearer = hidesBearerTokens ? bytes.withUnsafeBytes { BearerTokens.secrets(in: $0) } : []
+        guard !bearer.isEmpty || !forms.isEmpty else { return bytes }
+        return Array((bearer.isEmpty ? self : adding(bearer)).hiding(String(decoding: bytes, as: UTF8.self)).utf8)
+    }
+
+    private func covering(_ bytes: [UInt8]) -> [UInt8] {
         var bytes = bytes
         for form in forms {
             let needle = Array(form.utf8)
@@ -115,4 +143,43 @@ public struct Redaction: Sendable {
         }
         return bytes
     }
+}
+
+extension Redaction {
+    /// `text` as a run may show it: its secrets and bearer tokens hidden (``redact(_:)``). The one way from a
+    /// text to a report's field.
+    public func redacted(_ text: String) -> Redacted { Redacted(shown: redact(text)) }
+
+    /// The same for an optional text.
+    public func redacted(_ text: String?) -> Redacted? { text.map { redacted($0) } }
+}
+
+/// Text that may be shown: what a ``Redaction`` left of a text (``Redaction/redacted(_:)-(String)``), text
+/// written in the source (a literal holds no run's secret), or text read back from a report skdpack wrote
+/// (redacted when it was written: ``init(readBack:)``, a reviewed use). Every report field that holds text
+/// from an input (a message, a line, a URI, a name, an argument) is one, so that no report is built from a
+/// clear secret without a visible call.
+public struct Redacted: Hashable, Sendable, Comparable, Codable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The text, its secrets hidden.
+    public let text: String
+
+    fileprivate init(shown text: String) { self.text = text }
+
+    public init(stringLiteral text: StaticString) { self.text = text.description }
+
+    /// Text read back from a report skdpack wrote (`report merge`): redacted when it was written. Each use is
+    /// listed, with its reason, in `SecretTypeTests.reviewedReveals`.
+    public init(readBack text: String) { self.text = text }
+
+    public init(from decoder: any Decoder) throws { self.init(readBack: try decoder.singleValueContainer().decode(String.self)) }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(text)
+    }
+
+    public var description: String { text }
+    public var isEmpty: Bool { text.isEmpty }
+
+    public static func < (lhs: Redacted, rhs: Redacted) -> Bool { lhs.text < rhs.text }
 }

@@ -25,7 +25,8 @@ struct SecretPropertyTests {
 
     /// A library of one to three titles: a master (with the old session keys, or none) and one or two media
     /// playlists of one to three key periods, each period's FairPlay key an ExpressPlay URI with a token of
-    /// its own (rotating) or one for the title; the old tokens.
+    /// its own (rotating) or one for the title; some titles' variant and segment URIs with a CDN's token
+    /// (Akamai's `hdnts`, a `token` query value); the old tokens, the CDN's among them.
     static func library(in scratch: Scratch, _ random: inout SplitMix, bearer: Bool = false) throws -> [String] {
         var oldTokens: [String] = []
         for title in 0..<(1 + Int(random.next() % 3)) {
@@ -36,6 +37,11 @@ struct SecretPropertyTests {
             let tokens = (0..<(rotates ? periods : 1)).map { _ in token(&random) }
             oldTokens += tokens
             let names = (0..<(1 + Int(random.next() % 2))).map { "video-\($0)" }
+            // A CDN's token on the variant and segment URIs, which no key holds (drawn from a stream of its own:
+            // the runs' other draws stay as they were).
+            var cdnDraws = SplitMix(seed: 0xCD17 &+ UInt64(oldTokens.count) &* 31 &+ UInt64(title))
+            let cdn = cdnDraws.next() % 2 == 0 ? token(&cdnDraws) : nil
+            if let cdn { oldTokens.append(cdn) }
             // A title whose token is an EXT-X-DEFINE's value, its URIs referencing it ({$tok}).
             let defines = bearer && !rotates && title % 2 == 1
             for name in names {
@@ -52,7 +58,7 @@ struct SecretPropertyTests {
                         : expressPlay + token
                     lines.append(
                         #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="\#(uri)",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#)
-                    lines += ["#EXTINF:6.0,", "\(name)-\(period).ts"]
+                    lines += ["#EXTINF:6.0,", "\(name)-\(period).ts" + (cdn.map { "?token=\($0)" } ?? "")]
                 }
                 try scratch.write("\(folder)/\(name).m3u8", (lines + ["#EXT-X-ENDLIST"]).joined(separator: "\n") + "\n")
             }
@@ -66,7 +72,7 @@ struct SecretPropertyTests {
             for (index, name) in names.enumerated() {
                 master += [
                     #"#EXT-X-STREAM-INF:BANDWIDTH=\#(800_000 * (index + 1)),CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=640x360"#,
-                    "\(name).m3u8",
+                    "\(name).m3u8" + (cdn.map { "?hdnts=exp=1700000000~acl=/*~hmac=\($0)" } ?? ""),
                 ]
             }
             try scratch.write("\(folder)/master.m3u8", master.joined(separator: "\n") + "\n")

@@ -46,7 +46,7 @@ struct ApplyFixture {
             observer: observer, report: nil
         ) {
             _ in
-            Report.Run(command: "apply", arguments: [], template: template, startedAt: "", durationMilliseconds: 0)
+            Report.Run(command: "apply", arguments: [], template: Redacted(readBack: template), startedAt: "", durationMilliseconds: 0)
         }
         notes = observer.notes
         outcomes = observer.outcomes

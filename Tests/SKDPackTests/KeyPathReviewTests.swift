@@ -20,10 +20,10 @@ struct KeyPathReviewTests {
         defer { fixture.remove() }
         try fixture.apply(template: fixture.input.appendingPathComponent("tpl.yaml").path)
         let outcome = try #require(fixture.outcome("t/v.m3u8"))
-        let shown = outcome.changes.flatMap { [$0.before, $0.after] }.compactMap { $0 } + outcome.diagnostics.map(\.message)
+        let shown = outcome.changes.flatMap { [$0.before?.text, $0.after?.text] }.compactMap { $0 } + outcome.diagnostics.map(\.message)
         #expect(!shown.isEmpty)
         #expect(!shown.contains { $0.contains("SECRETTOKEN123") }, "\(shown)")
-        #expect(outcome.changes.contains { $0.after?.contains("REDACTED") == true })
+        #expect(outcome.changes.contains { $0.after?.text.contains("REDACTED") == true })
     }
 
     @Test("every secret a playlist gives is hidden, though the old URI held one of them already")
@@ -37,7 +37,7 @@ struct KeyPathReviewTests {
             template: fixture.input.appendingPathComponent("tpl.yaml").path,
             catalog: try Catalog.csv("title_dir,a,b\nt1,AAAAKEEP,NEWBBBB\n", path: "c.csv"))
         let outcome = try #require(fixture.outcome("t1/v.m3u8"))
-        let after = outcome.changes.compactMap(\.after)
+        let after = outcome.changes.compactMap(\.after?.text)
         #expect(!after.isEmpty)
         #expect(!after.contains { $0.contains("NEWBBBB") || $0.contains("AAAAKEEP") }, "\(after)")
     }

@@ -128,7 +128,7 @@ struct VariableTests {
         let token = "SuperSecretToken-0123456789"
         try fixture.apply(template: "expressplay-token", vars: ["token": token], planned: false)
         let change = try #require(fixture.outcome("t/v.m3u8")?.changes.first { $0.tag == "EXT-X-KEY" })
-        #expect(change.after?.contains("ExpressPlayToken=REDACTED") == true)
+        #expect(change.after?.text.contains("ExpressPlayToken=REDACTED") == true)
         #expect(fixture.result("t/v.m3u8")?.contains(token) == true)
         try fixture.apply(template: "expressplay-token", vars: ["token": "short \(token)"], planned: false)
         let message = try #require(fixture.outcome("t/v.m3u8")?.diagnostics.first?.message)

@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDTemplate
 
 /// A report with everything a report can hold: changes of each action, findings of each severity, and
 /// text a careless writer would break on (`<`, `&`, `"`, a control character, a replaced invalid byte).
@@ -58,7 +59,8 @@ enum ReportFixture {
                             after: nil)
                     ],
                     diagnostics: [
-                        Report.Finding(rule: "FPS-scheme", severity: .error, line: 4, column: 45, message: hostileMessage),
+                        Report.Finding(
+                            rule: "FPS-scheme", severity: .error, line: 4, column: 45, message: Redacted(readBack: hostileMessage)),
                         Report.Finding(rule: "FPS-skd-without-slashes", severity: .warning, line: 5, column: 1, message: "skd: & no //"),
                     ],
                     declared: Report.Declared(

@@ -3,6 +3,7 @@ import HLS
 import SKDPack
 import SKDReportCheck
 import SKDReports
+import SKDTemplate
 import SKDTestSupport
 import Testing
 
@@ -101,8 +102,8 @@ struct ReportFormatTests {
         let entries = [
             Report.Playlist(
                 path: text, package: "p", kind: .mixed, status: .failed,
-                changes: [ApplyChange(line: 1, tag: text, action: .removed, before: text, after: nil)],
-                diagnostics: [Report.Finding(rule: "R", severity: .warning, line: Int.max, column: 0, message: text)]),
+                changes: [ApplyChange(line: 1, tag: text, action: .removed, before: Redacted(readBack: text), after: nil)],
+                diagnostics: [Report.Finding(rule: "R", severity: .warning, line: Int.max, column: 0, message: Redacted(readBack: text))]),
             Report.Playlist(path: "", package: "", kind: .unknown, status: .passed, changes: [], diagnostics: []),
         ]
         let report = Report(tool: ReportFixture.report.tool, run: ReportFixture.run, playlists: entries)
@@ -120,7 +121,9 @@ struct ReportFormatTests {
         let texts = (0..<plain.count).flatMap { offset in
             ["\"", "\\", "\n", "\u{1}", "é"].map { String(plain.prefix(offset)) + $0 + String(plain.dropFirst(offset)) }
         }
-        let changes = texts.map { ApplyChange(line: 1, tag: "EXT-X-KEY", action: .rewritten, before: $0, after: $0 + "\"") }
+        let changes = texts.map {
+            ApplyChange(line: 1, tag: "EXT-X-KEY", action: .rewritten, before: Redacted(readBack: $0), after: Redacted(readBack: $0 + "\""))
+        }
         let entry = Report.Playlist(path: "p", package: "p", kind: .media, status: .changed, changes: changes, diagnostics: [])
         let report = Report(tool: ReportFixture.report.tool, run: ReportFixture.run, playlists: [entry])
         let stream = ReportJSONStream(tool: report.tool)

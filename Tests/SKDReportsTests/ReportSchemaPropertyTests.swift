@@ -3,6 +3,7 @@ import HLS
 import SKDPack
 import SKDReportCheck
 import SKDReports
+import SKDTemplate
 import SKDTestSupport
 import Testing
 
@@ -101,6 +102,9 @@ extension UInt8 {
 /// status and kind, changes of each action with and without key truth, shards and partial merges, and
 /// paths and messages holding spaces, `%`, `#`, `?`, markup characters, non-ASCII and control characters.
 struct ReportGenerator {
+    /// Generated text as a report holds it (hostile on purpose: markup, quotes, controls).
+    func shown(_ text: String) -> Redacted { Redacted(readBack: text) }
+
     var random: SplitMix
     let seed: UInt64
     static let kinds = RuleRegistry.allKinds
@@ -133,7 +137,7 @@ struct ReportGenerator {
                     findings.append(
                         Report.Finding(
                             rule: kind.id.rawValue, severity: pick([.error, .warning, .info]), line: 1 + Int(random.next() % 100_000),
-                            column: 1 + Int(random.next() % 500), message: pick(Self.texts)))
+                            column: 1 + Int(random.next() % 500), message: shown(pick(Self.texts))))
                 }
                 playlists.append(
                     Report.Playlist(
@@ -152,8 +156,8 @@ struct ReportGenerator {
         }
         let shards = 1 + Int(random.next() % 8)
         let run = Report.Run(
-            command: pick(["apply", "validate"]), arguments: [pick(Self.texts), "--var", "token=<redacted>"],
-            template: chance(50) ? pick(["entitlement", "skd://{content_id}", pick(Self.texts)]) : nil,
+            command: pick(["apply", "validate"]), arguments: [shown(pick(Self.texts)), "--var", "token=<redacted>"],
+            template: chance(50) ? shown(pick(["entitlement", "skd://{content_id}", pick(Self.texts)])) : nil,
             startedAt: "2026-11-24T20:00:00Z", durationMilliseconds: Int(random.next() % 100_000),
             shard: chance(30) ? "\(random.next() % UInt64(shards))/\(shards)" : nil, partial: chance(20) ? true : nil,
             missingShards: chance(20) ? ["1/\(shards + 1)"] : nil, notDone: chance(20) ? 1 + Int(random.next() % 500) : nil)
@@ -171,7 +175,7 @@ struct ReportGenerator {
             resolution: full ? pick(["1280x720", pick(Self.texts)]) : nil, channels: full ? Int(random.next() % 16) : nil,
             segments: (0..<Int(random.next() % 4)).map { _ in
                 Report.Measured.Segment(
-                    line: 1 + Int(random.next() % 100_000), uri: pick(Self.texts + [path()]),
+                    line: 1 + Int(random.next() % 100_000), uri: shown(pick(Self.texts + [path()])),
                     durationMilliseconds: Int(random.next() % 20_000),
                     bytes: Int(random.next() % 5_000_000), bitRate: Int(random.next() % 20_000_000),
                     extinfMilliseconds: chance(70) ? Int(random.next() % 20_000) : nil)
@@ -186,7 +190,7 @@ struct ReportGenerator {
             variants: (0..<Int(random.next() % 4)).map { _ in
                 let full = chance(60)
                 return Report.Declared.Variant(
-                    line: 1 + Int(random.next() % 1000), uri: pick(Self.texts + [path()]),
+                    line: 1 + Int(random.next() % 1000), uri: shown(pick(Self.texts + [path()])),
                     bandwidth: full ? Int(random.next() % 20_000_000) : nil,
                     averageBandwidth: full ? Int(random.next() % 20_000_000) : nil,
                     codecs: full ? pick(["avc1.64001f,mp4a.40.2", pick(Self.texts)]) : nil,
@@ -197,7 +201,7 @@ struct ReportGenerator {
                 let full = chance(60)
                 return Report.Declared.Rendition(
                     line: 1 + Int(random.next() % 1000), type: pick(["AUDIO", "SUBTITLES", pick(Self.texts)]), group: pick(Self.texts),
-                    name: full ? pick(Self.texts) : nil, uri: full ? pick(texts + [path()]) : nil,
+                    name: full ? shown(pick(Self.texts)) : nil, uri: full ? shown(pick(texts + [path()])) : nil,
                     channels: full ? Int(random.next() % 16) : nil)
             })
     }
@@ -213,7 +217,8 @@ struct ReportGenerator {
                     Report.KeyPeriod.Key(
                         format: pick(["com.apple.streamingkeydelivery", "identity", pick(Self.texts)]),
                         method: pick(["SAMPLE-AES", "NONE", pick(Self.texts)]),
-                        uri: chance(70) ? pick(texts + ["skd://x"]) : nil, keyID: chance(50) ? "0123456789abcdef0123456789abcdef" : nil)
+                        uri: chance(70) ? shown(pick(texts + ["skd://x"])) : nil,
+                        keyID: chance(50) ? "0123456789abcdef0123456789abcdef" : nil)
                 })
         }
     }
@@ -223,7 +228,7 @@ struct ReportGenerator {
         let truth = chance(30)
         return ApplyChange(
             line: 1 + Int(random.next() % 1000), tag: pick(["EXT-X-KEY", "EXT-X-SESSION-KEY", "EXT-X-VERSION"]), action: action,
-            before: action == .inserted ? nil : pick(Self.texts), after: action == .removed ? nil : pick(Self.texts),
+            before: action == .inserted ? nil : shown(pick(Self.texts)), after: action == .removed ? nil : shown(pick(Self.texts)),
             kid: truth ? "0123abcd-0000-4000-8000-00000000000\(random.next() % 10)" : nil,
             kidSource: truth ? pick([.cpix, .media]) : nil, kidFile: truth ? path() : nil)
     }

@@ -1,3 +1,5 @@
+import SKDTemplate
+
 /// One change `apply` made (or would make) to a playlist.
 public struct ApplyChange: Hashable, Sendable, Codable {
     public enum Action: String, Hashable, Sendable, Codable {
@@ -12,9 +14,9 @@ public struct ApplyChange: Hashable, Sendable, Codable {
     public var tag: String
     public var action: Action
     /// The line before (not for an insertion), with secrets redacted.
-    public var before: String?
+    public var before: Redacted?
     /// The line after (not for a removal), with secrets redacted.
-    public var after: String?
+    public var after: Redacted?
     /// For a FairPlay key written from key truth: the key id (a UUID), where it came from (`cpix` or
     /// `media`), and the file (the CPIX document, or the init segment). Added in schema version 1.1.
     public var kid: String?
@@ -27,7 +29,7 @@ public struct ApplyChange: Hashable, Sendable, Codable {
     }
 
     public init(
-        line: Int, tag: String, action: Action, before: String?, after: String?, kid: String? = nil, kidSource: KeyIDSource? = nil,
+        line: Int, tag: String, action: Action, before: Redacted?, after: Redacted?, kid: String? = nil, kidSource: KeyIDSource? = nil,
         kidFile: String? = nil
     ) {
         self.line = line

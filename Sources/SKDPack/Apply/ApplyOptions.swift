@@ -140,11 +140,11 @@ public struct PlaylistOutcome: Sendable {
 
     /// Hides `redaction`'s secrets in the messages and in the changes kept.
     public mutating func redact(_ redaction: Redaction) {
-        guard !redaction.isEmpty else { return }
         for index in diagnostics.indices { diagnostics[index].message = redaction.redact(diagnostics[index].message) }
         for index in changes.indices {
-            changes[index].before = changes[index].before.map(redaction.redact)
-            changes[index].after = changes[index].after.map(redaction.redact)
+            // Again with the title's secrets, found since the change was recorded.
+            changes[index].before = changes[index].before.map { redaction.redacted($0.text) }
+            changes[index].after = changes[index].after.map { redaction.redacted($0.text) }
         }
     }
 

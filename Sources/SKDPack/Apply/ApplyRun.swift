@@ -111,7 +111,8 @@ public struct ApplyRun: Sendable {
                         outcome.diagnostics[index].message = redaction.redact(outcome.diagnostics[index].message)
                     }
                     result.summary.add(outcome)
-                    try report?.add(Report.Playlist(outcome, package: job.shown(package)))
+                    try report?.add(
+                        Report.Playlist(outcome, package: job.shown(package), redaction: redaction.adding(outcome.secretValues)))
                     observer.applied(outcome)
                 }
                 observer.progress(done: outcomes.count, of: job.total)

@@ -126,13 +126,13 @@ public struct MasterPlaylistApplier: Sendable {
             survey.rewrites[old.line] = content
             survey.outcome.record(
                 ApplyChange(
-                    line: old.line, tag: "EXT-X-SESSION-KEY", action: .rewritten, before: redaction.redact(old.text),
-                    after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
+                    line: old.line, tag: "EXT-X-SESSION-KEY", action: .rewritten, before: redaction.redacted(old.text),
+                    after: redaction.redacted(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
         }
         for old in stale.dropFirst(min(stale.count, missing.count)) {
             survey.removals.insert(old.line)
             survey.outcome.record(
-                ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redact(old.text), after: nil),
+                ApplyChange(line: old.line, tag: "EXT-X-SESSION-KEY", action: .removed, before: redaction.redacted(old.text), after: nil),
                 keeping: options.keepsChangeDetails)
         }
         missing.removeFirst(min(stale.count, missing.count))
@@ -156,7 +156,7 @@ public struct MasterPlaylistApplier: Sendable {
                 survey.outcome.record(
                     ApplyChange(
                         line: anchor, tag: "EXT-X-SESSION-KEY", action: .inserted, before: nil,
-                        after: redaction.redact(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
+                        after: redaction.redacted(String(decoding: content, as: UTF8.self))), keeping: options.keepsChangeDetails)
             }
         }
         let writesKeyFormat = !survey.rewrites.isEmpty || !survey.additions.isEmpty || existing.count > survey.removals.count

@@ -748,8 +748,8 @@ private struct MediaWalk {
             let keyID = tag == "EXT-X-KEY" ? truth?.current?.keyID : nil
             return ApplyChange(
                 line: line, tag: tag, action: action,
-                before: before.map { redaction.redact(String(decoding: $0, as: UTF8.self)) },
-                after: after.map { redaction.redact(String(decoding: $0, as: UTF8.self)) }, kid: keyID?.kid.uuid,
+                before: before.map { redaction.redacted(String(decoding: $0, as: UTF8.self)) },
+                after: after.map { redaction.redacted(String(decoding: $0, as: UTF8.self)) }, kid: keyID?.kid.uuid,
                 kidSource: keyID?.source, kidFile: keyID?.file)
         }
     }

@@ -213,11 +213,7 @@ struct DiffEmitter: PlaylistEmitter, ~Copyable {
         // A hunk that only inserts starts after the line it follows (unified diff counts that way).
         let oldStart = hunkOld.count == 0 ? hunkOld.start - 1 : hunkOld.start
         try sink.write("@@ -\(oldStart),\(hunkOld.count) +\(hunkNew.start),\(hunkNew.count) @@\n")
-        if redaction.isEmpty {
-            try sink.write(hunk)
-        } else {
-            try sink.write(redaction.redact(String(decoding: hunk, as: UTF8.self)))
-        }
+        try sink.write(redaction.redact(hunk))
         hunk = []
     }
 }

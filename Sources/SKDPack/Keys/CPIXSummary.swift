@@ -68,7 +68,7 @@ public struct CPIXSummary: Encodable, Sendable {
     /// What `cpix show` shows of `document`: its IVs and the tokens of its key URIs as `REDACTED` unless
     /// `showingSecrets` (``CPIX/CPIXDocument/secrets``).
     public init(_ document: CPIXDocument, showingSecrets: Bool = false) {
-        let redaction = showingSecrets ? Redaction.none : Redaction(secrets: document.secrets)
+        let redaction = showingSecrets ? Redaction.showingSecrets : Redaction(secrets: document.secrets)
         path = document.path
         version = document.version
         contentID = document.contentID

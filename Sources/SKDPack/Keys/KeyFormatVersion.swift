@@ -1,4 +1,5 @@
 import HLS
+import SKDTemplate
 
 /// The `EXT-X-VERSION` a playlist needs once it has a KEYFORMAT attribute (RFC 8216 section 7: version 5),
 /// which `apply` raises or adds.
@@ -23,12 +24,16 @@ enum KeyFormatVersion {
     /// needs, counted (and kept, if `keeping`) in `outcome`: the one decision of both appliers.
     static func change(of current: (line: Int, text: String)?, in outcome: inout PlaylistOutcome, keeping: Bool) -> Change {
         guard let current else {
-            outcome.record(ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: text), keeping: keeping)
+            outcome.record(
+                ApplyChange(line: 1, tag: "EXT-X-VERSION", action: .inserted, before: nil, after: Redaction.none.redacted(text)),
+                keeping: keeping)
             return .insert
         }
         guard let value = UInt64(current.text.dropFirst("#EXT-X-VERSION:".count)), value < number else { return .none }
         outcome.record(
-            ApplyChange(line: current.line, tag: "EXT-X-VERSION", action: .rewritten, before: current.text, after: text), keeping: keeping)
+            ApplyChange(
+                line: current.line, tag: "EXT-X-VERSION", action: .rewritten, before: Redaction.none.redacted(current.text),
+                after: Redaction.none.redacted(text)), keeping: keeping)
         return .raise
     }
 }

@@ -1,3 +1,5 @@
+import SKDTemplate
+
 /// Joining the reports of shards (`skdpack report merge`).
 extension Report {
     public struct MergeError: Error, CustomStringConvertible {
@@ -31,11 +33,12 @@ extension Report {
                 throw MergeError(description: "\(name) has schemaVersion \(report.schemaVersion), \(firstName) \(first.schemaVersion)")
             }
             guard report.run.command == first.run.command, report.run.template == first.run.template,
-                sameArguments(report.run.arguments, first.run.arguments)
+                sameArguments(report.run.arguments.map(\.text), first.run.arguments.map(\.text))
             else {
                 throw MergeError(
-                    description: "\(name) is of `\(report.run.command) \(report.run.arguments.joined(separator: " "))`, "
-                        + "\(firstName) of `\(first.run.command) \(first.run.arguments.joined(separator: " "))`: not shards of one run")
+                    description: "\(name) is of `\(report.run.command) \(report.run.arguments.map(\.text).joined(separator: " "))`, "
+                        + "\(firstName) of `\(first.run.command) \(first.run.arguments.map(\.text).joined(separator: " "))`: not shards of one run"
+                )
             }
             guard let text = report.run.shard, let shard = Shard(text) else {
                 throw MergeError(
@@ -94,7 +97,9 @@ extension Report {
                 else { continue }
                 let message = RunKeyMap.message(other: "\(earlier.place) (shard \(earlier.shard))", ours: uri.keyID, theirs: earlier.keyID)
                 playlists[index].0.diagnostics.append(
-                    Finding(rule: RunKeyMap.kind.id.rawValue, severity: .error, line: uri.line, column: 1, message: message))
+                    Finding(
+                        rule: RunKeyMap.kind.id.rawValue, severity: .error, line: uri.line, column: 1,
+                        message: Redaction.none.redacted(message)))
                 playlists[index].0.status = .failed
             }
             playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }

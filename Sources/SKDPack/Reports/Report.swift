@@ -1,4 +1,5 @@
 import HLS
+import SKDTemplate
 
 /// What one run of `apply` or `validate` did, as data: the one content model behind every report format
 /// (JSON, XML, JUnit, SARIF; see `SKDReports`).
@@ -45,9 +46,9 @@ public struct Report: Hashable, Sendable, Codable {
         /// `apply` or `validate`.
         public var command: String
         /// The command line after the command, secrets redacted.
-        public var arguments: [String]
-        /// The template used, if any.
-        public var template: String?
+        public var arguments: [Redacted]
+        /// The template used, if any (an inline template's text, secrets redacted).
+        public var template: Redacted?
         /// When the run started, RFC 3339 in UTC.
         public var startedAt: String
         public var durationMilliseconds: Int
@@ -62,7 +63,7 @@ public struct Report: Hashable, Sendable, Codable {
         public var notDone: Int?
 
         public init(
-            command: String, arguments: [String], template: String?, startedAt: String, durationMilliseconds: Int,
+            command: String, arguments: [Redacted], template: Redacted?, startedAt: String, durationMilliseconds: Int,
             shard: String? = nil, partial: Bool? = nil, missingShards: [String]? = nil, notDone: Int? = nil
         ) {
             self.command = command
@@ -169,14 +170,15 @@ public struct Report: Hashable, Sendable, Codable {
             self.keyURIs = keyURIs
         }
 
-        /// The entry for a validated playlist of `package`.
-        public init(_ validation: PlaylistValidation, package: String) {
+        /// The entry for a validated playlist of `package`, its text as `redaction` (the run's and the
+        /// playlist's secrets) leaves it.
+        public init(_ validation: PlaylistValidation, package: String, redaction: Redaction) {
             let failed = validation.diagnostics.contains { $0.severity == .error }
             self.init(
                 path: validation.path, package: package, kind: validation.kind, status: failed ? .failed : .passed,
-                changes: [], diagnostics: validation.diagnostics.map(Finding.init),
-                measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0) : nil },
-                declared: validation.kind == .master ? Declared(validation.variants) : nil,
+                changes: [], diagnostics: validation.diagnostics.map { Finding($0, redaction) },
+                measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0, redaction) : nil },
+                declared: validation.kind == .master ? Declared(validation.variants, redaction) : nil,
                 keyPeriods: validation.kind == .media ? validation.keyPeriods : nil,
                 keyURIs: KeyURI.list(validation.keyUses.map { ($0.place.line, $0.digest, $0.evidence) }))
         }
@@ -184,11 +186,11 @@ public struct Report: Hashable, Sendable, Codable {
         /// The entry for a playlist of `package` that `apply` processed.
         /// The entry for what `apply` did to a playlist. A playlist that failed was left as it was: it carries
         /// no changes, so that the report counts what was done, as the command's own summary does.
-        public init(_ outcome: PlaylistOutcome, package: String) {
+        public init(_ outcome: PlaylistOutcome, package: String, redaction: Redaction) {
             self.init(
                 path: outcome.path, package: package, kind: outcome.kind,
                 status: outcome.failed ? .failed : outcome.changed ? .changed : .unchanged,
-                changes: outcome.failed ? [] : outcome.changes, diagnostics: outcome.diagnostics.map(Finding.init),
+                changes: outcome.failed ? [] : outcome.changes, diagnostics: outcome.diagnostics.map { Finding($0, redaction) },
                 keyURIs: outcome.failed
                     ? nil
                     : KeyURI.list(
@@ -208,14 +210,14 @@ public struct Report: Hashable, Sendable, Codable {
     public struct Measured: Hashable, Sendable, Codable {
         public struct Segment: Hashable, Sendable, Codable {
             public var line: Int
-            public var uri: String
+            public var uri: Redacted
             public var durationMilliseconds: Int
             public var bytes: Int
             public var bitRate: Int
             /// What its EXTINF says (schema version 1.4).
             public var extinfMilliseconds: Int?
 
-            public init(line: Int, uri: String, durationMilliseconds: Int, bytes: Int, bitRate: Int, extinfMilliseconds: Int? = nil) {
+            public init(line: Int, uri: Redacted, durationMilliseconds: Int, bytes: Int, bitRate: Int, extinfMilliseconds: Int? = nil) {
                 self.line = line
                 self.uri = uri
                 self.durationMilliseconds = durationMilliseconds
@@ -254,7 +256,7 @@ public struct Report: Hashable, Sendable, Codable {
             self.segments = segments
         }
 
-        init(_ measured: MeasuredPlaylist) {
+        init(_ measured: MeasuredPlaylist, _ redaction: Redaction) {
             self.init(
                 segmentsRead: measured.segmentsRead, segmentsNotMeasured: measured.segmentsNotMeasured, bytesRead: measured.bytesRead,
                 durationMilliseconds: Self.milliseconds(measured.duration), peakBitRate: measured.peakBitRate,
@@ -262,7 +264,8 @@ public struct Report: Hashable, Sendable, Codable {
                 resolution: measured.width.flatMap { width in measured.height.map { "\(width)x\($0)" } }, channels: measured.channels,
                 segments: measured.segments.map {
                     Segment(
-                        line: $0.line, uri: $0.uri, durationMilliseconds: Self.milliseconds($0.duration), bytes: $0.bytes,
+                        line: $0.line, uri: redaction.redacted($0.uri), durationMilliseconds: Self.milliseconds($0.duration),
+                        bytes: $0.bytes,
                         bitRate: $0.bitRate, extinfMilliseconds: $0.extinf.map(Self.milliseconds))
                 })
         }
@@ -280,7 +283,7 @@ public struct Report: Hashable, Sendable, Codable {
     public struct Declared: Hashable, Sendable, Codable {
         public struct Variant: Hashable, Sendable, Codable {
             public var line: Int
-            public var uri: String
+            public var uri: Redacted
             public var bandwidth: Int?
             public var averageBandwidth: Int?
             /// As written, comma-separated.
@@ -292,7 +295,7 @@ public struct Report: Hashable, Sendable, Codable {
             public var audio: String?
 
             public init(
-                line: Int, uri: String, bandwidth: Int?, averageBandwidth: Int?, codecs: String?, resolution: String?, frameRate: String?,
+                line: Int, uri: Redacted, bandwidth: Int?, averageBandwidth: Int?, codecs: String?, resolution: String?, frameRate: String?,
                 audio: String?
             ) {
                 self.line = line
@@ -310,11 +313,11 @@ public struct Report: Hashable, Sendable, Codable {
             public var line: Int
             public var type: String
             public var group: String
-            public var name: String?
-            public var uri: String?
+            public var name: Redacted?
+            public var uri: Redacted?
             public var channels: Int?
 
-            public init(line: Int, type: String, group: String, name: String?, uri: String?, channels: Int?) {
+            public init(line: Int, type: String, group: String, name: Redacted?, uri: Redacted?, channels: Int?) {
                 self.line = line
                 self.type = type
                 self.group = group
@@ -332,17 +335,19 @@ public struct Report: Hashable, Sendable, Codable {
             self.renditions = renditions
         }
 
-        init(_ facts: VariantFacts) {
+        init(_ facts: VariantFacts, _ redaction: Redaction) {
             self.init(
                 variants: facts.variants.map { variant in
                     Variant(
-                        line: variant.line, uri: variant.uri, bandwidth: variant.bandwidth.map { Int(clamping: $0) },
+                        line: variant.line, uri: redaction.redacted(variant.uri), bandwidth: variant.bandwidth.map { Int(clamping: $0) },
                         averageBandwidth: variant.averageBandwidth.map { Int(clamping: $0) }, codecs: variant.codecsWritten,
                         resolution: variant.resolution.map { "\($0.width)x\($0.height)" }, frameRate: variant.frameRateWritten,
                         audio: variant.audioGroup)
                 },
                 renditions: facts.renditions.map {
-                    Rendition(line: $0.line, type: $0.type, group: $0.group, name: $0.name, uri: $0.uri, channels: $0.channels)
+                    Rendition(
+                        line: $0.line, type: $0.type, group: $0.group, name: redaction.redacted($0.name), uri: redaction.redacted($0.uri),
+                        channels: $0.channels)
                 })
         }
     }
@@ -354,11 +359,11 @@ public struct Report: Hashable, Sendable, Codable {
             public var format: String
             public var method: String
             /// The URI, secrets redacted; `data:` URIs shortened.
-            public var uri: String?
+            public var uri: Redacted?
             /// KEYID, or the key id a FairPlay URI names, as 32 hex digits.
             public var keyID: String?
 
-            public init(format: String, method: String, uri: String?, keyID: String?) {
+            public init(format: String, method: String, uri: Redacted?, keyID: String?) {
                 self.format = format
                 self.method = method
                 self.uri = uri
@@ -417,9 +422,9 @@ public struct Report: Hashable, Sendable, Codable {
         public var severity: Severity
         public var line: Int
         public var column: Int
-        public var message: String
+        public var message: Redacted
 
-        public init(rule: String, severity: Severity, line: Int, column: Int, message: String) {
+        public init(rule: String, severity: Severity, line: Int, column: Int, message: Redacted) {
             self.rule = rule
             self.severity = severity
             self.line = line
@@ -427,10 +432,11 @@ public struct Report: Hashable, Sendable, Codable {
             self.message = message
         }
 
-        public init(_ diagnostic: Diagnostic) {
+        /// A diagnostic's finding, its message as `redaction` leaves it.
+        public init(_ diagnostic: Diagnostic, _ redaction: Redaction) {
             self.init(
                 rule: diagnostic.id.rawValue, severity: diagnostic.severity, line: diagnostic.location.line,
-                column: diagnostic.location.column, message: diagnostic.message)
+                column: diagnostic.location.column, message: redaction.redacted(diagnostic.message))
         }
     }
 }

@@ -5,7 +5,9 @@ import SKDTemplate
 /// segment, and at each segment after a key tag that changes the keys in force; each has the line and the
 /// time it starts at, how long it lasts, and its keys.
 struct KeyPeriodLog {
-    private var periods: [Report.KeyPeriod] = []
+    /// The periods as met, their URIs in clear until ``redacted(_:)`` (a playlist's secrets are all known only at
+    /// its end).
+    private var periods: [(period: Report.KeyPeriod, uris: [String?])] = []
     /// Each FairPlay URI the periods use with the KEYID that tells its key (where one does), once per URI
     /// and key, for the title's key map (``KeyMapRule``, ``TitleKeyMap``).
     private(set) var keyUses: [KeyUse] = []
@@ -36,19 +38,22 @@ struct KeyPeriodLog {
         }
         guard keyTagSeen else { return }
         keyTagSeen = false
-        let keys = reader.keyAttributesInForce.map { attributes, _ in
+        let inForce = reader.keyAttributesInForce
+        let keys = inForce.map { attributes, _ in
             Report.KeyPeriod.Key(
-                format: attributes["KEYFORMAT"]?.text ?? "identity", method: attributes["METHOD"]?.text ?? "",
-                uri: attributes["URI"].map { Self.shown(reader.variables.substitute($0.text).text) },
+                format: attributes["KEYFORMAT"]?.text ?? "identity", method: attributes["METHOD"]?.text ?? "", uri: nil,
                 keyID: KeyIDInURI.named(by: attributes, variables: reader.variables)?.hex)
         }
+        let uris = inForce.map { attributes, _ in attributes["URI"].map { Self.shown(reader.variables.substitute($0.text).text) } }
         // A key tag that repeats the keys in force starts no new period.
-        guard periods.last?.keys != keys else { return }
+        guard periods.last.map({ $0.period.keys != keys || $0.uris != uris }) ?? true else { return }
         noteKeyUse(reader, truth: truth)
         periods.append(
-            Report.KeyPeriod(
-                line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), durationMilliseconds: 0,
-                keys: keys))
+            (
+                Report.KeyPeriod(
+                    line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), durationMilliseconds: 0,
+                    keys: keys), uris
+            ))
     }
 
     /// Notes the FairPlay key of the period that starts, with what tells its key: key truth where it is
@@ -95,12 +100,11 @@ struct KeyPeriodLog {
     /// `redaction`'s secrets hidden in their URIs.
     func redacted(_ redaction: Redaction) -> [Report.KeyPeriod] {
         let end = Report.Measured.milliseconds(elapsed)
-        return periods.enumerated().map { index, period in
-            var period = period
+        return periods.indices.map { index in
+            var period = periods[index].period
             period.durationMilliseconds = max(
-                0, (index + 1 < periods.count ? periods[index + 1].startMilliseconds : end) - period.startMilliseconds)
-            guard !redaction.isEmpty else { return period }
-            for index in period.keys.indices { period.keys[index].uri = period.keys[index].uri.map { redaction.redact($0) } }
+                0, (index + 1 < periods.count ? periods[index + 1].period.startMilliseconds : end) - period.startMilliseconds)
+            for (key, uri) in periods[index].uris.enumerated() { period.keys[key].uri = redaction.redacted(uri) }
             return period
         }
     }

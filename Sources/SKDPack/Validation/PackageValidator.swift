@@ -37,7 +37,7 @@ public enum PackageValidator {
         // each playlist's secrets are hidden in it, as in the playlist's own findings.
         let redaction = ([master].compactMap { $0 } + media).reduce(options.redaction) { $0.adding($1.redaction) }
         for index in findings.indices {
-            if !redaction.isEmpty { findings[index].message = redaction.redact(findings[index].message) }
+            findings[index].message = redaction.redact(findings[index].message)
             if options.warningsAsErrors, findings[index].severity == .warning { findings[index].severity = .error }
         }
         return findings

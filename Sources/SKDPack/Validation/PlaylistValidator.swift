@@ -148,9 +148,7 @@ public enum PlaylistValidator {
         // The secrets pinned with --var and those found in the playlist's own keys (a token where the
         // template has its secret variable) are hidden in every message.
         let redaction = options.redaction.adding(context.secretValues)
-        if !redaction.isEmpty {
-            for index in findings.indices { findings[index].message = redaction.redact(findings[index].message) }
-        }
+        for index in findings.indices { findings[index].message = redaction.redact(findings[index].message) }
         var validation = PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
         validation.presentation = presentation
         validation.redaction = redaction

@@ -28,7 +28,7 @@ public struct ValidateRun: Sendable {
         func add(_ validation: PlaylistValidation, package: String) throws {
             let validation = Self.shown(validation, as: job.shown(validation.path))
             if validation.count(.error) > 0 { errors = true }
-            try report?.add(Report.Playlist(validation, package: job.shown(package)))
+            try report?.add(Report.Playlist(validation, package: job.shown(package), redaction: validation.redaction))
             observer.validated(validation)
         }
         do {

@@ -216,7 +216,8 @@ extension ApplySettings {
             StopSignal.install()
             let result = run.run(observer: observer, report: reports, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
-                    command: "apply", arguments: RunClock.subcommandArguments.map(redaction.redact), template: redaction.redact(template),
+                    command: "apply", arguments: RunClock.subcommandArguments.map { redaction.redacted($0) },
+                    template: redaction.redacted(template),
                     shard: shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true

@@ -56,7 +56,7 @@ struct RenderCommand: ParsableCommand {
             // token, one written in the template itself).
             let redaction =
                 showSecrets
-                ? Redaction.none
+                ? Redaction.showingSecrets
                 : Redaction.ofRun(template: definition, given: sources.commandLine, fromFiles: sources.fromFiles, keyTruth: KeyTruth())
                     .adding(definition.secretNames.compactMap { values[$0].map { Secret($0.value) } })
                     .adding(KeyURISecrets.redaction(of: oldURI.map { [$0] } ?? []))
@@ -107,7 +107,7 @@ struct ResolveCommand: ParsableCommand {
 
     func run() throws {
         // A token goes into playlists and nowhere else: not into a CI log that resolves a playlist's URI.
-        let redaction = showSecrets ? .none : KeyURISecrets.redaction(of: [uri])
+        let redaction = showSecrets ? .showingSecrets : KeyURISecrets.redaction(of: [uri])
         try LicenseReport.print(for: uri, command: "resolve", allowHosts: allowHosts, hostsOrigin: "--allow-host", redaction: redaction)
     }
 }

@@ -79,14 +79,15 @@ struct ReportMergeCommand: ParsableCommand {
                     }
                 }
                 // Titles said to share their keys (apply's opt-in, validate's rule turned off) are not held to each other.
-                let arguments = loaded.first?.report.run.arguments ?? []
+                let arguments = loaded.first?.report.run.arguments.map(\.text) ?? []
                 let titlesShareKeys =
                     arguments.contains("--allow-shared-content-id")
                     || zip(arguments, arguments.dropFirst()).contains { $0 == "--disable" && $1 == "FPS-uri-two-titles" }
                 var merged = try Report.merging(loaded, allowingMissingShards: allowPartial, titlesShareKeys: titlesShareKeys) {
                     Self.runArguments($0) == Self.runArguments($1)
                 }
-                merged.run.arguments = Self.withoutShard(merged.run.arguments)
+                // The shards' arguments as read back (redacted when they were written), less --shard.
+                merged.run.arguments = Self.withoutShard(merged.run.arguments.map(\.text)).map { Redacted(readBack: $0) }
                 var output = OutputSink(fd: 1, path: "<stdout>")
                 try output.write(format.encode(merged))
                 try output.flush()

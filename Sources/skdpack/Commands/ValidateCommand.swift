@@ -178,8 +178,8 @@ struct ValidateCommand: ParsableCommand {
             StopSignal.install()
             let result = run.run(observer: observer, report: report, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
-                    command: "validate", arguments: RunClock.subcommandArguments.map(options.redaction.redact),
-                    template: template.map(options.redaction.redact),
+                    command: "validate", arguments: RunClock.subcommandArguments.map { options.redaction.redacted($0) },
+                    template: options.redaction.redacted(template),
                     shard: library.shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import SKDPack
+import SKDTemplate
 
 /// When a run started and how long it took: the only volatile part of a report.
 struct RunClock {
@@ -8,7 +9,7 @@ struct RunClock {
     private let start = RunClock.monotonicNanoseconds()
 
     /// The `run` section of a report for `command`, with the arguments given after it.
-    func run(command: String, arguments: [String], template: String?, shard: String?) -> Report.Run {
+    func run(command: String, arguments: [Redacted], template: Redacted?, shard: String?) -> Report.Run {
         let elapsed = (RunClock.monotonicNanoseconds() - start) / 1_000_000
         return Report.Run(
             command: command, arguments: arguments, template: template,

@@ -19,9 +19,7 @@ struct SourceExcerpts {
         while let line = try? reader.next(), line.number <= last {
             guard numbers.contains(line.number), line.part == .whole || line.part == .overlongHead else { continue }
             // Masked whole, before the cut: a secret astride the cut would otherwise show its first half.
-            lines[line.number] =
-                redaction.isEmpty
-                ? Array(line.content.prefix(64 << 10)) : Array(redaction.mask(Array(line.content)).prefix(64 << 10))
+            lines[line.number] = Array(redaction.mask(Array(line.content)).prefix(64 << 10))
         }
     }
 

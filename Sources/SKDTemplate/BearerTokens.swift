@@ -1,6 +1,5 @@
 import Glibc
 import SKDBytes
-import SKDTemplate
 
 /// Secrets recognised in any URI by their form alone, whatever wrote the URI (a packager, an inline
 /// template, a CPIX document): the rule docs/architecture.md (Secrets) states.
@@ -21,12 +20,15 @@ public enum BearerTokens {
         return text.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
     }
 
-    static func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
+    public static func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
         guard let base = uri.baseAddress, uri.count >= minimumLength else { return [] }
         var found: [Secret] = []
         if memchr(base, Int32(UInt8(ascii: "J")), uri.count) != nil { jsonWebTokens(in: uri, into: &found) }
-        if let mark = memchr(base, Int32(UInt8(ascii: "?")), uri.count) {
-            queryValues(in: uri, from: base.distance(to: mark) + 1, into: &found)
+        // Each query of the text: a message or a quoted line may hold several URIs, each ending where a URI
+        // cannot go on (a quote, a space, the end of the text).
+        var from = 0
+        while from < uri.count, let mark = memchr(base + from, Int32(UInt8(ascii: "?")), uri.count - from) {
+            from = queryValues(in: uri, from: base.distance(to: mark) + 1, into: &found)
         }
         if memchr(base, Int32(UInt8(ascii: "@")), uri.count) != nil { password(in: uri, into: &found) }
         return found
@@ -50,41 +52,43 @@ public enum BearerTokens {
                 }
                 end += 1
             }
-            if dots == 2, end - start >= 16 { found.append(Secret(String(decoding: uri[start..<end], as: UTF8.self))) }
+            // A last part left empty by an ellipsis ("eyJ….abc..." cut short in a message) is no token: the cut is.
+            let cut = end < uri.count && uri[end] == UInt8(ascii: ".") && uri[end - 1] == UInt8(ascii: ".")
+            if dots == 2, !cut, end - start >= 16 { found.append(Secret(String(decoding: uri[start..<end], as: UTF8.self))) }
             start = max(end, start + 3)
         }
     }
 
-    private static func queryValues(in uri: UnsafeRawBufferPointer, from start: Int, into found: inout [Secret]) {
-        let base = uri.baseAddress!
-        // The query ends at a fragment; its parameters are split at `&`, and at `;` where one is written
-        // (looked for once: most queries have none). A parameter's name is read a byte at a time (a few
-        // bytes), its value skipped by memchr: a byte loop over a whole query, or three searches a
-        // parameter, cost a rotating playlist more than its key map.
-        let end = memchr(base + start, Int32(UInt8(ascii: "#")), uri.count - start).map { base.distance(to: $0) } ?? uri.count
-        let semicolons = memchr(base + start, Int32(UInt8(ascii: ";")), end - start) != nil
-        var position = start
-        while position < end {
-            var nameEnd = position
-            while nameEnd < end {
-                let byte = uri[nameEnd]
-                if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") { break }
-                nameEnd += 1
+    /// The values the rule takes of the query from `start` to its end: a `#`, or a byte no URI holds (RFC 3986:
+    /// a quote, a space, `<`, a control character); where it ends. Parameters are split at `&` and `;`, and
+    /// read in one pass, a byte at a time (a few instructions each).
+    private static func queryValues(in uri: UnsafeRawBufferPointer, from start: Int, into found: inout [Secret]) -> Int {
+        var index = start
+        var name = start
+        var equals: Int?
+        while true {
+            let byte = index < uri.count ? uri[index] : 0
+            let ends = index >= uri.count || !isQueryByte(byte)
+            if ends || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") {
+                if let equals, index - equals - 1 >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: uri[name..<equals])) {
+                    note(String(decoding: uri[(equals + 1)..<index], as: UTF8.self), into: &found)
+                }
+                if ends { return index }
+                (name, equals) = (index + 1, nil)
+            } else if byte == UInt8(ascii: "="), equals == nil {
+                equals = index
             }
-            guard nameEnd < end, uri[nameEnd] == UInt8(ascii: "=") else {
-                position = nameEnd + 1
-                continue
-            }
-            let value = nameEnd + 1
-            var valueEnd = memchr(base + value, Int32(UInt8(ascii: "&")), end - value).map { base.distance(to: $0) } ?? end
-            if semicolons {
-                valueEnd = memchr(base + value, Int32(UInt8(ascii: ";")), valueEnd - value).map { base.distance(to: $0) } ?? valueEnd
-            }
-            if valueEnd - value >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: uri[position..<nameEnd])) {
-                note(String(decoding: uri[value..<valueEnd], as: UTF8.self), into: &found)
-            }
-            position = valueEnd + 1
+            index += 1
         }
+    }
+
+    /// Whether `byte` may stand in a URI's query (RFC 3986: unreserved, sub-delims, `:`, `@`, `/`, `?`, `%`),
+    /// from a bit mask of the 128 ASCII bytes: `#` ends a query, and so does anything a URI cannot hold.
+    @inline(__always)
+    private static func isQueryByte(_ byte: UInt8) -> Bool {
+        let low: UInt64 = 0xAFFF_FFF2_0000_0000
+        let high: UInt64 = 0x47FF_FFFE_87FF_FFFF
+        return byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 ? (high >> (byte &- 64)) & 1 == 1 : false
     }
 
     /// A parameter's value the rule takes, as written and percent-decoded.
@@ -102,7 +106,7 @@ public enum BearerTokens {
         var colon: Int?
         while index < uri.count {
             let byte = uri[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { return }
+            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || !isQueryByte(byte) { return }
             if byte == UInt8(ascii: ":"), colon == nil { colon = index }
             if byte == UInt8(ascii: "@") {
                 if let colon, index - colon - 1 >= minimumLength {
@@ -116,7 +120,7 @@ public enum BearerTokens {
 
     /// Whether a query parameter's name is one the rule takes, compared on its bytes in any letter case
     /// (told apart by length first: a name the rule does not take costs a comparison or two).
-    static func isSecretName(_ name: UnsafeRawBufferPointer) -> Bool {
+    public static func isSecretName(_ name: UnsafeRawBufferPointer) -> Bool {
         // Akamai's `__token__` and `__hdnea__`: the name between its underscores.
         var name = name
         if name.first == UInt8(ascii: "_") || name.last == UInt8(ascii: "_") {
