@@ -8,29 +8,7 @@ public enum InitSegmentFile {
     public static let defaultLimit = 16 << 20
 
     /// Why an init segment could not be read, with the file's path.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public enum Problem: Sendable, Equatable {
-            /// The operating system's reason.
-            case unreadable(String)
-            /// Larger than the limit.
-            case tooLarge(size: Int, limit: Int)
-            /// A byte range past the file's end.
-            case rangeOutside(fileSize: Int)
-            case malformed(MP4FormatError)
-        }
-
-        public var path: String
-        public var problem: Problem
-
-        public var description: String {
-            switch problem {
-            case .unreadable(let reason): "\(path): cannot be read: \(reason)"
-            case .tooLarge(let size, let limit): "\(path): \(size) bytes, more than the \(limit)-byte limit for an init segment"
-            case .rangeOutside(let fileSize): "\(path): the byte range runs past the end of the file (\(fileSize) bytes)"
-            case .malformed(let error): "\(path): \(error)"
-            }
-        }
-    }
+    public typealias Failure = RangedFileFailure<MP4FormatError>
 
     /// The init segment at `path`, or in its `length` bytes from `offset` when a range is given.
     public static func read(
@@ -46,9 +24,7 @@ public enum InitSegmentFile {
 
     /// The bytes to parse, at most `limit` of them.
     static func contents(_ path: String, range: (length: Int, offset: Int)?, limit: Int) throws(Failure) -> [UInt8] {
-        let file = try RangedFile.opening(
-            path, range: range, unreadable: { Failure(path: path, problem: .unreadable($0)) },
-            rangeOutside: { Failure(path: path, problem: .rangeOutside(fileSize: $0)) })
+        let file = try RangedFile.opening(path, range: range, as: MP4FormatError.self)
         defer { file.close() }
         guard file.length <= limit else { throw Failure(path: path, problem: .tooLarge(size: file.length, limit: limit)) }
         do throws(RangedFile.ReadError) {

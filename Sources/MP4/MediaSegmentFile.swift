@@ -4,35 +4,14 @@ import SKDBytes
 /// box headers and the boxes that describe samples are read (`pread` at their offsets); `mdat` is skipped.
 public enum MediaSegmentFile {
     /// Why a media segment could not be read, with the file's path.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public enum Problem: Sendable, Equatable {
-            /// The operating system's reason.
-            case unreadable(String)
-            /// A byte range past the file's end.
-            case rangeOutside(fileSize: Int)
-            case malformed(MP4FormatError)
-        }
-
-        public var path: String
-        public var problem: Problem
-
-        public var description: String {
-            switch problem {
-            case .unreadable(let reason): "\(path): cannot be read: \(reason)"
-            case .rangeOutside(let fileSize): "\(path): the byte range runs past the end of the file (\(fileSize) bytes)"
-            case .malformed(let error): "\(path): \(error)"
-            }
-        }
-    }
+    public typealias Failure = RangedFileFailure<MP4FormatError>
 
     /// The segment at `path`, or its `length` bytes from `offset`; `defaults` are the init segment's
     /// `trex` values for what the fragments leave out.
     public static func read(
         _ path: String, range: (length: Int, offset: Int)? = nil, defaults: [FragmentDefaults] = []
     ) throws(Failure) -> MediaSegment {
-        let file = try RangedFile.opening(
-            path, range: range, unreadable: { Failure(path: path, problem: .unreadable($0)) },
-            rangeOutside: { Failure(path: path, problem: .rangeOutside(fileSize: $0)) })
+        let file = try RangedFile.opening(path, range: range, as: MP4FormatError.self)
         defer { file.close() }
         // A read the system refuses (an I/O error, a file cut short while read) is a finding at its offset.
         var walk = MediaSegmentWalk(size: file.length, baseOffset: file.start, defaults: defaults) {

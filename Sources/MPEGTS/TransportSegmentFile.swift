@@ -17,29 +17,10 @@ public struct TransportFormatError: Error, Sendable, Equatable, CustomStringConv
 /// Reading a transport stream segment from a file (or the byte range an `EXT-X-BYTERANGE` names): its
 /// first and last 256 KiB at most.
 public enum TransportSegmentFile {
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public enum Problem: Sendable, Equatable {
-            case unreadable(String)
-            case rangeOutside(fileSize: Int)
-            case malformed(TransportFormatError)
-        }
-
-        public var path: String
-        public var problem: Problem
-
-        public var description: String {
-            switch problem {
-            case .unreadable(let reason): "\(path): cannot be read: \(reason)"
-            case .rangeOutside(let fileSize): "\(path): the byte range runs past the end of the file (\(fileSize) bytes)"
-            case .malformed(let error): "\(path): \(error)"
-            }
-        }
-    }
+    public typealias Failure = RangedFileFailure<TransportFormatError>
 
     public static func read(_ path: String, range: (length: Int, offset: Int)? = nil) throws(Failure) -> TransportSegment {
-        let file = try RangedFile.opening(
-            path, range: range, unreadable: { Failure(path: path, problem: .unreadable($0)) },
-            rangeOutside: { Failure(path: path, problem: .rangeOutside(fileSize: $0)) })
+        let file = try RangedFile.opening(path, range: range, as: TransportFormatError.self)
         defer { file.close() }
         let start = file.start
         var reader = TransportSegmentReader(size: file.length) { (offset, count) throws(TransportFormatError) in

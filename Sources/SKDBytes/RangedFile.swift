@@ -22,17 +22,17 @@ package struct RangedFile {
     package let start: Int
     package let length: Int
 
-    /// The file at `path` (or its `range`); what stops it made into the caller's own error by
-    /// `unreadable` (the operating system's reason) or `rangeOutside` (the file's size).
-    package static func opening<Failure: Error>(
-        _ path: String, range: (length: Int, offset: Int)?, unreadable: (String) -> Failure, rangeOutside: (Int) -> Failure
-    ) throws(Failure) -> RangedFile {
+    /// The file at `path` (or its `range`), or why it cannot be read, as the failure of a reader of files of
+    /// `Format`.
+    package static func opening<Format>(
+        _ path: String, range: (length: Int, offset: Int)?, as format: Format.Type
+    ) throws(RangedFileFailure<Format>) -> RangedFile {
         do throws(OpenError) {
             return try RangedFile(path: path, range: range)
         } catch {
             switch error {
-            case .unreadable(let reason): throw unreadable(reason)
-            case .rangeOutside(let fileSize): throw rangeOutside(fileSize)
+            case .unreadable(let reason): throw RangedFileFailure(path: path, problem: .unreadable(reason))
+            case .rangeOutside(let fileSize): throw RangedFileFailure(path: path, problem: .rangeOutside(fileSize: fileSize))
             }
         }
     }
@@ -72,5 +72,35 @@ package struct RangedFile {
             done += got
         }
         return bytes
+    }
+}
+
+/// Why a file (or the byte range of it an `EXT-X-BYTERANGE` names) could not be read as a `Format` (an init
+/// segment, a media segment, a transport stream segment), with its path: the one failure of the readers of
+/// media files.
+public struct RangedFileFailure<Format: Error & Sendable & Equatable>: Error, Sendable, CustomStringConvertible {
+    public enum Problem: Sendable, Equatable {
+        /// The operating system's reason.
+        case unreadable(String)
+        /// Larger than a reader that reads it whole allows (an init segment).
+        case tooLarge(size: Int, limit: Int)
+        /// A byte range past the file's end.
+        case rangeOutside(fileSize: Int)
+        /// Read, but not as the format says: where and why.
+        case malformed(Format)
+    }
+
+    public var path: String
+    public var problem: Problem
+
+    public init(path: String, problem: Problem) { (self.path, self.problem) = (path, problem) }
+
+    public var description: String {
+        switch problem {
+        case .unreadable(let reason): "\(path): cannot be read: \(reason)"
+        case .tooLarge(let size, let limit): "\(path): \(size) bytes, more than the \(limit)-byte limit"
+        case .rangeOutside(let fileSize): "\(path): the byte range runs past the end of the file (\(fileSize) bytes)"
+        case .malformed(let error): "\(path): \(error)"
+        }
     }
 }
