@@ -94,6 +94,12 @@ public enum Bytes {
     @inlinable
     public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool { isASCII(UnsafeRawBufferPointer(bytes)) }
 
+    /// The same of a text's UTF-8 (a `String`'s or a `Substring`'s view), read in place where it is contiguous.
+    @inlinable
+    public static func isASCII<Text: Collection<UInt8>>(_ utf8: Text) -> Bool {
+        utf8.withContiguousStorageIfAvailable { isASCII($0) } ?? utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// Whether `bytes` and `other` hold the same bytes: compared with memcmp, as a key's attributes are at
     /// every key period (a generic `elementsEqual`, over a `String`'s UTF-8 view above all, costs hundreds of
     /// instructions a comparison).

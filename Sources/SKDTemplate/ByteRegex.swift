@@ -73,7 +73,7 @@ package struct ByteRegex: Sendable {
     /// The tree of `pattern` and its parser's classes, names and groups, or `nil` if it uses syntax this
     /// matcher leaves to Swift's `Regex`, or would compile to too long a program.
     private static func parse(_ pattern: String) -> (tree: Node, parser: Parser)? {
-        guard pattern.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard Bytes.isASCII(pattern.utf8) else { return nil }
         var parser = Parser(pattern: Array(pattern.utf8))
         guard let tree = parser.alternation(), parser.position == parser.pattern.count,
             Compiler.size(of: tree) <= maximumProgramSize
@@ -211,28 +211,35 @@ package struct ByteRegex: Sendable {
         }
     }
 
-    /// The captures of the first match in `text`, bytes read in place (a native string's UTF-8, without a
-    /// copy): byte ranges by group, `nil` for a group that took no part; `.some(nil)` if there is no match,
-    /// or `nil` if this matcher gave up (the caller falls back).
-    package func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
+    /// What a match of the byte matcher found: the captures of a match (byte ranges by group, `nil` for a
+    /// group that took no part), no match, or nothing it can say (it gave up: the caller falls back to Swift's
+    /// `Regex`).
+    package enum Match {
+        case found([Range<Int>?])
+        case noMatch
+        case gaveUp
+    }
+
+    /// The first match in `text`, bytes read in place (a native string's UTF-8, without a copy).
+    package func firstMatch(in text: UnsafeBufferPointer<UInt8>) -> Match {
         var scratch = Scratch()
         return firstMatch(in: text, scratch: &scratch)
     }
 
     /// The same with the caller's working memory, for a caller that matches again and again (a key period
     /// at a time): two allocations and their release a match otherwise.
-    package func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> [Range<Int>?]?? {
+    package func firstMatch(in text: UnsafeBufferPointer<UInt8>, scratch: inout Scratch) -> Match {
         // One scan, within the step budget the machine would have (beyond it, the machine gives up too).
         if let wholeRun, text.count < Self.stepBudget / 2 {
-            guard text.count >= wholeRun.min, text.count <= wholeRun.max else { return .some(nil) }
+            guard text.count >= wholeRun.min, text.count <= wholeRun.max else { return .noMatch }
             let accepted = classes.withUnsafeBufferPointer { classes in
                 let row = UnsafeBufferPointer(rebasing: classes[(wholeRun.set &* 256)..<(wholeRun.set &* 256 &+ 256)])
                 return text.allSatisfy { row[Int($0)] }
             }
-            guard accepted else { return .some(nil) }
+            guard accepted else { return .noMatch }
             if scratch.captures.count != 1 { scratch.captures = [nil] }
             scratch.captures[0] = 0..<text.count
-            return .some(scratch.captures)
+            return .found(scratch.captures)
         }
         var steps = 0
         // Sized once: each start position resets the slots it uses.
@@ -262,12 +269,12 @@ package struct ByteRegex: Sendable {
                     let (from, to) = (scratch.slots[2 * group], scratch.slots[2 * group + 1])
                     scratch.captures[group] = from >= 0 && to >= from ? from..<to : nil
                 }
-                return .some(scratch.captures)
+                return .found(scratch.captures)
             case .noMatch: continue
-            case .gaveUp: return nil
+            case .gaveUp: return .gaveUp
             }
         }
-        return .some(nil)
+        return .noMatch
     }
 
     /// The working memory of matches: capture slots, the backtracking stack and the captures returned,

@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// The https license URL a player's resource loader derives from an `skd:` URI: it puts `https` in place
 /// of `skd` (see Adobe's TVSDK FairPlay guide: `skd://host/path?cid=…` becomes `https://host/path?cid=…`).
 public enum LicenseURL {
@@ -33,7 +35,7 @@ public enum LicenseURL {
 
     /// A host name in lower case: ASCII letters by their bytes, anything else as Unicode says.
     private static func lowercased(_ host: Substring.UTF8View) -> String {
-        guard host.allSatisfy({ $0 < 0x80 }) else { return String(Substring(host)).lowercased() }
+        guard Bytes.isASCII(host) else { return String(Substring(host)).lowercased() }
         return String(decoding: host.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 

@@ -89,7 +89,13 @@ public final class ValuePattern: Sendable {
     /// The same with the caller's working memory for the byte matcher, for a caller that checks a value
     /// at every key.
     package func matches(_ value: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> Bool {
-        if let bytes, Bytes.isASCII(value), let found = bytes.firstMatch(in: value, scratch: &scratch) { return found != nil }
+        if let bytes, Bytes.isASCII(value) {
+            switch bytes.firstMatch(in: value, scratch: &scratch) {
+            case .found: return true
+            case .noMatch: return false
+            case .gaveUp: break
+            }
+        }
         return swiftMatches(String(decoding: value, as: UTF8.self))
     }
 

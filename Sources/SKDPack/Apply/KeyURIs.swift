@@ -306,12 +306,12 @@ final class KeyURIs: Sendable {
             guard let match = uris.variables.match, let oldURI = key.oldURI else { return }
             if uris.wroteAlready(oldURI) { throw .alreadyMade }
             switch match.byteCaptures(in: oldURI, scratch: &scratch) {
-            case .some(.some(let found)):
+            case .found(let found):
                 captures = found
                 return
-            case .some(.none):
+            case .noMatch:
                 break
-            case .none:
+            case .gaveUp:
                 groups = match.groups(in: String(decoding: oldURI, as: UTF8.self))
                 if groups != nil { return }
             }

@@ -1,4 +1,5 @@
 import Glibc
+import SKDBytes
 
 /// The `/`-separated components of a path, as `split(separator: "/")` gives them (empty ones dropped), read
 /// on the path's bytes when it is ASCII. Splitting a `String` breaks it into Characters, grapheme by
@@ -8,7 +9,7 @@ public enum PathComponents {
     public static func of(_ path: String) -> [String] {
         let ascii: [String]? =
             path.utf8.withContiguousStorageIfAvailable { bytes -> [String]? in
-                guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+                guard Bytes.isASCII(bytes) else { return nil }
                 var components: [String] = []
                 var start = 0
                 for index in 0...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: "/") {

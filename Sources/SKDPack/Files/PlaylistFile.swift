@@ -2,6 +2,7 @@ import CPIX
 import Dispatch
 import Glibc
 import HLS
+import SKDBytes
 import Synchronization
 
 /// A playlist to process: where it is, and the input root it was found under (for `--output` mirroring).
@@ -613,12 +614,8 @@ struct MasterReferences {
     static func localPath(_ uri: String) -> String? {
         // ASCII references (nearly all) are read as bytes: the same answer, without the grapheme breaking of
         // the Character path, which cost 80,000 instructions a reference (40% of finding a library's masters).
-        let ascii: String?? =
-            uri.utf8.withContiguousStorageIfAvailable { bytes -> String?? in
-                bytes.allSatisfy { $0 < 0x80 } ? asciiLocalPath(bytes) : nil
-            } ?? nil
-        if let ascii { return ascii }
-        return characterLocalPath(uri)
+        var uri = uri
+        return uri.withUTF8 { Bytes.isASCII($0) } ? uri.withUTF8 { asciiLocalPath($0) } : characterLocalPath(uri)
     }
 
     /// ``localPath(_:)`` on Characters: for references that are not ASCII, and the reference the byte path
@@ -630,16 +627,16 @@ struct MasterReferences {
     }
 
     /// ``localPath(_:)`` of an ASCII reference, on its bytes.
-    private static func asciiLocalPath(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
+    private static func asciiLocalPath(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else {
-            return .some(nil)
+            return nil
         }
         let trimmed = UnsafeBufferPointer(rebasing: bytes[first...last])
         let scheme = Array("://".utf8)
         let hasScheme = trimmed.count >= 3 && (0...(trimmed.count - 3)).contains { trimmed[$0..<($0 + 3)].elementsEqual(scheme) }
-        guard !hasScheme, !trimmed.starts(with: "data:".utf8) else { return .some(nil) }
+        guard !hasScheme, !trimmed.starts(with: "data:".utf8) else { return nil }
         let end = trimmed.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? trimmed.endIndex
-        return .some(String(decoding: UnsafeBufferPointer(rebasing: trimmed[..<end]), as: UTF8.self))
+        return String(decoding: UnsafeBufferPointer(rebasing: trimmed[..<end]), as: UTF8.self)
     }
 }

@@ -211,9 +211,14 @@ public final class NamedPattern: Sendable {
         if fast != nil {
             // Matched over the string's own bytes where it has them contiguously (a native string does),
             // without a copy.
+            // nil where the byte matcher gave up; then Swift's Regex says.
             let matched = { (bytes: UnsafeBufferPointer<UInt8>) -> [String: String]?? in
-                guard let result = self.byteCaptures(in: bytes) else { return nil }
-                guard let captures = result else { return .some(nil) }
+                let captures: [Range<Int>?]
+                switch self.byteCaptures(in: bytes) {
+                case .found(let found): captures = found
+                case .noMatch: return .some(nil)
+                case .gaveUp: return nil
+                }
                 var groups: [String: String] = [:]
                 groups.reserveCapacity(self.namedCaptures.count)
                 for (index, name) in self.namedCaptures {
@@ -234,17 +239,16 @@ public final class NamedPattern: Sendable {
     }
 
     /// The first match in `bytes` by the byte matcher: each group's byte range by capture index (`nil` for a
-    /// group that took no part), `.some(nil)` for no match, or `nil` when the byte matcher cannot say (it
-    /// cannot run the pattern, the text is not ASCII, or the match took too many steps), and only
-    /// ``groups(in:)`` can.
-    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>) -> [Range<Int>?]?? {
+    /// group that took no part), no match, or `.gaveUp` when the byte matcher cannot say (it cannot run the
+    /// pattern, the text is not ASCII, or the match took too many steps), and only ``groups(in:)`` can.
+    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>) -> ByteRegex.Match {
         var scratch = ByteRegex.Scratch()
         return byteCaptures(in: bytes, scratch: &scratch)
     }
 
     /// The same with the caller's working memory (``ByteRegex/Scratch``), kept from one match to the next.
-    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> [Range<Int>?]?? {
-        guard let fast, Bytes.isASCII(bytes) else { return nil }
+    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> ByteRegex.Match {
+        guard let fast, Bytes.isASCII(bytes) else { return .gaveUp }
         return fast.firstMatch(in: bytes, scratch: &scratch)
     }
 
