@@ -148,13 +148,12 @@ private struct PlaylistReaderCore: ~Copyable {
     private var seenOnceTags: Set<TagName> = []
     /// The EXT-X-VERSION read so far (1 until one is).
     private var declaredVersion = 1
-    private var lastLineStart: SourceLocation?
     private var overlongKind: LineKind = .blank
     /// Where this line's encoding problem (a control character, a tab, bytes not UTF-8) is: the attribute
     /// grammar findings it causes from there on are the same mistake and not reported again.
     private var encodingProblemColumn: Int?
-    private var findingsPerKind: [DiagnosticID: Int] = [:]
-    private var suppressed: [DiagnosticID: (kind: DiagnosticKind, count: Int)] = [:]
+    /// At most `maximumDiagnosticsPerKind` findings of a kind.
+    private var cap: FindingCap
     private var finished = false
     /// Set when a size limit stopped the reading: nothing more is read or reported.
     private var stoppedAtLimit = false
@@ -169,6 +168,7 @@ private struct PlaylistReaderCore: ~Copyable {
     init(source: any ByteSource, path: String, options: ReaderOptions) {
         self.path = path
         self.options = options
+        self.cap = FindingCap(limit: options.maximumDiagnosticsPerKind)
         self.lines = LineReader(
             source: source, maximumLineLength: options.maximumLineLength,
             maximumInputSize: options.maximumPlaylistSize)
@@ -587,12 +587,7 @@ private struct PlaylistReaderCore: ~Copyable {
             if let earlier = segments.pendingDuration { reportDurationWithoutURI(at: earlier) }
             if let variant = segments.pendingVariant { reportVariantWithoutURI(at: variant) }
         }
-        for (id, entry) in suppressed.sorted(by: { $0.key < $1.key }) {
-            pending.append(
-                entry.kind(
-                    "\(entry.count) more findings of \(id) in this playlist are not listed",
-                    at: lastLineStart ?? start))
-        }
+        pending += cap.summaries()
     }
 
     // MARK: Reporting
@@ -643,7 +638,6 @@ private struct PlaylistReaderCore: ~Copyable {
     ]
 
     private mutating func report(_ kind: DiagnosticKind, _ message: String, on line: PlaylistLine, column: Int) {
-        lastLineStart = line.location(in: path)
         emit(kind(message, at: line.location(in: path, column: column)))
     }
 
@@ -654,13 +648,6 @@ private struct PlaylistReaderCore: ~Copyable {
         case .warning: warningCount += 1
         case .info: break
         }
-        let seen = findingsPerKind[diagnostic.id, default: 0] + 1
-        findingsPerKind[diagnostic.id] = seen
-        guard seen <= options.maximumDiagnosticsPerKind else {
-            let kind = DiagnosticKind(id: diagnostic.id, severity: diagnostic.severity, summary: "", specSection: "")
-            suppressed[diagnostic.id, default: (kind, 0)].count += 1
-            return
-        }
-        pending.append(diagnostic)
+        if cap.admits(diagnostic) { pending.append(diagnostic) }
     }
 }

@@ -23,6 +23,9 @@ public struct ApplyOptions: Sendable {
     /// Reader findings the run is told to let pass (`apply --disable`): a playlist with only these is
     /// still updated. Only ``ignorableKinds`` may be here.
     public var ignoredFindings: Set<DiagnosticID> = []
+
+    /// What the run does with its findings (``FindingPolicy``): those let pass are not kept.
+    public var findingPolicy: FindingPolicy { FindingPolicy(disabled: ignoredFindings) }
     /// Validate each playlist as written (every rule of `validate`, with the template and its values) and
     /// leave one with an error as it was: the promise that apply never writes a playlist `validate` rejects,
     /// for errors apply did not cause too, at the cost of a second read of each playlist written.

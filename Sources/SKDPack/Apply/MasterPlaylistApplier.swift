@@ -65,8 +65,8 @@ public struct MasterPlaylistApplier: Sendable {
         let reader = PlaylistReader(source: source, path: path, options: options.readerOptions)
         var survey = Survey(outcome: PlaylistOutcome(path: path, kind: .unknown))
         var diagnostics: [Diagnostic] = []
-        let ignored = options.ignoredFindings
-        reader.onDiagnostic = { if !ignored.contains($0.id) { diagnostics.append($0) } }
+        let policy = options.findingPolicy
+        reader.onDiagnostic = { if policy.keeps($0.id) { diagnostics.append($0) } }
         var existing: [(line: Int, value: KeyAttributes, text: String, attributes: AttributeList?)] = []
         var lastSessionKeyLine: Int?
         var firstVariantLine: Int?

@@ -262,7 +262,7 @@ private struct MediaWalk {
     }
 
     func collect(_ diagnostic: Diagnostic) {
-        guard !applier.options.ignoredFindings.contains(diagnostic.id) else { return }
+        guard applier.options.findingPolicy.keeps(diagnostic.id) else { return }
         box.diagnostics.append(diagnostic)
     }
 

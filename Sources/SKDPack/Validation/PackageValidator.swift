@@ -26,21 +26,15 @@ public enum PackageValidator {
         options: ValidationOptions = ValidationOptions()
     ) -> [Diagnostic] {
         // One FairPlay URI per key: judged on every title, a media playlist alone too.
-        var findings = KeyMapRule.check(media).filter { !options.disabledRules.contains($0.id) }
+        var findings = KeyMapRule.check(media)
         if let master {
             let contents = PackageContents(master: master, media: media, unreadMedia: unreadMedia, iFramePlaylists: iFramePlaylists)
-            for rule in rules {
-                findings += rule.check(contents).filter { !options.disabledRules.contains($0.id) }
-            }
+            for rule in rules { findings += rule.check(contents) }
         }
         // A finding about several playlists may quote any of their keys (a session key's URI, a media key's):
         // each playlist's secrets are hidden in it, as in the playlist's own findings.
         let redaction = ([master].compactMap { $0 } + media).reduce(options.redaction) { $0.adding($1.redaction) }
-        for index in findings.indices {
-            findings[index].message = redaction.redact(findings[index].message)
-            if options.warningsAsErrors, findings[index].severity == .warning { findings[index].severity = .error }
-        }
-        return findings
+        return options.findingPolicy.applied(to: findings, hiding: redaction)
     }
 }
 

@@ -29,7 +29,7 @@ public enum PlaylistValidator {
         /// The line of each EXT-X-DEFINE, by the name it defines: a reference made before it is said so.
         var definedAt: [String: Int] = [:]
         let enabled = RuleRegistry.playlistRules.filter { rule in
-            !options.disabledRules.contains(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
+            options.findingPolicy.keeps(rule.kind.id) && (rule.keyTruth.map { needs in Self.runs(needs, options) } ?? true)
         }
         // A segment rule looks at every segment, as a line rule does.
         let lineRules = enabled.filter { $0.keyTruth == nil || $0.keyTruth == .segments }
@@ -141,14 +141,10 @@ public enum PlaylistValidator {
         let garbled = Set(
             readerFindings.filter { Self.garbling.contains($0.id) && !spacedAsMeant.contains($0.location.line) }.map(\.location.line))
         let ruleFindings = garbled.isEmpty ? context.findings : context.findings.filter { !garbled.contains($0.location.line) }
-        var findings = (readerFindings + ruleFindings).filter { !options.disabledRules.contains($0.id) }
-        if options.warningsAsErrors {
-            for index in findings.indices where findings[index].severity == .warning { findings[index].severity = .error }
-        }
         // The secrets pinned with --var and those found in the playlist's own keys (a token where the
         // template has its secret variable) are hidden in every message.
         let redaction = options.redaction.adding(context.secretValues)
-        for index in findings.indices { findings[index].message = redaction.redact(findings[index].message) }
+        let findings = options.findingPolicy.applied(to: readerFindings + ruleFindings, hiding: redaction)
         var validation = PlaylistValidation(path: path, kind: reader.kind, diagnostics: Self.inLineOrder(findings), keys: keys)
         validation.presentation = presentation
         validation.redaction = redaction

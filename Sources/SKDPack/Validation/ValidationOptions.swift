@@ -32,6 +32,9 @@ public struct ValidationOptions: Sendable {
 
     public init() {}
 
+    /// What the run does with its findings (``FindingPolicy``).
+    public var findingPolicy: FindingPolicy { FindingPolicy(disabled: disabledRules, warningsAsErrors: warningsAsErrors) }
+
     /// What the run hides in whatever it shows (``SKDTemplate/Redaction/ofRun(template:given:fromFiles:keyTruth:)``):
     /// the values pinned are those given for it.
     public var redaction: Redaction {

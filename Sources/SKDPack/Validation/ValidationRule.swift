@@ -56,9 +56,8 @@ final class RuleContext {
     var substitutedLine: Int?
     /// Findings per rule beyond this many are counted, not listed: a 2-million-segment playlist that breaks
     /// a rule on every segment must not turn into a 2-million-line report.
-    private let maximumPerKind: Int
-    private var counts: [DiagnosticID: Int] = [:]
-    private var suppressed: [DiagnosticID: (kind: DiagnosticKind, count: Int, last: SourceLocation)] = [:]
+    /// At most the reader's number of findings of a kind, as the reader keeps its own.
+    private var cap: FindingCap
 
     /// The template FairPlay keys must come from, if one was given.
     let templateMatcher: TemplateMatcher?
@@ -98,7 +97,7 @@ final class RuleContext {
         self.maximumURILength = options.maximumURILength
         self.templateMatcher = options.templateMatcher
         self.allowHosts = options.allowHosts
-        self.maximumPerKind = maximumPerKind
+        self.cap = FindingCap(limit: maximumPerKind)
     }
 
     /// Reports a finding of `kind` on `line` at `column` (1-based, in bytes of the line as written).
@@ -112,22 +111,13 @@ final class RuleContext {
 
     /// Reports a finding of `kind` at `location`.
     func report(_ kind: DiagnosticKind, _ message: String, at location: SourceLocation) {
-        let count = counts[kind.id, default: 0] + 1
-        counts[kind.id] = count
-        guard count > maximumPerKind else {
-            findings.append(kind(message, at: location))
-            return
-        }
-        suppressed[kind.id, default: (kind, 0, location)].count += 1
-        suppressed[kind.id]?.last = location
+        let finding = kind(message, at: location)
+        if cap.admits(finding) { findings.append(finding) }
     }
 
     /// One finding per rule that made more than the limit, saying how many were left out.
     func reportSuppressed() {
-        for (id, entry) in suppressed.sorted(by: { $0.key < $1.key }) {
-            findings.append(entry.kind("\(entry.count) more findings of \(id) in this playlist are not listed", at: entry.last))
-        }
-        suppressed.removeAll()
+        findings += cap.summaries()
     }
 
     /// `column` of `line` as the file has it: 1 on a line whose tag was read after substitution.
