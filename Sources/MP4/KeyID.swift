@@ -43,18 +43,14 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The UUID form, lowercase: `b99ed9e5-c641-49d1-bfa8-43692b686ddb`.
     public var uuid: String {
-        let digits = Self.digits
         var text: [UInt8] = []
         text.reserveCapacity(36)
         for (index, byte) in bytes.enumerated() {
             if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
+            Hex.append(byte, to: &text)
         }
         return String(decoding: text, as: UTF8.self)
     }
-
-    private static let digits = Array("0123456789abcdef".utf8)
 
     /// All sixteen bytes zero: what some packagers write where the real key id is given elsewhere.
     public var isZero: Bool { bytes.allSatisfy { $0 == 0 } }
@@ -64,14 +60,6 @@ public struct KeyID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static func < (lhs: KeyID, rhs: KeyID) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
 
     /// Lowercase hex of any bytes.
-    public static func hex(_ bytes: some Sequence<UInt8>) -> String {
-        let digits = Self.digits
-        var text: [UInt8] = []
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
+    public static func hex(_ bytes: some Sequence<UInt8>) -> String { Hex.string(bytes) }
 
 }

@@ -1,3 +1,5 @@
+import SKDBytes
+
 /// What an MPEG-2 transport stream segment (ISO/IEC 13818-1) says of its streams, read from its start and
 /// its end: the program's stream types and descriptors (with those of Apple's MPEG-2 Stream Encryption
 /// Format for HLS: `zavc`, `aacd`, `ac3d`, `ec3d` and the `apad` audio setup), each stream's first and
@@ -112,8 +114,7 @@ public struct SequenceParameters: Sendable, Equatable {
     public var height: Int?
 
     var codecSuffix: String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: [profile, constraints, level].flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+        Hex.string([profile, constraints, level])
     }
 }
 

@@ -1,4 +1,5 @@
 import HLS
+import SKDBytes
 import SKDPack
 
 /// Writes a report's playlist entries as JSON bytes directly, exactly as `JSONEncoder` does with
@@ -198,8 +199,6 @@ struct JSONEntryWriter {
         bytes.append(contentsOf: repeatElement(0x20, count: depth * 2))
     }
 
-    private static let hex = Array("0123456789abcdef".utf8)
-
     /// A JSON string as the encoder writes it: `"` and `\` escaped, the short escapes `\b \t \n \f \r`,
     /// other C0 controls as `\u00xx`, everything else (`/`, DEL, C1, U+2028) as its UTF-8 bytes. The bytes
     /// between two escapes go in as one span: a report is mostly such spans.
@@ -262,7 +261,8 @@ struct JSONEntryWriter {
         case 0x0C: bytes.append(UInt8(ascii: "f"))
         case 0x0D: bytes.append(UInt8(ascii: "r"))
         default:
-            for digit in [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0x0F)]] { bytes.append(digit) }
+            bytes += [UInt8(ascii: "u"), 0x30, 0x30]
+            Hex.append(byte, to: &bytes)
         }
     }
 }

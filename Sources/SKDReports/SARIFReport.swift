@@ -1,5 +1,6 @@
 import FoundationEssentials
 import HLS
+import SKDBytes
 import SKDPack
 
 /// The report as SARIF 2.1.0, for code-scanning views: the rules that fired with their help, and a result
@@ -47,13 +48,12 @@ public enum SARIFReport {
                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 output.append(byte)
             default:
-                output += [UInt8(ascii: "%"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                output.append(UInt8(ascii: "%"))
+                Hex.append(byte, uppercase: true, to: &output)
             }
         }
         return String(decoding: output, as: UTF8.self)
     }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     static func level(_ severity: Severity) -> String {
         switch severity {

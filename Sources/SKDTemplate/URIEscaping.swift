@@ -62,8 +62,7 @@ public enum URIEscaping {
                 output.append(byte)
             } else {
                 output.append(UInt8(ascii: "%"))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
+                Hex.append(byte, uppercase: true, to: &output)
             }
             index = end + 1
         }
@@ -115,8 +114,6 @@ public enum URIEscaping {
         let byte = UInt8(scalar.value)
         return isUnreserved(byte) || isKeptInPath(byte) || byte == UInt8(ascii: "%") || byte == UInt8(ascii: "#")
     }
-
-    private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {

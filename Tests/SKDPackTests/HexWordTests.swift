@@ -53,4 +53,20 @@ struct HexWordTests {
             }
         }
     }
+
+    @Test("what Hex writes, hexWord reads back: words zero-padded to 16 digits, bytes two digits each, in either case")
+    func writtenReadBack() {
+        var random = SplitMix(seed: 0x4845_5832)
+        for round in 0..<20_000 {
+            // Small words too (a digest with leading zero digits), and every shift of a bit.
+            let word = round < 64 ? UInt64(1) << UInt64(round) : random.next() >> (random.next() % 64)
+            let text = Hex.string(word)
+            #expect(text.utf8.count == 16)
+            #expect(Array(text.utf8).withUnsafeBytes { Bytes.hexWord($0, at: 0) } == word, "\(text)")
+            let bytes = (0..<8).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let upper = Hex.string(bytes, uppercase: true)
+            #expect(upper == Hex.string(bytes).uppercased())
+            #expect(Self.reference(Array(upper.utf8)) == bytes.reduce(0) { $0 << 8 | UInt64($1) })
+        }
+    }
 }

@@ -61,7 +61,7 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
     /// The key id as 32 lowercase hex digits, where the evidence is one.
     public var keyIDHex: String? {
         guard kind == .keyTruth || kind == .keyID else { return nil }
-        return Self.hex(high) + Self.hex(low)
+        return Hex.string(high) + Hex.string(low)
     }
 
     /// How messages name it: a key id is shown; an old URI or key tags only by what they are.
@@ -105,9 +105,4 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
 
     /// The digest of key tags so far (`nil`: none yet) with one more tag's.
     public static func combine(_ digest: UInt64?, _ next: UInt64) -> UInt64 { (digest ?? 0) &* 31 &+ next }
-
-    private static func hex(_ word: UInt64) -> String {
-        let digits = String(word, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
 }

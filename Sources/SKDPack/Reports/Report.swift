@@ -1,4 +1,5 @@
 import HLS
+import SKDBytes
 import SKDTemplate
 
 /// What one run of `apply` or `validate` did, as data: the one content model behind every report format
@@ -410,8 +411,7 @@ public struct Report: Hashable, Sendable, Codable {
         static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?)]) -> [KeyURI]? {
             guard !uses.isEmpty else { return nil }
             return uses.map { use in
-                let hex = String(use.digest, radix: 16)
-                return KeyURI(line: use.line, digest: String(repeating: "0", count: 16 - hex.count) + hex, keyID: use.evidence?.keyIDHex)
+                KeyURI(line: use.line, digest: Hex.string(use.digest), keyID: use.evidence?.keyIDHex)
             }
         }
     }

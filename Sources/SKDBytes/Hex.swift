@@ -1,0 +1,26 @@
+/// Hexadecimal digits written: the one way skdpack writes them (a key id, a digest, a codec's bytes, an
+/// escape in a URI or a report). Reading them is ``Bytes/hexValue(_:)`` and ``Bytes/hexWord(_:at:)``.
+public enum Hex {
+    @usableFromInline static let lower = Array("0123456789abcdef".utf8)
+    @usableFromInline static let upper = Array("0123456789ABCDEF".utf8)
+
+    /// Appends the two digits of `byte`.
+    @inlinable
+    public static func append(_ byte: UInt8, uppercase: Bool = false, to output: inout [UInt8]) {
+        let digits = uppercase ? upper : lower
+        output.append(digits[Int(byte >> 4)])
+        output.append(digits[Int(byte & 0x0F)])
+    }
+
+    /// The digits of `bytes`, two a byte.
+    public static func string(_ bytes: some Sequence<UInt8>, uppercase: Bool = false) -> String {
+        var text: [UInt8] = []
+        for byte in bytes { append(byte, uppercase: uppercase, to: &text) }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The 16 lowercase digits of `word`, zero-padded (a digest, half a key id).
+    public static func string(_ word: UInt64) -> String {
+        string((0..<8).reversed().map { UInt8(truncatingIfNeeded: word >> (8 * $0)) })
+    }
+}
