@@ -11,26 +11,38 @@ import SKDBytes
 /// A shorter value is not taken for a token: a redaction replaces every occurrence of a secret, and a
 /// value of a few characters would hide unrelated text.
 ///
-/// Asked of every key URI a run reads (a rendered URI's tokens are its values', ``KeyTemplate/withBearerSecrets(_:)``):
-/// a URI without `?`, `J` or `@` is told so by three `memchr`s, and a query's names are compared on their bytes.
+/// Asked of every key URI a run reads (``secrets(inURI:)``; a rendered URI's tokens are its values',
+/// ``KeyTemplate/withBearerSecrets(_:)``) and of every text a run shows (``secrets(in:)-(String)``): a text
+/// without `?`, `J` or `@` is told so by three `memchr`s, and a query's names are compared on their bytes.
 public enum BearerTokens {
     public static let minimumLength = 8
+    /// The secrets of a text that may quote URIs (a message, a quoted line, a report's field, a value): each
+    /// query ends at its fragment or where a URI cannot go on (a quote, a space, a control character).
     public static func secrets(in text: String) -> [Secret] {
         var text = text
         return text.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
     }
 
-    public static func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
-        guard let base = uri.baseAddress, uri.count >= minimumLength else { return [] }
+    /// The same over bytes.
+    public static func secrets(in text: UnsafeRawBufferPointer) -> [Secret] { secrets(in: text, oneURI: false) }
+
+    /// The secrets of one URI, as read from a key's attribute (a quoted string: no quote, no line break in it):
+    /// its query runs to its fragment or its end. Asked of every key URI a run reads, it skips each value
+    /// with one `memchr` where a text's queries are read a byte at a time.
+    public static func secrets(inURI uri: UnsafeRawBufferPointer) -> [Secret] { secrets(in: uri, oneURI: true) }
+
+    private static func secrets(in text: UnsafeRawBufferPointer, oneURI: Bool) -> [Secret] {
+        guard let base = text.baseAddress, text.count >= minimumLength else { return [] }
         var found: [Secret] = []
-        if memchr(base, Int32(UInt8(ascii: "J")), uri.count) != nil { jsonWebTokens(in: uri, into: &found) }
-        // Each query of the text: a message or a quoted line may hold several URIs, each ending where a URI
-        // cannot go on (a quote, a space, the end of the text).
+        if memchr(base, Int32(UInt8(ascii: "J")), text.count) != nil { jsonWebTokens(in: text, into: &found) }
         var from = 0
-        while from < uri.count, let mark = memchr(base + from, Int32(UInt8(ascii: "?")), uri.count - from) {
-            from = queryValues(in: uri, from: base.distance(to: mark) + 1, into: &found)
+        while from < text.count, let mark = memchr(base + from, Int32(UInt8(ascii: "?")), text.count - from) {
+            let start = base.distance(to: mark) + 1
+            let end = oneURI ? fragment(in: text, from: start) : queryEnd(in: text, from: start)
+            queryValues(in: text, start..<end, into: &found)
+            from = end
         }
-        if memchr(base, Int32(UInt8(ascii: "@")), uri.count) != nil { password(in: uri, into: &found) }
+        if memchr(base, Int32(UInt8(ascii: "@")), text.count) != nil { password(in: text, into: &found) }
         return found
     }
 
@@ -59,26 +71,48 @@ public enum BearerTokens {
         }
     }
 
-    /// The values the rule takes of the query from `start` to its end: a `#`, or a byte no URI holds (RFC 3986:
-    /// a quote, a space, `<`, a control character); where it ends. Parameters are split at `&` and `;`, and
-    /// read in one pass, a byte at a time (a few instructions each).
-    private static func queryValues(in uri: UnsafeRawBufferPointer, from start: Int, into found: inout [Secret]) -> Int {
+    /// Where the query from `start` ends in a URI: at its fragment, or the URI's end.
+    private static func fragment(in uri: UnsafeRawBufferPointer, from start: Int) -> Int {
+        let base = uri.baseAddress!
+        return memchr(base + start, Int32(UInt8(ascii: "#")), uri.count - start).map { base.distance(to: $0) } ?? uri.count
+    }
+
+    /// Where the query from `start` ends in a text: at a `#`, or at the first byte no URI holds.
+    private static func queryEnd(in text: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
-        var name = start
-        var equals: Int?
-        while true {
-            let byte = index < uri.count ? uri[index] : 0
-            let ends = index >= uri.count || !isQueryByte(byte)
-            if ends || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") {
-                if let equals, index - equals - 1 >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: uri[name..<equals])) {
-                    note(String(decoding: uri[(equals + 1)..<index], as: UTF8.self), into: &found)
-                }
-                if ends { return index }
-                (name, equals) = (index + 1, nil)
-            } else if byte == UInt8(ascii: "="), equals == nil {
-                equals = index
+        while index < text.count, isQueryByte(text[index]) { index += 1 }
+        return index
+    }
+
+    /// The values the rule takes of the query at `range`, its parameters split at `&`, and at `;` where one is
+    /// written (looked for once: most queries have none). A parameter's name is read a byte at a time (a few
+    /// bytes), its value skipped by memchr: a byte loop over a whole query, or three searches a parameter,
+    /// cost a rotating playlist more than its key map.
+    private static func queryValues(in text: UnsafeRawBufferPointer, _ range: Range<Int>, into found: inout [Secret]) {
+        let base = text.baseAddress!
+        let end = range.upperBound
+        let semicolons = memchr(base + range.lowerBound, Int32(UInt8(ascii: ";")), range.count) != nil
+        var position = range.lowerBound
+        while position < end {
+            var nameEnd = position
+            while nameEnd < end {
+                let byte = text[nameEnd]
+                if byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") { break }
+                nameEnd += 1
             }
-            index += 1
+            guard nameEnd < end, text[nameEnd] == UInt8(ascii: "=") else {
+                position = nameEnd + 1
+                continue
+            }
+            let value = nameEnd + 1
+            var valueEnd = memchr(base + value, Int32(UInt8(ascii: "&")), end - value).map { base.distance(to: $0) } ?? end
+            if semicolons {
+                valueEnd = memchr(base + value, Int32(UInt8(ascii: ";")), valueEnd - value).map { base.distance(to: $0) } ?? valueEnd
+            }
+            if valueEnd - value >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: text[position..<nameEnd])) {
+                note(String(decoding: text[value..<valueEnd], as: UTF8.self), into: &found)
+            }
+            position = valueEnd + 1
         }
     }
 

@@ -75,7 +75,7 @@ struct OldURISecrets: Sendable {
     /// The secret values `uri` holds, as written and decoded: those of a known form, and what looks like a
     /// bearer token whatever the form (``BearerTokens``).
     func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
-        let bearer = BearerTokens.secrets(in: uri)
+        let bearer = BearerTokens.secrets(inURI: uri)
         let known = secretsOfKnownForms(in: uri)
         return bearer.isEmpty ? known : known + bearer
     }
