@@ -21,6 +21,9 @@ public enum Hex {
 
     /// The 16 lowercase digits of `word`, zero-padded (a digest, half a key id).
     public static func string(_ word: UInt64) -> String {
-        string((0..<8).reversed().map { UInt8(truncatingIfNeeded: word >> (8 * $0)) })
+        String(unsafeUninitializedCapacity: 16) { digits in
+            for index in 0..<16 { digits[index] = lower[Int(truncatingIfNeeded: word >> (60 - 4 * UInt64(index)) & 0xF)] }
+            return 16
+        }
     }
 }

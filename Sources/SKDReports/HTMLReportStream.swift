@@ -481,11 +481,11 @@ public final class HTMLReportStream: ReportStream {
 
     // MARK: Text
 
-    /// `text` as HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as references; other
-    /// C0 controls (which a page cannot show) as U+FFFD.
     /// A report's text, as text of the page.
     static func escape(_ text: Redacted) -> String { escape(text.text) }
 
+    /// `text` as HTML text or a quoted attribute value: `&`, `<`, `>`, `"` and `'` as references; other
+    /// C0 controls (which a page cannot show) as U+FFFD.
     public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)

@@ -65,7 +65,9 @@ public enum BearerTokens {
                 end += 1
             }
             // A last part left empty by an ellipsis ("eyJ….abc..." cut short in a message) is no token: the cut is.
-            let cut = end < uri.count && uri[end] == UInt8(ascii: ".") && uri[end - 1] == UInt8(ascii: ".")
+            let cut =
+                end + 1 < uri.count && uri[end - 1] == UInt8(ascii: ".") && uri[end] == UInt8(ascii: ".")
+                && uri[end + 1] == UInt8(ascii: ".")
             if dots == 2, !cut, end - start >= 16 { found.append(Secret(String(decoding: uri[start..<end], as: UTF8.self))) }
             start = max(end, start + 3)
         }
@@ -77,11 +79,27 @@ public enum BearerTokens {
         return memchr(base + start, Int32(UInt8(ascii: "#")), uri.count - start).map { base.distance(to: $0) } ?? uri.count
     }
 
-    /// Where the query from `start` ends in a text: at a `#`, or at the first byte no URI holds.
+    /// Where the query from `start` ends in a text: at a `#`, or at a byte that ends a URI quoted in text
+    /// (``endsURI(_:)``). Bytes beyond ASCII and `{`, `|` and the like do not: a URI as written may hold them.
     private static func queryEnd(in text: UnsafeRawBufferPointer, from start: Int) -> Int {
         var index = start
-        while index < text.count, isQueryByte(text[index]) { index += 1 }
+        while index < text.count, !endsURI(text[index]), text[index] != UInt8(ascii: "#") { index += 1 }
         return index
+    }
+
+    /// Whether `byte` may close the quote or the sentence around a URI: `'`, `)`, `,`, `.`, `!`.
+    @inline(__always)
+    private static func closesQuote(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: ","), UInt8(ascii: "."), UInt8(ascii: "!"): true
+        default: false
+        }
+    }
+
+    /// Whether `byte` ends a URI quoted in a text: a space or a control character, a double quote, `<` or `>`.
+    @inline(__always)
+    private static func endsURI(_ byte: UInt8) -> Bool {
+        byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
     }
 
     /// The values the rule takes of the query at `range`, its parameters split at `&`, and at `;` where one is
@@ -109,20 +127,14 @@ public enum BearerTokens {
             if semicolons {
                 valueEnd = memchr(base + value, Int32(UInt8(ascii: ";")), valueEnd - value).map { base.distance(to: $0) } ?? valueEnd
             }
-            if valueEnd - value >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: text[position..<nameEnd])) {
-                note(String(decoding: text[value..<valueEnd], as: UTF8.self), into: &found)
+            // A value quoted in a sentence ends before the punctuation that closes it (`'…?token=X'.`).
+            var last = valueEnd
+            while last > value, closesQuote(text[last - 1]) { last -= 1 }
+            if last - value >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: text[position..<nameEnd])) {
+                note(String(decoding: text[value..<last], as: UTF8.self), into: &found)
             }
             position = valueEnd + 1
         }
-    }
-
-    /// Whether `byte` may stand in a URI's query (RFC 3986: unreserved, sub-delims, `:`, `@`, `/`, `?`, `%`),
-    /// from a bit mask of the 128 ASCII bytes: `#` ends a query, and so does anything a URI cannot hold.
-    @inline(__always)
-    private static func isQueryByte(_ byte: UInt8) -> Bool {
-        let low: UInt64 = 0xAFFF_FFF2_0000_0000
-        let high: UInt64 = 0x47FF_FFFE_87FF_FFFF
-        return byte < 64 ? (low >> byte) & 1 == 1 : byte < 128 ? (high >> (byte &- 64)) & 1 == 1 : false
     }
 
     /// A parameter's value the rule takes, as written and percent-decoded.
@@ -133,22 +145,27 @@ public enum BearerTokens {
         }
     }
 
-    private static func password(in uri: UnsafeRawBufferPointer, into found: inout [Secret]) {
+    /// The password of each URI's user information (a text may quote several URIs).
+    private static func password(in text: UnsafeRawBufferPointer, into found: inout [Secret]) {
         let separator: StaticString = "://"
-        guard let scheme = Bytes.offset(of: UnsafeRawBufferPointer(start: separator.utf8Start, count: 3), in: uri) else { return }
-        var index = scheme + 3
-        var colon: Int?
-        while index < uri.count {
-            let byte = uri[index]
-            if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || !isQueryByte(byte) { return }
-            if byte == UInt8(ascii: ":"), colon == nil { colon = index }
-            if byte == UInt8(ascii: "@") {
-                if let colon, index - colon - 1 >= minimumLength {
-                    found.append(Secret(String(decoding: uri[(colon + 1)..<index], as: UTF8.self)))
+        let needle = UnsafeRawBufferPointer(start: separator.utf8Start, count: 3)
+        var from = 0
+        while from < text.count, let scheme = Bytes.offset(of: needle, in: UnsafeRawBufferPointer(rebasing: text[from...])) {
+            var index = from + scheme + 3
+            var colon: Int?
+            authority: while index < text.count {
+                let byte = text[index]
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || endsURI(byte) { break }
+                if byte == UInt8(ascii: ":"), colon == nil { colon = index }
+                if byte == UInt8(ascii: "@") {
+                    if let colon, index - colon - 1 >= minimumLength {
+                        found.append(Secret(String(decoding: text[(colon + 1)..<index], as: UTF8.self)))
+                    }
+                    break authority
                 }
-                return
+                index += 1
             }
-            index += 1
+            from = index
         }
     }
 

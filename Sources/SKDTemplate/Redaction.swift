@@ -18,6 +18,8 @@ public struct Redaction: Sendable {
     /// Every form a secret is shown in (as written, percent-encoded for a path or a query value), worked out
     /// once, longest first, so that one secret inside another is not half-replaced.
     private let forms: [String]
+    /// The secrets as a set: what a text's bearer tokens are looked up in.
+    private let known: Set<String>
     /// Whether bearer tokens are hidden too: always, but where the user asks to see secrets.
     private let hidesBearerTokens: Bool
 
@@ -39,9 +41,11 @@ public struct Redaction: Sendable {
         guard !given.isEmpty else {
             self.secrets = []
             self.forms = []
+            self.known = []
             return
         }
-        self.secrets = Array(Set(given))
+        known = Set(given)
+        self.secrets = Array(known)
         // A secret of hex digits (a CPIX IV) is written in either case.
         let cases = self.secrets.flatMap { secret in
             secret.utf8.allSatisfy { Bytes.hexValue($0) != nil } ? [secret, secret.lowercased(), secret.uppercased()] : [secret]
@@ -75,7 +79,16 @@ public struct Redaction: Sendable {
     /// secret or more).
     public func redact(_ text: String) -> String {
         let bearer = hidesBearerTokens ? BearerTokens.secrets(in: text) : []
-        return bearer.isEmpty ? hiding(text) : adding(bearer).hiding(text)
+        return withNew(bearer).hiding(text)
+    }
+
+    /// This redaction and those of `bearer` it does not know yet: a text that repeats a token (a segment URI
+    /// in every row of `inspect`, a key URI at every key period) makes no new redaction for it.
+    private func withNew(_ bearer: [Secret]) -> Redaction {
+        guard !bearer.isEmpty else { return self }
+        var seen: Set<String> = []
+        let new = bearer.map(\.revealed).filter { !known.contains($0) && seen.insert($0).inserted }
+        return new.isEmpty ? self : Redaction(clear: secrets + new, hidesBearerTokens: hidesBearerTokens)
     }
 
     /// `text` with this redaction's secrets hidden.
@@ -93,10 +106,11 @@ public struct Redaction: Sendable {
         while let range = rest.firstRange(of: cut) {
             var before = rest[..<range.lowerBound]
             // The longest start of a secret that the text before the cut ends with.
-            // At least 8 characters and half the secret: a secret URL's "https://" alone is no secret.
+            // At least 8 characters and half the secret: a secret URL's "https://" alone is no secret. (Only
+            // the end of the text before the cut is counted: counting all of it at every cut was quadratic.)
             let cutSecret = forms.lazy.compactMap { form -> Int? in
                 let shortest = max(8, (form.count + 1) / 2)
-                let longest = min(form.count - 1, before.count)
+                let longest = min(form.count - 1, before.suffix(form.count).count)
                 guard longest >= shortest else { return nil }
                 return (shortest...longest).reversed().first { before.hasSuffix(form.prefix($0)) }
             }.max()
@@ -116,7 +130,7 @@ public struct Redaction: Sendable {
     /// for a quoted line under which a caret must still point at the right column.
     public func mask(_ bytes: [UInt8]) -> [UInt8] {
         let bearer = hidesBearerTokens ? bytes.withUnsafeBytes { BearerTokens.secrets(in: $0) } : []
-        return bearer.isEmpty ? covering(bytes) : adding(bearer).covering(bytes)
+        return withNew(bearer).covering(bytes)
     }
 
     /// `bytes` (a diff's lines, maybe not UTF-8) with every secret and bearer token replaced by `REDACTED`; the
@@ -124,7 +138,7 @@ public struct Redaction: Sendable {
     public func redact(_ bytes: [UInt8]) -> [UInt8] {
         let bearer = hidesBearerTokens ? bytes.withUnsafeBytes { BearerTokens.secrets(in: $0) } : []
         guard !bearer.isEmpty || !forms.isEmpty else { return bytes }
-        return Array((bearer.isEmpty ? self : adding(bearer)).hiding(String(decoding: bytes, as: UTF8.self)).utf8)
+        return Array(withNew(bearer).hiding(String(decoding: bytes, as: UTF8.self)).utf8)
     }
 
     private func covering(_ bytes: [UInt8]) -> [UInt8] {
@@ -167,9 +181,10 @@ public struct Redacted: Hashable, Sendable, Comparable, Codable, CustomStringCon
 
     public init(stringLiteral text: StaticString) { self.text = text.description }
 
-    /// Text read back from a report skdpack wrote (`report merge`): redacted when it was written. Each use is
-    /// listed, with its reason, in `SecretTypeTests.reviewedReveals`.
-    public init(readBack text: String) { self.text = text }
+    /// Text read back from a report skdpack wrote (`report merge`): redacted when it was written, and its bearer
+    /// tokens hidden again (a report of an older skdpack showed a CDN's). Each use is listed, with its reason,
+    /// in `SecretTypeTests.reviewedReadBacks`.
+    public init(readBack text: String) { self.text = Redaction.none.redact(text) }
 
     public init(from decoder: any Decoder) throws { self.init(readBack: try decoder.singleValueContainer().decode(String.self)) }
 

@@ -179,6 +179,7 @@ struct ValidateCommandTests {
         #expect(page.stdoutText.contains("HLS-version-too-low") && page.stdoutText.hasSuffix("</html>\n"))
         let filed = try SKDPackRunner.run(["validate", "--report", scratch.path("report.html"), scratch.path("library")])
         #expect(filed.status == page.status)
+        #expect(try scratch.text("report.html").hasPrefix("<!DOCTYPE html>"))
         let wrong = try SKDPackRunner.run(["validate", "--format", "htm", scratch.path("library")])
         #expect(wrong.status == 2)
         for format in ["human", "json", "xml", "junit", "sarif", "html"] { #expect(wrong.stderr.contains(format)) }

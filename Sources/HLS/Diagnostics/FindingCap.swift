@@ -3,18 +3,23 @@
 public struct FindingCap: Sendable {
     public let limit: Int
     private var counts: [DiagnosticID: Int] = [:]
-    private var left: [DiagnosticID: (kind: DiagnosticKind, count: Int, last: SourceLocation)] = [:]
+    /// Of each kind that had some left out: its severity, how many, and where the last was.
+    private var left: [DiagnosticID: (severity: Severity, count: Int, last: SourceLocation)] = [:]
 
     public init(limit: Int) { self.limit = limit }
 
-    /// Whether `finding` is kept; counted as left out when its kind has had `limit` already.
-    public mutating func admits(_ finding: Diagnostic) -> Bool {
-        let seen = counts[finding.id, default: 0] + 1
-        counts[finding.id] = seen
+    /// Whether a finding of `id` at `location` is kept; counted as left out when its kind has had `limit`
+    /// already. Asked before the finding is made: past the cap, a finding costs a count and no more.
+    public mutating func admits(_ id: DiagnosticID, severity: Severity, at location: SourceLocation) -> Bool {
+        let seen = counts[id, default: 0] + 1
+        counts[id] = seen
         guard seen > limit else { return true }
-        let kind = DiagnosticKind(id: finding.id, severity: finding.severity, summary: "", specSection: "")
-        left[finding.id, default: (kind, 0, finding.location)].count += 1
-        left[finding.id]?.last = finding.location
+        if left[id] == nil {
+            left[id] = (severity, 1, location)
+        } else {
+            left[id]!.count += 1
+            left[id]!.last = location
+        }
         return false
     }
 
@@ -22,7 +27,8 @@ public struct FindingCap: Sendable {
     public mutating func summaries() -> [Diagnostic] {
         defer { left.removeAll() }
         return left.sorted { $0.key < $1.key }.map { id, entry in
-            entry.kind("\(entry.count) more findings of \(id) in this playlist are not listed", at: entry.last)
+            DiagnosticKind(id: id, severity: entry.severity, summary: "", specSection: "")(
+                "\(entry.count) more findings of \(id) in this playlist are not listed", at: entry.last)
         }
     }
 }

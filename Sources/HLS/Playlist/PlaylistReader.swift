@@ -648,6 +648,6 @@ private struct PlaylistReaderCore: ~Copyable {
         case .warning: warningCount += 1
         case .info: break
         }
-        if cap.admits(diagnostic) { pending.append(diagnostic) }
+        if cap.admits(diagnostic.id, severity: diagnostic.severity, at: diagnostic.location) { pending.append(diagnostic) }
     }
 }

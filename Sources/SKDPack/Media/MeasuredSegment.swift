@@ -1,5 +1,6 @@
 import MP4
 import MPEGTS
+import SKDBytes
 
 /// What a media segment's own bytes say, as `validate --segments` holds the playlist to it: its duration
 /// and first time, whether it starts with a sync sample, whether and under which key ids its samples are
@@ -144,5 +145,5 @@ public struct MeasuredSegment: Sendable, Equatable {
         channels = segment.audio?.adts?.channels
     }
 
-    static func hex(_ byte: UInt8) -> String { KeyID.hex([byte]).uppercased() }
+    static func hex(_ byte: UInt8) -> String { Hex.string([byte], uppercase: true) }
 }

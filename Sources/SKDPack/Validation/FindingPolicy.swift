@@ -3,7 +3,8 @@ import SKDTemplate
 
 /// What a run does with the findings it makes, in one place for every maker (the reader, a playlist's rules,
 /// a package's rules, apply): drops those of the rules turned off (`--disable`), makes warnings errors
-/// (`--warnings-as-errors`), and hides the secrets its redaction knows in their messages.
+/// (`--warnings-as-errors`), and hides in their messages what the redaction it is given knows
+/// (``applied(to:hiding:)``; apply, which keeps its findings as they come, asks ``keeps(_:)``).
 public struct FindingPolicy: Sendable {
     /// The rules turned off.
     public var disabled: Set<DiagnosticID> = []

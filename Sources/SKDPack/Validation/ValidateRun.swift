@@ -28,7 +28,8 @@ public struct ValidateRun: Sendable {
         func add(_ validation: PlaylistValidation, package: String) throws {
             let validation = Self.shown(validation, as: job.shown(validation.path))
             if validation.count(.error) > 0 { errors = true }
-            try report?.add(Report.Playlist(validation, package: job.shown(package), redaction: validation.redaction))
+            try report?.add(
+                Report.Playlist(validation, package: job.shown(package), redaction: options.redaction.adding(validation.redaction)))
             observer.validated(validation)
         }
         do {

@@ -111,8 +111,7 @@ final class RuleContext {
 
     /// Reports a finding of `kind` at `location`.
     func report(_ kind: DiagnosticKind, _ message: String, at location: SourceLocation) {
-        let finding = kind(message, at: location)
-        if cap.admits(finding) { findings.append(finding) }
+        if cap.admits(kind.id, severity: kind.severity, at: location) { findings.append(kind(message, at: location)) }
     }
 
     /// One finding per rule that made more than the limit, saying how many were left out.
