@@ -545,7 +545,7 @@ public final class HTMLReportStream: ReportStream {
     static func periodLabel(_ period: Report.KeyPeriod) -> String {
         let keys =
             period.keys.isEmpty
-            ? "clear" : period.keys.map { "\(systemName($0.format)) \($0.keyID ?? $0.uri ?? "")" }.joined(separator: "; ")
+            ? "clear" : period.keys.map { "\(systemName($0.format)) \($0.keyID ?? $0.uri?.text ?? "")" }.joined(separator: "; ")
         return "line \(period.line), from \(time(period.startMilliseconds)): \(keys)"
     }
 

@@ -41,6 +41,8 @@ struct HTMLReportTests {
         let page = String(decoding: try ReportFormat.html.encode(report), as: UTF8.self)
         #expect(Self.markupLeft(page) == [], "seed \(seed)")
         #expect(!page.contains("<script") && !page.contains("<img") && !page.contains("onerror"))
+        // No Swift debug description of a value (an optional interpolated as such) reaches the page.
+        #expect(!page.contains("Optional(") && !page.contains("Redacted(text:"), "seed \(seed)")
         for playlist in report.playlists {
             #expect(page.contains(HTMLReportStream.escape(playlist.package)))
         }
