@@ -7,7 +7,10 @@ import SKDBytes
 /// - a query parameter whose name, in any letter case, ends in `token`, `signature` or `secret`, or is one of
 ///   the names ``isSecretName(_:)`` lists (what CDNs and license services sign or authenticate with), with a value of at least
 ///   ``minimumLength`` characters (as written, and percent-decoded);
-/// - the password of a URI's user information (`https://user:password@host/`), 8 characters or more.
+/// - the password of a URI's user information (`https://user:password@host/`), 8 characters or more, or a
+///   user name of 16 characters or more without one (a token used as a user name);
+/// - in any text, such a `name=value` wherever it stands: a path segment (`/hdnts=…/`), an attribute's
+///   value (`VALUE="token=…"`), a message.
 /// A shorter value is not taken for a token: a redaction replaces every occurrence of a secret, and a
 /// value of a few characters would hide unrelated text.
 ///
@@ -35,15 +38,60 @@ public enum BearerTokens {
         guard let base = text.baseAddress, text.count >= minimumLength else { return [] }
         var found: [Secret] = []
         if memchr(base, Int32(UInt8(ascii: "J")), text.count) != nil { jsonWebTokens(in: text, into: &found) }
-        var from = 0
-        while from < text.count, let mark = memchr(base + from, Int32(UInt8(ascii: "?")), text.count - from) {
-            let start = base.distance(to: mark) + 1
-            let end = oneURI ? fragment(in: text, from: start) : queryEnd(in: text, from: start)
-            queryValues(in: text, start..<end, into: &found)
-            from = end
+        if oneURI {
+            if let mark = memchr(base, Int32(UInt8(ascii: "?")), text.count) {
+                let start = base.distance(to: mark) + 1
+                queryValues(in: text, start..<fragment(in: text, from: start), into: &found)
+            }
+        } else {
+            pairs(in: text, into: &found)
         }
         if memchr(base, Int32(UInt8(ascii: "@")), text.count) != nil { password(in: text, into: &found) }
         return found
+    }
+
+    /// Every `name=value` of a text whose name the rule takes, wherever it stands: in a URI's query, as a path
+    /// segment (`/hdnts=…/`), as an attribute's value (`VALUE="token=…"`), in a message. A name starts after
+    /// `?`, `&`, `;`, `/`, `,`, `:` or a byte that ends a URI quoted in text; its value ends at `&`, `;`, `#`, such
+    /// a byte, or, for a path segment, `/`, and before the punctuation that closes a quote.
+    private static func pairs(in text: UnsafeRawBufferPointer, into found: inout [Secret]) {
+        let base = text.baseAddress!
+        var from = 0
+        while from < text.count, let mark = memchr(base + from, Int32(UInt8(ascii: "=")), text.count - from) {
+            let equals = base.distance(to: mark)
+            var name = equals
+            while name > 0, !startsName(text[name - 1]) { name -= 1 }
+            let inPath = name > 0 && text[name - 1] == UInt8(ascii: "/")
+            guard equals > name, isSecretName(UnsafeRawBufferPointer(rebasing: text[name..<equals])) else {
+                from = equals + 1
+                continue
+            }
+            var end = equals + 1
+            while end < text.count {
+                let byte = text[end]
+                if byte == UInt8(ascii: "&") || byte == UInt8(ascii: ";") || byte == UInt8(ascii: "#") || endsURI(byte)
+                    || (inPath && byte == UInt8(ascii: "/"))
+                {
+                    break
+                }
+                end += 1
+            }
+            var last = end
+            while last > equals + 1, closesQuote(text[last - 1]) { last -= 1 }
+            if last - equals - 1 >= minimumLength { note(String(decoding: text[(equals + 1)..<last], as: UTF8.self), into: &found) }
+            from = end
+        }
+    }
+
+    /// Whether a parameter's name starts after `byte`.
+    @inline(__always)
+    private static func startsName(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "?"), UInt8(ascii: "&"), UInt8(ascii: ";"), UInt8(ascii: "/"), UInt8(ascii: ","), UInt8(ascii: ":"),
+            UInt8(ascii: "="):
+            true
+        default: endsURI(byte)
+        }
     }
 
     private static func jsonWebTokens(in uri: UnsafeRawBufferPointer, into found: inout [Secret]) {
@@ -77,14 +125,6 @@ public enum BearerTokens {
     private static func fragment(in uri: UnsafeRawBufferPointer, from start: Int) -> Int {
         let base = uri.baseAddress!
         return memchr(base + start, Int32(UInt8(ascii: "#")), uri.count - start).map { base.distance(to: $0) } ?? uri.count
-    }
-
-    /// Where the query from `start` ends in a text: at a `#`, or at a byte that ends a URI quoted in text
-    /// (``endsURI(_:)``). Bytes beyond ASCII and `{`, `|` and the like do not: a URI as written may hold them.
-    private static func queryEnd(in text: UnsafeRawBufferPointer, from start: Int) -> Int {
-        var index = start
-        while index < text.count, !endsURI(text[index]), text[index] != UInt8(ascii: "#") { index += 1 }
-        return index
     }
 
     /// Whether `byte` may close the quote or the sentence around a URI: `'`, `)`, `,`, `.`, `!`.
@@ -160,6 +200,9 @@ public enum BearerTokens {
                 if byte == UInt8(ascii: "@") {
                     if let colon, index - colon - 1 >= minimumLength {
                         found.append(Secret(String(decoding: text[(colon + 1)..<index], as: UTF8.self)))
+                    } else if colon == nil, index - (from + scheme + 3) >= 16 {
+                        // A user name of 16 characters or more is a token used as one (`https://ghp_…@host`).
+                        found.append(Secret(String(decoding: text[(from + scheme + 3)..<index], as: UTF8.self)))
                     }
                     break authority
                 }
@@ -185,14 +228,14 @@ public enum BearerTokens {
         if count >= 6, endsWith(name, "secret") { return true }
         if count >= 9, endsWith(name, "signature") { return true }
         switch count {
-        case 3: return endsWith(name, "sig") || endsWith(name, "jwt")
-        case 4: return endsWith(name, "auth")
-        case 5: return endsWith(name, "hdnts") || endsWith(name, "hdnea")
+        case 3: return endsWith(name, "sig") || endsWith(name, "jwt") || endsWith(name, "md5")
+        case 4: return endsWith(name, "auth") || endsWith(name, "sign") || endsWith(name, "hmac")
+        case 5: return endsWith(name, "hdnts") || endsWith(name, "hdnea") || endsWith(name, "hdntl")
         case 6: return endsWith(name, "policy") || endsWith(name, "apikey") || endsWith(name, "passwd")
         case 7: return endsWith(name, "api_key") || endsWith(name, "api-key")
-        case 8: return endsWith(name, "password")
+        case 8: return endsWith(name, "password") || endsWith(name, "auth_key")
         case 10: return endsWith(name, "credential")
-        case 11: return endsWith(name, "key-pair-id")
+        case 11: return endsWith(name, "key-pair-id") || endsWith(name, "wmsauthsign")
         case 13: return endsWith(name, "authorization")
         case 14: return endsWith(name, "wowzatokenhash")
         case 16: return endsWith(name, "x-amz-credential")

@@ -46,9 +46,10 @@ public struct Redaction: Sendable {
         }
         known = Set(given)
         self.secrets = Array(known)
-        // A secret of hex digits (a CPIX IV) is written in either case.
+        // A secret is hidden as a template's filters may write it: in either case (`|upper`, `|lower`, a CPIX IV's
+        // hex digits), without its scheme (`|strip_scheme`).
         let cases = self.secrets.flatMap { secret in
-            secret.utf8.allSatisfy { Bytes.hexValue($0) != nil } ? [secret, secret.lowercased(), secret.uppercased()] : [secret]
+            Set([secret, secret.lowercased(), secret.uppercased(), TemplateFilter.stripScheme.apply(to: secret)])
         }
         let forms = cases.flatMap { [$0, URIEscaping.encode($0, .pathOrQuery), URIEscaping.encode($0, .queryValue)] }
         self.forms = Set(forms).sorted { $0.count > $1.count }

@@ -229,6 +229,28 @@ struct SecretTests {
         return (run, ([run.stdoutText, run.stderr] + reports).joined(separator: "\n"))
     }
 
+    @Test("a secret value a template's filter changes (|upper, |strip_scheme) is hidden in render, a diff and reports")
+    func filteredSecret() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try FileManager.default.createDirectory(atPath: scratch.path("t"), withIntermediateDirectories: true)
+        try scratch.write(
+            "tpl.yaml",
+            "name: up\nuri: \"skd://{server|strip_scheme}/{t|upper}?cid={content_id}\"\n"
+                + "variables:\n  t: {secret: true}\n  server: {secret: true}\n  content_id: {}\n")
+        try scratch.write("t.txt", "PlainSecretValue42\n")
+        try scratch.write("t/video.m3u8", Self.media(["skd://old.example.com/fps?cid=t"]))
+        let values = ["--var-file", "t=\(scratch.path("t.txt"))", "--var", "server=https://lic.example.com/fps/PrivPathSecret77"]
+        let render = try SKDPackRunner.run(["render", "--template", scratch.path("tpl.yaml"), "--var", "content_id=x"] + values)
+        let (apply, reports) = try Self.reports(
+            scratch, ["apply", "--template", scratch.path("tpl.yaml"), "--var", "content_id=t", "--diff"] + values + [scratch.path("t")])
+        #expect(render.status == 0 && apply.status == 0, "\(render.stderr) \(apply.stderr)")
+        #expect(apply.stdoutText.contains("+#EXT-X-KEY"))
+        for text in [render.stdoutText, render.stderr, apply.stdoutText, apply.stderr] + reports {
+            for secret in ["PLAINSECRETVALUE42", "PlainSecretValue42", "PrivPathSecret77"] { #expect(!text.contains(secret), "\(text)") }
+        }
+    }
+
     @Test("a CDN's token on a variant's, a rendition's or a segment's URI is hidden in every output of validate and inspect")
     func cdnTokens() throws {
         let scratch = try Scratch()

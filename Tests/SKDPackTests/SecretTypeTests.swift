@@ -84,6 +84,15 @@ struct SecretTypeTests {
         #expect(Redaction(secrets: [iv]).redact("IV=0x00112233445566778899AABBCCDDEEFF") == "IV=0xREDACTED")
     }
 
+    @Test("a secret as a template's filters write it is hidden: upper case, lower case, without its scheme")
+    func filteredSecrets() {
+        let value = Redaction(secrets: [Secret("PlainSecretValue42")])
+        #expect(value.redact("skd://lic.example.com/PLAINSECRETVALUE42/x") == "skd://lic.example.com/REDACTED/x")
+        #expect(value.redact("skd://lic.example.com/plainsecretvalue42/x") == "skd://lic.example.com/REDACTED/x")
+        let url = Redaction(secrets: [Secret("https://lic.example.com/fps/PrivPathSecret77")])
+        #expect(url.redact("skd://lic.example.com/fps/PrivPathSecret77?cid=x") == "skd://REDACTED?cid=x")
+    }
+
     @Test("a secret cut short in a message (a long value shown to its first characters) is hidden up to the cut")
     func cutSecrets() {
         let secret = "eyJhbGciOiJIUzI1NiJ9.Tk0123456789abcdefghij.c2lnbmF0dXJl"
@@ -139,6 +148,15 @@ struct SecretTypeTests {
         let jwt = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ1c2VyMSJ9."
         #expect(shown("token \(jwt).") == "token REDACTED.")
         #expect(Redaction.showingSecrets.redact("skd://h?token=\(token)") == "skd://h?token=\(token)")
+        // Wherever a pair stands: an attribute's value, a path segment; CDNs' other names; a token as a user name.
+        #expect(shown(#"#EXT-X-DEFINE:NAME="q",VALUE="token=\#(token)""#) == #"#EXT-X-DEFINE:NAME="q",VALUE="token=REDACTED""#)
+        #expect(shown("https://cdn/hdnts=exp=1~acl=*~hmac=\(token)/a7.ts") == "https://cdn/hdnts=REDACTED/a7.ts")
+        #expect(shown("v.m3u8?hdntl=exp=1~hmac=\(token)&x=1") == "v.m3u8?hdntl=REDACTED&x=1")
+        #expect(shown("a.ts?wmsAuthSign=\(token)") == "a.ts?wmsAuthSign=REDACTED")
+        #expect(shown("https://ghp_abcdefghijklmnop1234@host/x") == "https://REDACTED@host/x")
+        #expect(
+            shown("KEYFORMAT=\"com.apple.streamingkeydelivery\",cid=title-0001")
+                == "KEYFORMAT=\"com.apple.streamingkeydelivery\",cid=title-0001")
         // A text that repeats a token many times is hidden in time linear in its length.
         let long = (0..<20_000).map { "seg\($0).ts?token=\(token) …" }.joined(separator: "\n")
         #expect(!shown(long).contains(token))

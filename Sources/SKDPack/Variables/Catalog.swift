@@ -187,8 +187,8 @@ public struct Catalog: Sendable {
         if let (name, value) = fields.sorted(by: { $0.key < $1.key }).first(where: { Self.hasSurroundingSpace($0.value) }) {
             throw LoadError(
                 path: self.path, line: line,
-                message: "the \(name) of \(row) is \"\(value)\", with spaces around it; remove them "
-                    + "(a value is used as written)")
+                message: "the \(name) of \(row) has spaces around its value (\(value.count) characters with them); remove them "
+                    + "(a value is used as written; it is not quoted here, as it may be secret)")
         }
         var values = fields
         let path = values.removeValue(forKey: "path").flatMap { $0.isEmpty ? nil : Self.normalized($0) }
