@@ -70,5 +70,9 @@ struct TemplateMatcherTests {
                 == .mismatch(
                     "this key URI does not have the form of the template entitlement (skd://{entitlement_url|strip_scheme}?cid={content_id|url})"
                 ))
+        // An inline template, named by its text, is named once.
+        #expect(
+            try Self.matcher("skd://new/{content_id}").check("skd://old/x")
+                == .mismatch("this key URI does not have the form of the template skd://new/{content_id}"))
     }
 }

@@ -58,7 +58,10 @@ public final class TemplateMatcher: @unchecked Sendable {
         let pinned = expected.filter { name, _ in placeholders.contains { $0.name == name } }.merging(self.pinned) { $1 }
         let firstRendering: String
         switch values(in: uri, pinned: pinned) {
-        case .noForm: return .mismatch("this key URI does not have the form of the template \(definition.name) (\(definition.uri))")
+        case .noForm:
+            // An inline template is named by its text: said once.
+            let form = definition.name == "\(definition.uri)" ? definition.name : "\(definition.name) (\(definition.uri))"
+            return .mismatch("this key URI does not have the form of the template \(form)")
         case .found: return .matches
         case .error(let error): return .mismatch("\(error.message) (template \(definition.name))")
         case .rendered(let rendering): firstRendering = rendering
