@@ -76,9 +76,7 @@ public enum BearerTokens {
                 }
                 end += 1
             }
-            var last = end
-            while last > equals + 1, closesQuote(text[last - 1]) { last -= 1 }
-            if last - equals - 1 >= minimumLength { note(String(decoding: text[(equals + 1)..<last], as: UTF8.self), into: &found) }
+            note(value: (equals + 1)..<end, of: text, into: &found)
             from = end
         }
     }
@@ -167,17 +165,23 @@ public enum BearerTokens {
             if semicolons {
                 valueEnd = memchr(base + value, Int32(UInt8(ascii: ";")), valueEnd - value).map { base.distance(to: $0) } ?? valueEnd
             }
-            // A value quoted in a sentence ends before the punctuation that closes it (`'…?token=X'.`).
-            var last = valueEnd
-            while last > value, closesQuote(text[last - 1]) { last -= 1 }
-            if last - value >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: text[position..<nameEnd])) {
-                note(String(decoding: text[value..<last], as: UTF8.self), into: &found)
+            if valueEnd - value >= minimumLength, isSecretName(UnsafeRawBufferPointer(rebasing: text[position..<nameEnd])) {
+                note(value: value..<valueEnd, of: text, into: &found)
             }
             position = valueEnd + 1
         }
     }
 
-    /// A parameter's value the rule takes, as written and percent-decoded.
+    /// The value at `range` of a parameter whose name the rule takes, unless it is too short: up to the
+    /// punctuation that closes a quote or a sentence around it (`'…?token=X'.`).
+    private static func note(value range: Range<Int>, of text: UnsafeRawBufferPointer, into found: inout [Secret]) {
+        var end = range.upperBound
+        while end > range.lowerBound, closesQuote(text[end - 1]) { end -= 1 }
+        guard end - range.lowerBound >= minimumLength else { return }
+        note(String(decoding: text[range.lowerBound..<end], as: UTF8.self), into: &found)
+    }
+
+    /// A value the rule takes, as written and percent-decoded.
     private static func note(_ value: String, into found: inout [Secret]) {
         found.append(Secret(value))
         if let decoded = URIEscaping.decode(value), decoded != value, decoded.utf8.count >= minimumLength {

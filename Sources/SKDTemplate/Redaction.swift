@@ -55,7 +55,8 @@ public struct Redaction: Sendable {
         self.forms = Set(forms).sorted { $0.count > $1.count }
     }
 
-    public var isEmpty: Bool { secrets.isEmpty }
+    /// Whether it knows no secret (it still hides bearer tokens, unless ``showingSecrets``).
+    public var knowsNoSecret: Bool { secrets.isEmpty }
 
     /// This redaction and `more` secrets: those a playlist's own values brought (a catalogue row, say).
     /// (Not generic, as ``init(secrets:)-([Secret])`` is not: an unspecialised generic call across modules
@@ -69,7 +70,7 @@ public struct Redaction: Sendable {
 
     /// This redaction and `other`'s: what a finding about several playlists hides (each playlist's own).
     public func adding(_ other: Redaction) -> Redaction {
-        other.isEmpty ? self : Redaction(clear: secrets + other.secrets, hidesBearerTokens: hidesBearerTokens)
+        other.knowsNoSecret ? self : Redaction(clear: secrets + other.secrets, hidesBearerTokens: hidesBearerTokens)
     }
 
     /// `text` with every secret, as written and as percent-encoded in a URI, replaced by `REDACTED`, and with
@@ -107,11 +108,10 @@ public struct Redaction: Sendable {
         while let range = rest.firstRange(of: cut) {
             var before = rest[..<range.lowerBound]
             // The longest start of a secret that the text before the cut ends with.
-            // At least 8 characters and half the secret: a secret URL's "https://" alone is no secret. (Only
-            // the end of the text before the cut is counted: counting all of it at every cut was quadratic.)
+            // At least 8 characters and half the secret: a secret URL's "https://" alone is no secret.
             let cutSecret = forms.lazy.compactMap { form -> Int? in
                 let shortest = max(8, (form.count + 1) / 2)
-                let longest = min(form.count - 1, before.suffix(form.count).count)
+                let longest = min(form.count - 1, before.count)
                 guard longest >= shortest else { return nil }
                 return (shortest...longest).reversed().first { before.hasSuffix(form.prefix($0)) }
             }.max()
@@ -195,7 +195,6 @@ public struct Redacted: Hashable, Sendable, Comparable, Codable, CustomStringCon
     }
 
     public var description: String { text }
-    public var isEmpty: Bool { text.isEmpty }
 
     public static func < (lhs: Redacted, rhs: Redacted) -> Bool { lhs.text < rhs.text }
 }
