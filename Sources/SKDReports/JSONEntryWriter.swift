@@ -31,7 +31,8 @@ struct JSONEntryWriter {
         if let uris = playlist.keyURIs {
             array("keyURIs", uris, depth: depth + 1) { writer, uri, depth in
                 writer.bytes += "{\n".utf8
-                writer.member("digest", string: uri.digest, depth: depth + 1, last: false)
+                if let digest = uri.digest { writer.member("digest", string: digest, depth: depth + 1, last: false) }
+                if uri.holdsSecret == true { writer.member("holdsSecret", bool: true, depth: depth + 1, last: false) }
                 if let keyID = uri.keyID { writer.member("keyID", string: keyID, depth: depth + 1, last: false) }
                 writer.member("line", number: uri.line, depth: depth + 1, last: true)
                 writer.indent(depth)
@@ -180,6 +181,12 @@ struct JSONEntryWriter {
     private mutating func member(_ name: String, string value: String, depth: Int, last: Bool) {
         key(name, depth: depth)
         string(value)
+        bytes += (last ? "\n" : ",\n").utf8
+    }
+
+    private mutating func member(_ name: String, bool value: Bool, depth: Int, last: Bool) {
+        key(name, depth: depth)
+        bytes += (value ? "true" : "false").utf8
         bytes += (last ? "\n" : ",\n").utf8
     }
 

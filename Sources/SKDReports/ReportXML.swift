@@ -133,7 +133,8 @@ public final class ReportXMLStream: ReportStream {
             for uri in uris {
                 try xml.startElement("keyURI")
                 try xml.attribute("line", uri.line)
-                try xml.attribute("digest", uri.digest)
+                if let digest = uri.digest { try xml.attribute("digest", digest) }
+                if uri.holdsSecret == true { try xml.attribute("holdsSecret", "true") }
                 if let keyID = uri.keyID { try xml.attribute("keyID", keyID) }
                 try xml.endElement()
             }

@@ -86,7 +86,7 @@ public enum ReportXMLReader {
             },
             keyURIs: try element.children("keyURIs").first.map { list in
                 try list.children("keyURI").map { uri in
-                    Report.KeyURI(line: try uri.number("line"), digest: try uri.attribute("digest"), keyID: uri.attributes["keyID"])
+                    Report.KeyURI(line: try uri.number("line"), digest: uri.attributes["digest"], keyID: uri.attributes["keyID"])
                 }
             })
     }

@@ -476,6 +476,51 @@ struct KeyMapTests {
         #expect(!shared.stdoutText.contains("FPS-uri-two-titles"))
     }
 
+    @Test("12. a FairPlay URI with a token has no digest in a report (a reader could test guesses of the token); merge says it")
+    func tokenURIsHaveNoDigest() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let token = "Zq81mXo2Vb7tLw4K"
+        for title in ["t1", "t2"] {
+            try FileManager.default.createDirectory(atPath: scratch.path("lib/\(title)"), withIntermediateDirectories: true)
+            try scratch.write(
+                "lib/\(title)/video.m3u8",
+                Self.media([.keys(keyID: nil, fairPlay: "skd://lic.example.com/fps?cid=\(title)&token=\(token)")], name: "video"))
+        }
+        var reports: [String] = []
+        for index in 0..<2 {
+            let report = scratch.path("r-\(index).json")
+            let validate = try SKDPackRunner.run(
+                ["validate", "--no-progress", "--shard", "\(index)/2", "--report", report, scratch.path("lib")])
+            #expect(validate.status == 0, "\(validate.stdoutText)")
+            let text = try String(contentsOfFile: report, encoding: .utf8)
+            #expect(!text.contains(token))
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            let uris = (json["playlists"] as? [[String: Any]] ?? []).flatMap { $0["keyURIs"] as? [[String: Any]] ?? [] }
+            #expect(uris.count == 1, "\(text)")
+            #expect(uris.allSatisfy { $0["digest"] == nil && $0["holdsSecret"] as? Bool == true }, "\(uris)")
+            reports.append(report)
+        }
+        let merge = try SKDPackRunner.run(["report", "merge"] + reports)
+        #expect(merge.status == 0, "\(merge.stderr)")
+        #expect(
+            merge.stdoutText.contains(
+                "2 FairPlay key URIs of the merged reports hold a token, so their reports carry no digest of them: whether titles "
+                    + "of different shards share one is not checked"), "\(merge.stdoutText)")
+        #expect(merge.stderr.contains("video.m3u8:6:1: note: 2 FairPlay key URIs"), "\(merge.stderr)")
+        #expect(!merge.stdoutText.contains(token))
+        // apply's report: the URIs a secret template makes have no digest either.
+        let applied = scratch.path("applied.json")
+        let apply = try SKDPackRunner.run(
+            [
+                "apply", "--template", "expressplay-token", "--var", "token=\(token)Q", "--check", "--no-progress", "--report", applied,
+                scratch.path("lib/t1"),
+            ])
+        #expect(apply.status == 1, "--check: it would change; \(apply.stderr)")
+        let text = try String(contentsOfFile: applied, encoding: .utf8)
+        #expect(!text.contains(token) && text.contains("\"holdsSecret\" : true") && !text.contains("\"digest\""), "\(text)")
+    }
+
     @Test(
         "validate --media: the init segments tell keys per track apart where the playlists name no key id",
         .enabled(if: SharedMaterial.media != nil, Comment(rawValue: SharedMaterial.skipReason)))

@@ -149,7 +149,8 @@ struct ReportGenerator {
                         keyURIs: chance(30)
                             ? (0..<Int(random.next() % 3)).map { _ in
                                 Report.KeyURI(
-                                    line: 1 + Int(random.next() % 100_000), digest: String(format: "%016llx", random.next()),
+                                    line: 1 + Int(random.next() % 100_000),
+                                    digest: chance(25) ? nil : String(format: "%016llx", random.next()),
                                     keyID: chance(50) ? "0123456789abcdef0123456789abcdef" : nil)
                             } : nil))
             }

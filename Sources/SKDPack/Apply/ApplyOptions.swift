@@ -133,6 +133,9 @@ public struct PlaylistOutcome: Sendable {
     public var contentIDsFromPatterns: Set<String> = []
     /// The FairPlay URIs its key periods use and the keys behind them, for the title's one-to-one check.
     public var keyMap = KeyMap()
+    /// Whether its FairPlay URIs hold a secret (a value of the template's secret variable, a token in the
+    /// template's text, a kept URI's token): a report then carries no digest of them (``Report/KeyURI``).
+    public var keyURIsHoldSecrets = false
 
     public init(path: String, kind: PlaylistKind) {
         self.path = path

@@ -46,6 +46,8 @@ final class KeyURIs: Sendable {
     let contentIDCapture: Int?
     /// The `--match` groups whose values the template writes in clear (not secret ones).
     let clearGroups: [String]
+    /// Whether the URIs the template makes hold a secret: it has a secret variable, or its text a token.
+    let makesSecretURIs: Bool
     /// The template read backwards with the values given for the run, made when first asked for.
     private let matcher = Mutex<TemplateMatcher??>(nil)
 
@@ -69,6 +71,7 @@ final class KeyURIs: Sendable {
         notesContentID = definition.uri.variableNames.contains("content_id") && given["content_id"] == nil
         contentIDCapture = variables.match?.byteCaptureIndex(of: "content_id")
         clearGroups = Self.clearGroups(of: variables.match, in: definition)
+        makesSecretURIs = !definition.secretNames.isEmpty || !KeyTemplate.literalSecrets(of: definition.uri).isEmpty
     }
 
     /// Why the content id `value`, which the `--match` group `content_id` captured, cannot be one: it holds

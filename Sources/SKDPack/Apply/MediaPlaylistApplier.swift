@@ -645,6 +645,7 @@ private struct MediaWalk {
                 return false
             }
         }
+        if keptURI == nil ? uris.uris.makesSecretURIs : !oldSecrets.isEmpty { outcome.keyURIsHoldSecrets = true }
         // A new URI is not searched for secrets: its template's secret values are noted as it renders, and a
         // template knows its secret places when it is read (an inline one of a shipped secret form, a value
         // where the bearer-token rule takes one: KeyTemplate.withBearerSecrets); the values put into it were

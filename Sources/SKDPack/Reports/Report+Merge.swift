@@ -83,17 +83,22 @@ extension Report {
     /// URIs that titles of other shards before it have (``RunKeyMap``'s rule, across shards).
     static func holdTitlesToTheirKeys(_ playlists: inout [(Playlist, String)]) {
         var first: [String: (title: String, shard: String, keyID: String?, place: String)] = [:]
+        var unchecked: (index: Int, line: Int, count: Int)?
         for index in playlists.indices {
             let (playlist, shard) = playlists[index]
             let title = AtomicFile.directory(of: playlist.package)
             var reported: Set<String> = []
             for uri in playlist.keyURIs ?? [] {
-                guard let earlier = first[uri.digest] else {
-                    first[uri.digest] = (title, shard, uri.keyID, "\(playlist.path):\(uri.line)")
+                guard let digest = uri.digest else {
+                    unchecked = unchecked.map { ($0.index, $0.line, $0.count + 1) } ?? (index, uri.line, 1)
+                    continue
+                }
+                guard let earlier = first[digest] else {
+                    first[digest] = (title, shard, uri.keyID, "\(playlist.path):\(uri.line)")
                     continue
                 }
                 guard earlier.title != title, earlier.shard != shard, earlier.keyID == nil || earlier.keyID != uri.keyID,
-                    reported.insert(uri.digest).inserted
+                    reported.insert(digest).inserted
                 else { continue }
                 let message = RunKeyMap.message(other: "\(earlier.place) (shard \(earlier.shard))", ours: uri.keyID, theirs: earlier.keyID)
                 playlists[index].0.diagnostics.append(
@@ -102,6 +107,17 @@ extension Report {
                         message: Redaction.none.redacted(message)))
                 playlists[index].0.status = .failed
             }
+            playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+        }
+        // A URI with a token has no digest in a report (it would let a reader test guesses of the token): said once.
+        if let (index, line, count) = unchecked {
+            playlists[index].0.diagnostics.append(
+                Finding(
+                    rule: RunKeyMap.kind.id.rawValue, severity: .info, line: line, column: 1,
+                    message: Redaction.none.redacted(
+                        "\(count) FairPlay key URI\(count == 1 ? "" : "s") of the merged reports hold\(count == 1 ? "s" : "") a token, so "
+                            + "\(count == 1 ? "its report carries" : "their reports carry") no digest of \(count == 1 ? "it" : "them"): "
+                            + "whether titles of different shards share one is not checked (run those titles in one job to check)")))
             playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         }
     }

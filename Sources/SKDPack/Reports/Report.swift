@@ -181,7 +181,11 @@ public struct Report: Hashable, Sendable, Codable {
                 measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0, redaction) : nil },
                 declared: validation.kind == .master ? Declared(validation.variants, redaction) : nil,
                 keyPeriods: validation.kind == .media ? validation.keyPeriods : nil,
-                keyURIs: KeyURI.list(validation.keyUses.map { ($0.place.line, $0.digest, $0.evidence) }))
+                keyURIs: KeyURI.list(
+                    validation.keyUses.map { use in
+                        // A URI the redaction changes holds a secret.
+                        (use.place.line, use.digest, use.evidence, redaction.redacted(use.uri).text != use.uri)
+                    }))
         }
 
         /// The entry for a playlist of `package` that `apply` processed.
@@ -195,7 +199,9 @@ public struct Report: Hashable, Sendable, Codable {
                 keyURIs: outcome.failed
                     ? nil
                     : KeyURI.list(
-                        outcome.keyMap.entries.filter { $0.place.playlist == outcome.path }.map { ($0.place.line, $0.uri, $0.evidence) }))
+                        outcome.keyMap.entries.filter { $0.place.playlist == outcome.path }.map {
+                            ($0.place.line, $0.uri, $0.evidence, outcome.keyURIsHoldSecrets)
+                        }))
         }
 
         /// The order of a report: by package, then by path. It is the order a run over a library writes
@@ -393,25 +399,28 @@ public struct Report: Hashable, Sendable, Codable {
     }
 
     /// A FairPlay key URI of a playlist as reports carry it: the line of the first key with it, the URI's
-    /// digest (``KeyEvidence/digest(_:)``, never the URI: it may hold a token), and the KEYID (or key
-    /// truth's key id) that tells its key, where one does.
+    /// digest (``KeyEvidence/digest(_:)``, never the URI), and the KEYID (or key truth's key id) that tells
+    /// its key, where one does. A URI that holds a secret has no digest, only `holdsSecret`: a digest is the
+    /// same in every run, so anyone with the report could test guesses of the token against it.
     public struct KeyURI: Hashable, Sendable, Codable {
         public var line: Int
-        /// 16 lowercase hex digits.
-        public var digest: String
+        /// 16 lowercase hex digits; `nil` where the URI holds a secret.
+        public var digest: String?
+        public var holdsSecret: Bool?
         public var keyID: String?
 
-        public init(line: Int, digest: String, keyID: String?) {
+        public init(line: Int, digest: String?, keyID: String?) {
             self.line = line
             self.digest = digest
+            self.holdsSecret = digest == nil ? true : nil
             self.keyID = keyID
         }
 
         /// The entries of a playlist's uses, `nil` when it has none.
-        static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?)]) -> [KeyURI]? {
+        static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?, holdsSecret: Bool)]) -> [KeyURI]? {
             guard !uses.isEmpty else { return nil }
             return uses.map { use in
-                KeyURI(line: use.line, digest: Hex.string(use.digest), keyID: use.evidence?.keyIDHex)
+                KeyURI(line: use.line, digest: use.holdsSecret ? nil : Hex.string(use.digest), keyID: use.evidence?.keyIDHex)
             }
         }
     }

@@ -100,13 +100,12 @@ struct ReportMergeCommand: ParsableCommand {
                 throw ExitStatus.failure
             }
             // The merged report is written whole; a URI two titles use fails it, as validate's run would.
-            guard shared.isEmpty else {
-                for (path, finding) in shared {
-                    printer.print(message: "\(path):\(finding.line):\(finding.column): error: \(finding.message) [\(finding.rule)]")
-                }
-                printer.flush()
-                throw ExitStatus.findings
+            for (path, finding) in shared {
+                let label = finding.severity == .info ? "note" : finding.severity.rawValue
+                printer.print(message: "\(path):\(finding.line):\(finding.column): \(label): \(finding.message) [\(finding.rule)]")
             }
+            printer.flush()
+            if shared.contains(where: { $0.finding.severity == .error }) { throw ExitStatus.findings }
         }
     }
 }
