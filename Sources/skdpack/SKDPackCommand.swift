@@ -1,5 +1,6 @@
 import ArgumentParser
 import HLS
+import SKDTemplate
 
 @main
 struct SKDPackCommand: ParsableCommand {
@@ -42,7 +43,7 @@ extension SKDPackCommand {
             let code = exitCode(for: error)
             guard code == .validationFailure else { exit(withError: error) }
             let advice = UsageAdvice.message(for: Array(CommandLine.arguments.dropFirst())).map { "Error: " + $0 }
-            FileHandleStandardError.write((advice ?? fullMessage(for: error)) + "\n")
+            StandardStreams.error(Redaction.none.redacted((advice ?? fullMessage(for: error)) + "\n"))
             exit(withError: ExitStatus.failure)
         }
     }

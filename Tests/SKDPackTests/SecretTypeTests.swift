@@ -177,6 +177,21 @@ struct SecretTypeTests {
         "Sources/skdpack/Commands/ReportCommand.swift": (1, "report merge: the shards' arguments without --shard"),
     ]
 
+    /// The command line's writers to standard output and standard error, and why each may write what it does:
+    /// every other word goes through ``StandardStreams`` or the ``DiagnosticPrinter`` (`Redacted` text only).
+    static let reviewedWriters: [String: (count: Int, reason: String)] = [
+        "Sources/skdpack/Output/StandardStreams.swift": (2, "Redacted text only"),
+        "Sources/skdpack/Output/DiagnosticPrinter.swift": (1, "Redacted text only; a diagnostic passes the run's redaction"),
+        "Sources/skdpack/Output/ValidatePrinter.swift": (
+            1, "findings, their messages redacted and quoted lines masked by the playlist's redaction"
+        ),
+        "Sources/skdpack/Output/ProgressBar.swift": (1, "counts and a bar: no input text"),
+        "Sources/skdpack/Commands/CatCommand.swift": (1, "the playlist itself"),
+        "Sources/skdpack/Commands/ApplyCommand.swift": (1, "the playlist itself, or its diff (redacted by the library's emitter)"),
+        "Sources/skdpack/Commands/RulesCommand.swift": (1, "the rules' own text: no input"),
+        "Sources/skdpack/Commands/ReportCommand.swift": (2, "the schemas (no input), a merged report (Redacted fields)"),
+    ]
+
     /// How many times each source file (comments aside) writes `needle`, in the files that do.
     static func uses(of needle: String, skipping skipped: String? = nil) throws -> [String: Int] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -198,6 +213,19 @@ struct SecretTypeTests {
     func reveals() throws {
         let found = try Self.uses(of: ".revealed", skipping: "SKDBytes/Secret.swift")
         #expect(found == Self.reviewedReveals.mapValues(\.count), "reveals found: \(found)")
+    }
+
+    @Test("the command line writes to standard output and error only through the reviewed writers")
+    func writers() throws {
+        var found: [String: Int] = [:]
+        for needle in ["OutputSink(fd:", "StreamOutput(fd:", "Glibc.write(", "fputs(", "FileHandle."] {
+            for (file, count) in try Self.uses(of: needle) where file.hasPrefix("Sources/skdpack/") { found[file, default: 0] += count }
+        }
+        #expect(found == Self.reviewedWriters.mapValues(\.count), "writers found: \(found)")
+        // Swift's print writes a String as it is: the command line never calls it.
+        let declared = try Self.uses(of: "func print(")
+        let prints = try Self.uses(of: " print(").filter { $0.key.hasPrefix("Sources/skdpack/") && $0.value > declared[$0.key, default: 0] }
+        #expect(prints.isEmpty, "print( found: \(prints)")
     }
 
     @Test("report text is made without a redaction only where a report is read back")

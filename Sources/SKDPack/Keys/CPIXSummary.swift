@@ -65,10 +65,15 @@ public struct CPIXSummary: Encodable, Sendable {
     public var mapping: String
     public var notes: [Note]
 
+    /// What hides `document`'s secrets (its IVs, the tokens of its key URIs), unless `showingSecrets`.
+    public static func redaction(of document: CPIXDocument, showingSecrets: Bool) -> Redaction {
+        showingSecrets ? .showingSecrets : Redaction(secrets: document.secrets)
+    }
+
     /// What `cpix show` shows of `document`: its IVs and the tokens of its key URIs as `REDACTED` unless
     /// `showingSecrets` (``CPIX/CPIXDocument/secrets``).
     public init(_ document: CPIXDocument, showingSecrets: Bool = false) {
-        let redaction = showingSecrets ? Redaction.showingSecrets : Redaction(secrets: document.secrets)
+        let redaction = Self.redaction(of: document, showingSecrets: showingSecrets)
         path = document.path
         version = document.version
         contentID = document.contentID

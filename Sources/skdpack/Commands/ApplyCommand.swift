@@ -187,6 +187,7 @@ extension ApplySettings {
             options.titleLockWait = lockWait
             options.validatesWrites = validate
             let redaction = options.redaction
+            printer.redaction = redaction
             let input = try StandardInput.inputs(paths) {
                 guard destination != .inPlace, !isDirectoryDestination(destination) else {
                     throw UsageFailure("standard input can go to standard output, --check or --diff only")
@@ -208,7 +209,7 @@ extension ApplySettings {
             do {
                 reports = reportFormats.isEmpty ? nil : try ReportFiles(reportFormats, tool: Report.Tool(version: SKDPackVersion.current))
             } catch {
-                printer.print(message: "skdpack: \(error)")
+                printer.print(error: "\(error)")
                 throw ExitStatus.failure
             }
             let observer = ApplyPrinter(
@@ -226,7 +227,9 @@ extension ApplySettings {
                 return described
             }
             observer.finish()
-            if result.run.finished { printer.print(message: result.summary.line(checking: destination == .check || destination == .diff)) }
+            if result.run.finished {
+                printer.print(message: redaction.redacted(result.summary.line(checking: destination == .check || destination == .diff)))
+            }
             printer.flush()
             StopSignal.exitIfRequested(done: result.run.done, of: result.run.total, printer: printer)
             switch result.run.status {
@@ -283,13 +286,13 @@ final class ApplyPrinter: ApplyObserver {
         self.showsProgress = progress
     }
 
-    func note(_ message: String) { printer.print(message: "skdpack: \(message)") }
+    func note(_ message: String) { printer.print(error: message) }
 
     func applied(_ outcome: PlaylistOutcome) {
         for diagnostic in outcome.diagnostics { printer.print(diagnostic) }
         if checking, outcome.changed {
             let count = outcome.counts.total
-            printer.print(message: "\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))")
+            printer.print(message: printer.redaction.redacted("\(outcome.path): would change (\(count) change\(count == 1 ? "" : "s"))"))
         }
     }
 

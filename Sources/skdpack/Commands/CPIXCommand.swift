@@ -46,24 +46,22 @@ struct CPIXShowCommand: ParsableCommand {
         do {
             document = try CPIXReader.read(path)
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
             throw ExitStatus.failure
         }
         let summary = CPIXSummary(document, showingSecrets: showSecrets)
-        var output = OutputSink(fd: 1, path: "<stdout>")
+        let redaction = CPIXSummary.redaction(of: document, showingSecrets: showSecrets)
         do {
             switch format {
             case .text:
-                try output.write(summary.text)
+                try StandardStreams.output(redaction.redacted(summary.text))
             case .json:
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try output.write(Array(try encoder.encode(summary)))
-                try output.write("\n")
+                try StandardStreams.output(redaction.redacted(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n"))
             }
-            try output.flush()
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
             throw ExitStatus.failure
         }
     }

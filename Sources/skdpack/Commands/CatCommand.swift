@@ -57,7 +57,7 @@ struct CatCommand: ParsableCommand {
             }
             try output.flush()
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
             throw ExitStatus.failure
         }
         if reader.errorCount > 0 { throw ExitStatus.findings }

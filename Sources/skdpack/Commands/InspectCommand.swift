@@ -63,7 +63,7 @@ struct InspectCommand: ParsableCommand {
             let reader = PlaylistReader(source: try FileDescriptorSource.open(path: path), path: path, options: options)
             inspection = try PlaylistInspector.inspect(reader)
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
             throw ExitStatus.failure
         }
         let initSegments = media ? InitSegmentEntry.all(in: inspection, store: InitSegmentStore(limit: maxInitSize)) : nil
@@ -89,7 +89,7 @@ struct InspectCommand: ParsableCommand {
         do {
             summary = try segmentSummary()
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
             throw ExitStatus.failure
         }
         try printJSON(summary, printer: printer)
@@ -110,13 +110,10 @@ struct InspectCommand: ParsableCommand {
     private func printJSON(_ value: some Encodable, printer: DiagnosticPrinter, redaction: Redaction = .none) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var output = OutputSink(fd: 1, path: "<stdout>")
         do {
-            try output.write(Array(redaction.redact(String(decoding: try encoder.encode(value), as: UTF8.self)).utf8))
-            try output.write("\n")
-            try output.flush()
+            try StandardStreams.output(redaction.redacted(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"))
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
             throw ExitStatus.failure
         }
     }

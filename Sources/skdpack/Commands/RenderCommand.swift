@@ -71,10 +71,10 @@ struct RenderCommand: ParsableCommand {
                 if error.problem == .missingValue, let name = error.variable {
                     message += " (\(SettingNames.commandLine.whereValuesComeFrom(for: name)))"
                 }
-                FileHandleStandardError.write("skdpack render: \(redaction.redact(message))\n")
+                StandardStreams.error(redaction.redacted("skdpack render: \(message)\n"))
                 throw ExitStatus.findings
             }
-            print(redaction.redact(uri))
+            try StandardStreams.output(redaction.redacted(uri + "\n"))
             try LicenseReport.print(
                 for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts",
                 redaction: redaction)
@@ -118,23 +118,25 @@ enum LicenseReport {
     static func print(
         for uri: String, command: String, allowHosts: [String], hostsOrigin: String, redaction: Redaction = .none
     ) throws {
-        let shown = redaction.redact(uri)
         switch LicenseURL.derive(fromKeyURI: uri) {
         case .url(let url, let host):
             // A URL that must not be used is not printed: a script that reads standard output gets nothing.
             guard LicenseURL.isAllowed(host: host, by: allowHosts) else {
-                FileHandleStandardError.write(
-                    "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) (\(allowHosts.joined(separator: ", "))): "
-                        + "a player would send its license requests there; no URL is printed\n")
+                StandardStreams.error(
+                    redaction.redacted(
+                        "skdpack \(command): the license host \(host) is not allowed by \(hostsOrigin) "
+                            + "(\(allowHosts.joined(separator: ", "))): a player would send its license requests there; no URL is printed\n"
+                    ))
                 throw ExitStatus.findings
             }
-            Swift.print(redaction.redact(url))
+            try StandardStreams.output(redaction.redacted(url + "\n"))
         case .identifier(let identifier):
-            FileHandleStandardError.write(
-                "skdpack \(command): \(shown) carries the identifier \(redaction.redact(identifier)), not a license server: "
-                    + "the player app must know the server\n")
+            StandardStreams.error(
+                redaction.redacted(
+                    "skdpack \(command): \(uri) carries the identifier \(identifier), not a license server: "
+                        + "the player app must know the server\n"))
         case .notKeyURI(let reason):
-            FileHandleStandardError.write("skdpack \(command): \(shown): \(redaction.redact(reason))\n")
+            StandardStreams.error(redaction.redacted("skdpack \(command): \(uri): \(reason)\n"))
             throw ExitStatus.findings
         }
     }

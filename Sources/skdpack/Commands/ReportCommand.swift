@@ -95,14 +95,16 @@ struct ReportMergeCommand: ParsableCommand {
             } catch let failure as UsageFailure {
                 throw failure
             } catch {
-                printer.print(message: "skdpack: \(error)")
+                printer.print(error: "\(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }
             // The merged report is written whole; a URI two titles use fails it, as validate's run would.
             for (path, finding) in shared {
                 let label = finding.severity == .info ? "note" : finding.severity.rawValue
-                printer.print(message: "\(path):\(finding.line):\(finding.column): \(label): \(finding.message) [\(finding.rule)]")
+                printer.print(
+                    message: Redaction.none.redacted(
+                        "\(path):\(finding.line):\(finding.column): \(label): \(finding.message) [\(finding.rule)]"))
             }
             printer.flush()
             if shared.contains(where: { $0.finding.severity == .error }) { throw ExitStatus.findings }

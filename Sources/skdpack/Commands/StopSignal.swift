@@ -33,7 +33,7 @@ enum StopSignal {
     static func exitIfRequested(done: Int, of total: Int, printer: DiagnosticPrinter) {
         guard let signal = requested else { return }
         let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-        printer.print(message: "skdpack: stopped by \(name) after \(done) of \(total) playlists; the others were not touched")
+        printer.print(error: "stopped by \(name) after \(done) of \(total) playlists; the others were not touched")
         printer.flush()
         exit(128 + signal)
     }

@@ -168,7 +168,7 @@ func reportingUsage(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let failure as UsageFailure {
-        FileHandleStandardError.write("skdpack: \(failure.description)\n")
+        StandardStreams.error(Redaction.none.redacted("skdpack: \(failure.description)\n"))
         throw ExitStatus.failure
     }
 }

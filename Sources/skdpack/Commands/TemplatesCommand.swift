@@ -35,7 +35,7 @@ struct TemplatesCommand: ParsableCommand {
             let library = TemplateLibrary()
             for name in TemplateLibrary.shippedNames {
                 let definition = try KeyTemplate.resolve(name, in: library).definition
-                print("\(name)\n    \(definition.uri)\n    \(definition.description ?? "")")
+                try StandardStreams.output(Redaction.none.redacted("\(name)\n    \(definition.uri)\n    \(definition.description ?? "")\n"))
             }
         }
     }
@@ -53,15 +53,19 @@ struct TemplatesCommand: ParsableCommand {
             let library = TemplateLibrary.fromProcessEnvironment()
             do {
                 let definition = try KeyTemplate.resolve(name, in: library).definition
+                // A token written in a template's text, or a secret variable's default, is a secret here too.
+                let redaction = Redaction(
+                    secrets: KeyTemplate.literalSecrets(of: definition.uri)
+                        + definition.secretNames.compactMap { definition.variables[$0]?.defaultValue.map(Secret.init) })
                 if let path = definition.path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
-                    print(text, terminator: "")
+                    try StandardStreams.output(redaction.redacted(text))
                 } else if let text = TemplateLibrary.shippedText(definition.name) {
-                    print(text, terminator: "")
+                    try StandardStreams.output(redaction.redacted(text))
                 } else {
-                    print("uri: \"\(definition.uri)\"")
+                    try StandardStreams.output(redaction.redacted("uri: \"\(definition.uri)\"\n"))
                 }
             } catch {
-                FileHandleStandardError.write("skdpack templates show: \(error)\n")
+                StandardStreams.error(Redaction.none.redacted("skdpack templates show: \(error)\n"))
                 throw ExitStatus.failure
             }
         }
@@ -83,20 +87,21 @@ struct TemplatesCommand: ParsableCommand {
                 do {
                     // Every problem of the file, each with its line and column, as a compiler lists them.
                     let (template, problems) = try KeyTemplate.problems(inFileAt: file)
-                    for problem in problems { FileHandleStandardError.write("\(problem)\n") }
+                    for problem in problems { StandardStreams.error(Redaction.none.redacted("\(problem)\n")) }
                     guard let definition = template?.definition else {
                         failed = true
                         continue
                     }
                     let variables = definition.uri.variableNames.joined(separator: ", ")
-                    print("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))")
+                    try StandardStreams.output(
+                        Redaction.none.redacted("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))\n"))
                 } catch {
                     // A file that cannot be read is the tool's failure (exit 2), not a finding of the file.
                     let shipped =
                         TemplateLibrary.shippedNames.contains(file)
                         ? "; \(file) is a shipped template, checked when it is built: skdpack templates show \(file) > mine.yaml makes a file of it"
                         : ""
-                    FileHandleStandardError.write("\(error)\(shipped)\n")
+                    StandardStreams.error(Redaction.none.redacted("\(error)\(shipped)\n"))
                     unreadable = true
                 }
             }

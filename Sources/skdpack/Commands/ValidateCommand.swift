@@ -150,7 +150,7 @@ struct ValidateCommand: ParsableCommand {
         let clock = RunClock()
         try reportingUsage {
             let options = try validationOptions()
-            let printer = DiagnosticPrinter()
+            let printer = DiagnosticPrinter(redaction: options.redaction)
             let input = try StandardInput.inputs(paths)
             defer { input.close() }
             var inputs = LibraryInput(paths: input.paths)
@@ -168,7 +168,7 @@ struct ValidateCommand: ParsableCommand {
             do {
                 report = targets.isEmpty ? nil : try ReportFiles(targets, tool: Report.Tool(version: SKDPackVersion.current))
             } catch {
-                printer.print(message: "skdpack: \(error)")
+                printer.print(error: "\(error)")
                 printer.flush()
                 throw ExitStatus.failure
             }

@@ -31,7 +31,8 @@ struct FindingsPrinter {
         for diagnostic in result.diagnostics {
             counts[diagnostic.severity, default: 0] += 1
             var text = "\(diagnostic.location): \(diagnostic.severity.label(colour: colour)) "
-            text += SourceExcerpts.terminalSafe(ArraySlice(diagnostic.message.utf8)) + " [\(diagnostic.id)]\n"
+            // (The message as the playlist's redaction leaves it: the channel hides, whatever the library did.)
+            text += SourceExcerpts.terminalSafe(ArraySlice(result.redaction.redact(diagnostic.message).utf8)) + " [\(diagnostic.id)]\n"
             if let excerpt = excerpts.excerpt(line: diagnostic.location.line, column: diagnostic.location.column) {
                 text += "    \(excerpt.text)\n    \(colour ? "\u{1B}[1;32m\(excerpt.caret)\u{1B}[0m" : excerpt.caret)\n"
             }

@@ -21,13 +21,13 @@ final class ValidatePrinter: ValidateObserver {
         self.showsProgress = progress
     }
 
-    func note(_ message: String) { printer.print(message: "skdpack: \(message)") }
+    func note(_ message: String) { printer.print(error: message) }
 
     func validated(_ validation: PlaylistValidation) {
         do {
             try findings?.print(validation, readingFrom: spooled, to: &sink)
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
         }
     }
 
@@ -43,7 +43,7 @@ final class ValidatePrinter: ValidateObserver {
             try findings?.finish(to: &sink)
             try sink.flush()
         } catch {
-            printer.print(message: "skdpack: \(error)")
+            printer.print(error: "\(error)")
         }
     }
 }
