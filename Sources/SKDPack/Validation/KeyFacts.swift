@@ -15,8 +15,8 @@ public struct KeyFacts: Hashable, Sendable {
 
     public init() {}
 
-    mutating func note(_ tag: Tag, line: Int) {
-        guard let key = KeyTag(tag), !key.method.isEmpty, !key.isClear else { return }
+    mutating func note(_ key: KeyTag?, line: Int) {
+        guard let key, !key.method.isEmpty, !key.isClear else { return }
         if !key.isSessionKey { protectionSystems.insert(key.keyFormat) } else if firstSessionKeyLine == nil { firstSessionKeyLine = line }
         guard FairPlay.isFairPlayKey(key), let uri = key.uri else { return }
         let value = KeyAttributes(

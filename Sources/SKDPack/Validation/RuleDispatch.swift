@@ -16,12 +16,17 @@ struct RuleDispatch {
         segmentRules = rules.indices.filter { rules[$0].watchesSegments }
     }
 
+    /// The name asked for last and its rules: a media playlist asks for EXTINF's at every segment, and a
+    /// comparison of two names costs less than hashing one.
+    private var last: (name: TagName, rules: [Int])?
+
     /// The rules for a tag named `name` (`nil`: a tag this library does not know), in registry order.
     mutating func rules(for name: TagName?) -> [Int] {
         guard let name else { return everyTag }
-        if let known = byName[name] { return known }
-        let indices = tags.indices.filter { tags[$0]?.contains(name) ?? true }
+        if let last, last.name == name { return last.rules }
+        let indices = byName[name] ?? tags.indices.filter { tags[$0]?.contains(name) ?? true }
         byName[name] = indices
+        last = (name, indices)
         return indices
     }
 }

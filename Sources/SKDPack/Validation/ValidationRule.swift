@@ -69,6 +69,9 @@ final class RuleContext {
     let titleValues: VariableSources?
     /// With `--catalog`: this playlist's title directory when the catalogue has no row for it.
     let titleWithoutRow: String?
+    /// The typed view of the tag the rules are given, when it is a key tag (`EXT-X-KEY`, `EXT-X-SESSION-KEY`):
+    /// read once for every rule that looks at keys.
+    var key: KeyTag?
     /// Values of the template's secret variables found in the playlist's keys, to hide in what is shown.
     var secretValues: Set<Secret> = []
     /// Hosts license URLs may point at; empty when not checked.

@@ -36,7 +36,7 @@ struct CPIXSignalingRule: ValidationRule {
     }
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, tag.name == .sessionKey, let key = KeyTag(tag), FairPlay.isFairPlayKey(key),
+        guard let truth = context.keyTruth, truth.checksCPIX, tag.name == .sessionKey, let key = context.key, FairPlay.isFairPlayKey(key),
             let attributes = context.reader.currentAttributes,
             let kid = KeyIDInURI.named(by: attributes, variables: context.reader.variables),
             case .success(let document)? = truth.cpixDocument(naming: kid),

@@ -15,7 +15,7 @@ struct CatalogueRowMissingRule: ValidationRule {
     private var said = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard !said, let title = context.titleWithoutRow, context.templateMatcher != nil, let key = KeyTag(tag),
+        guard !said, let title = context.titleWithoutRow, context.templateMatcher != nil, let key = context.key,
             FairPlay.isFairPlayKey(key)
         else { return }
         said = true

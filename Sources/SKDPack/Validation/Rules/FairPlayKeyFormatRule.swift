@@ -12,7 +12,7 @@ struct FairPlayKeyFormatRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = KeyTag(tag), let uri = key.uri, uri.lowercased().hasPrefix("skd:"), !FairPlay.isFairPlayKey(key) else {
+        guard let key = context.key, let uri = key.uri, uri.lowercased().hasPrefix("skd:"), !FairPlay.isFairPlayKey(key) else {
             return
         }
         let attribute = tag.attributes?["KEYFORMAT"]

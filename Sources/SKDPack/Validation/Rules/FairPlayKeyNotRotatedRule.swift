@@ -24,7 +24,7 @@ struct FairPlayKeyNotRotatedRule: ValidationRule {
     private var periodKeyIDs: [(keyID: String, keyFormat: String, line: Int)] = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard tag.name == .key, let key = KeyTag(tag) else { return }
+        guard tag.name == .key, let key = context.key else { return }
         if !inPeriod {
             (inPeriod, periodHasFairPlay, periodKeyIDs) = (true, false, [])
         }

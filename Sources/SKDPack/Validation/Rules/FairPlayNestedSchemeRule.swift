@@ -13,7 +13,7 @@ struct FairPlayNestedSchemeRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = KeyTag(tag), let uri = key.uri, let scheme = LicenseURL.nestedScheme(in: uri),
+        guard let key = context.key, let uri = key.uri, let scheme = LicenseURL.nestedScheme(in: uri),
             let attribute = tag.attributes?["URI"]
         else { return }
         context.report(

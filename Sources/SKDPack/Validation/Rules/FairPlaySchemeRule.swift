@@ -12,7 +12,7 @@ struct FairPlaySchemeRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = KeyTag(tag), let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
+        guard let key = context.key, let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
         let lower = uri.lowercased()
         let nearMiss = ["sdk:", "skd//", "skd;", "sdk//", "ksd:", "skd.:"].contains { lower.hasPrefix($0) }
         if nearMiss || (uri.hasPrefix("SKD:") || (lower.hasPrefix("skd:") && !uri.hasPrefix("skd:"))) {

@@ -12,7 +12,7 @@ struct FairPlaySlashesRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = KeyTag(tag), let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),
+        guard let key = context.key, let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),
             let attribute = tag.attributes?["URI"]
         else { return }
         context.report(

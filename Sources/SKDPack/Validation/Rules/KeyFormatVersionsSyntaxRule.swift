@@ -11,7 +11,7 @@ struct KeyFormatVersionsSyntaxRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard KeyTag(tag) != nil, let attribute = tag.attributes?["KEYFORMATVERSIONS"], attribute.isQuoted,
+        guard context.key != nil, let attribute = tag.attributes?["KEYFORMATVERSIONS"], attribute.isQuoted,
             !Self.isValid(attribute.text)
         else { return }
         context.report(

@@ -13,7 +13,7 @@ struct KeyIVForbiddenRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = KeyTag(tag), ["SAMPLE-AES-CTR", "AES-256-GCM"].contains(key.method), let iv = tag.attributes?["IV"] else { return }
+        guard let key = context.key, ["SAMPLE-AES-CTR", "AES-256-GCM"].contains(key.method), let iv = tag.attributes?["IV"] else { return }
         let why = key.method == "AES-256-GCM" ? "each segment starts with its own 16-octet IV" : "'cenc' carries an IV per sample"
         context.report(
             Self.kind, "METHOD=\(key.method) must not have an IV attribute (\(why)); remove IV", line: line,

@@ -19,7 +19,7 @@ struct KeyMethodMismatchRule: ValidationRule {
     private var changed = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard tag.name == .key, let key = KeyTag(tag), !key.method.isEmpty else { return }
+        guard tag.name == .key, let key = context.key, !key.method.isEmpty else { return }
         if key.isClear {
             inForce.removeAll()
         } else {

@@ -17,7 +17,7 @@ struct KeyMethodUnknownRule: ValidationRule {
     static let definedMethods = ["NONE", "AES-128", "SAMPLE-AES", "SAMPLE-AES-CTR", "AES-256-GCM"]
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = KeyTag(tag), !key.method.isEmpty, !Self.definedMethods.contains(key.method),
+        guard let key = context.key, !key.method.isEmpty, !Self.definedMethods.contains(key.method),
             let attribute = tag.attributes?["METHOD"]
         else { return }
         let hint =

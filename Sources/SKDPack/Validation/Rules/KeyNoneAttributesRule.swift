@@ -12,7 +12,7 @@ struct KeyNoneAttributesRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard tag.name == .key, let list = tag.attributes, let key = KeyTag(tag), key.isClear,
+        guard tag.name == .key, let list = tag.attributes, let key = context.key, key.isClear,
             let extra = list.first(where: { !$0.isNamed("METHOD") })
         else { return }
         let names = list.filter { !$0.isNamed("METHOD") }.map(\.name).joined(separator: ", ")

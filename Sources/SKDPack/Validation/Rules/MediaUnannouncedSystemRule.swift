@@ -17,7 +17,7 @@ struct MediaUnannouncedSystemRule: ValidationRule {
     private var met: [(system: KeyID, line: Int, file: String)] = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard context.keyTruth != nil, let key = KeyTag(tag), !key.isClear,
+        guard context.keyTruth != nil, let key = context.key, !key.isClear,
             let system = ProtectionSystem.systemID(ofKeyFormat: key.keyFormat)
         else { return }
         announced.insert(system)

@@ -14,7 +14,7 @@ struct SessionKeyDuplicateRule: ValidationRule {
     private var seen: [KeyTag: Int] = [:]
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard tag.name == .sessionKey, let key = KeyTag(tag) else { return }
+        guard tag.name == .sessionKey, let key = context.key else { return }
         var identity = key
         identity.hasExplicitKeyFormat = false
         if identity.keyFormatVersions == nil { identity.keyFormatVersions = "1" }

@@ -10,7 +10,7 @@ struct SessionKeyNoneRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard tag.name == .sessionKey, let key = KeyTag(tag), key.isClear,
+        guard tag.name == .sessionKey, let key = context.key, key.isClear,
             let attribute = tag.attributes?["METHOD"]
         else { return }
         context.report(

@@ -24,7 +24,7 @@ struct TemplateMatchRule: ValidationRule {
     private var fairPlayKeys: [(uri: String, location: SourceLocation)] = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard context.templateMatcher != nil, let key = KeyTag(tag) else { return }
+        guard context.templateMatcher != nil, let key = context.key else { return }
         if key.isSessionKey {
             if FairPlay.isFairPlayKey(key), let uri = key.uri, let attribute = tag.attributes?["URI"] {
                 check(uri, at: line.location(in: context.path, column: attribute.valueColumn + 1), period: [:], in: context)
