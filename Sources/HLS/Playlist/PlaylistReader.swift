@@ -184,7 +184,8 @@ private struct PlaylistReaderCore: ~Copyable {
     }
 
     func currentTag() -> Tag? {
-        currentTagLine.map { TagParser.parse($0).tag }
+        // Checked as it was read: its attribute spans are kept for it, where it has a list the reader tokenised.
+        currentTagLine.map { TagParser.tag(ofChecked: $0, spans: currentSpansLine == lineCount ? spans : nil) }
     }
 
     func currentAttributes() -> AttributeList? {

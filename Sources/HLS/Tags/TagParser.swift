@@ -31,6 +31,20 @@ public enum TagParser {
         return Result(tag: Tag(name: name, spelledName: spelledName, value: value, valueColumn: valueColumn), issues: issues)
     }
 
+    /// The tag of a line that has been checked already (by the playlist reader), without checking it again:
+    /// `spans` are its attribute list's, where the reader tokenised it; a list not tokenised yet is, here.
+    public static func tag(ofChecked line: UnsafeRawBufferPointer, spans known: [AttributeSpan]?) -> Tag {
+        let colon = line.firstOffset(of: UInt8(ascii: ":"))
+        guard line.first == UInt8(ascii: "#"), let name = TagName(bytes: UnsafeRawBufferPointer(rebasing: line[1..<(colon ?? line.count)]))
+        else { return parse(line).tag }
+        let valueStart = colon.map { $0 + 1 }
+        let grammar = TagDefinition.of(name).grammar
+        var spans = known ?? []
+        if known == nil, case .attributeList = grammar { _ = TagChecker.check(line, name: name, spans: &spans) }
+        let value = readValue(line, from: valueStart, grammar: grammar, spans: spans)
+        return Tag(name: name, spelledName: name.rawValue, value: value, valueColumn: valueStart.map { $0 + 1 })
+    }
+
     /// Checks an `#EXTINF:<duration>,[<title>]` line without building a ``Tag``: the reader runs this on
     /// every segment, so it only scans bytes.
     public static func checkSegmentDuration(_ line: UnsafeRawBufferPointer) -> LineIssue? {
@@ -64,7 +78,8 @@ public enum TagParser {
         _ line: UnsafeRawBufferPointer, from start: Int?, grammar: TagValueGrammar, spans: [AttributeSpan]
     ) -> TagValue {
         let bytes = UnsafeRawBufferPointer(rebasing: line[(start ?? line.count)...])
-        let asText: TagValue = start == nil ? .none : .text(String(decoding: bytes, as: UTF8.self))
+        // (Made only where the value is not what the grammar says: a String for every EXTINF would be most of its cost.)
+        var asText: TagValue { start == nil ? .none : .text(String(decoding: bytes, as: UTF8.self)) }
         switch grammar {
         case .none:
             return bytes.isEmpty ? .none : asText
