@@ -23,13 +23,17 @@ struct SKDPackCommand: ParsableCommand {
 
 extension SKDPackCommand {
     /// As ArgumentParser's, except that a usage error exits 2 (README, exit status: 2 and above, the tool could not do
-    /// its job), not 64, so that 1 always means findings; and that a plain `apply` command line is parsed by
-    /// ``ApplyFastPath``, and `cat PATH` without ArgumentParser.
+    /// its job), not 64, so that 1 always means findings; and that a plain `apply` or `validate` command line is
+    /// parsed by ``ApplyFastPath`` or ``ValidateFastPath``, and `cat PATH` without ArgumentParser.
     static func main() {
         do {
-            // A plain `apply` or `cat` command line skips ArgumentParser's parse, the largest part of a small run.
+            // A plain `apply`, `validate` or `cat` command line skips ArgumentParser's parse, the largest part of a small run.
             let arguments = Array(CommandLine.arguments.dropFirst())
             if let settings = ApplyFastPath.settings(arguments) {
+                try settings.run()
+                return
+            }
+            if let settings = ValidateFastPath.settings(arguments) {
                 try settings.run()
                 return
             }

@@ -50,7 +50,7 @@ struct ApplyFastPathTests {
 
     @Test("every option of the table has ArgumentParser's kind: a flag takes no value, the others one")
     func sameKinds() throws {
-        for option in ApplyOptionTable.options {
+        for option in ApplyFastPath.table.options {
             let base = option.name == "--template" ? [] : ["--template", "t"]
             switch option.kind {
             case .flag:
@@ -110,8 +110,8 @@ struct ApplyFastPathTests {
             let withValue = ApplyFastPath.settings(["apply", "--template", "t", name, "7", "x"])
             let alone = ApplyFastPath.settings(["apply", "--template", "t", name, "x"])
             #expect(name == "--template" || withValue != nil || alone != nil, "\(name) is not known to ApplyFastPath")
-            #expect(ApplyOptionTable.option(name) != nil, "\(name) is not in ApplyOptionTable")
+            #expect(ApplyFastPath.table.option(name) != nil, "\(name) is not in ApplyFastPath.table")
         }
-        #expect(Set(ApplyOptionTable.options.map(\.name)) == names, "the table and apply's help name different options")
+        #expect(Set(ApplyFastPath.table.options.map(\.name)) == names, "the table and apply's help name different options")
     }
 }

@@ -125,7 +125,7 @@ struct ApplyCommand: ParsableCommand {
             valueName: "FILE"), completion: Completions.reportFile)
     var report: [String] = []
 
-    /// Runs the command line ArgumentParser checked, read by ``ApplyOptionTable`` (whose settings the
+    /// Runs the command line ArgumentParser checked, read by ``ApplyFastPath``'s table (whose settings the
     /// declarations above only describe).
     func run() throws {
         guard let settings = ApplyFastPath.settings(checked: CommandLine.arguments.dropFirst(2)) else {

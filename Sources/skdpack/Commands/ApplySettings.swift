@@ -2,7 +2,7 @@ import HLS
 import MP4
 
 /// What an `apply` run is asked to do, as plain values: read from the command line's words by
-/// ``ApplyOptionTable`` (whether ArgumentParser has checked them first or not), and run the same way.
+/// ``ApplyFastPath``'s table (whether ArgumentParser has checked them first or not), and run the same way.
 struct ApplySettings: Equatable {
     var template: String
     var variables: [String] = []

@@ -1,0 +1,119 @@
+/// A command's options, once: each long name, whether it takes a value (and may be repeated), and what it
+/// sets in the command's settings. Both ways into the command read it: the fast parser of a plain command
+/// line (``read(_:into:checked:)``), and the command line ArgumentParser has parsed and checked (its
+/// declarations are for help, completion and the checks; the settings are read from the same words here).
+/// A test holds each table and ArgumentParser's declarations to the same names, kinds and values.
+struct OptionTable<Settings>: Sendable {
+    struct Option: Sendable {
+        enum Kind: Sendable {
+            case flag
+            /// Takes a value; given once.
+            case value
+            /// Takes a value; may be given again, each adding one.
+            case repeated
+        }
+
+        let name: String
+        let kind: Kind
+        /// Sets what the option says; `false` when the value is not one the option takes.
+        let set: @Sendable (inout Settings, String) -> Bool
+    }
+
+    let options: [Option]
+    /// Where the words that are not options go.
+    let paths: WritableKeyPath<Settings, [String]> & Sendable
+
+    /// The option called `name`.
+    func option(_ name: String) -> Option? { options.first { $0.name == name } }
+
+    /// `settings` with what `arguments` (the words after the command's name) say, and the options given; or
+    /// `nil` to let ArgumentParser parse them. Unless `checked` (ArgumentParser has parsed them and found
+    /// them good), it gives up at the first thing it is not sure of: help, an unknown or repeated option,
+    /// `--name=value`, a short option, a value that looks like an option, a value of the wrong type. A
+    /// checked line is read with what ArgumentParser takes besides: `--name=value`, `--` before paths, an
+    /// option given again (the last wins).
+    func read(_ arguments: ArraySlice<String>, into settings: Settings, checked: Bool) -> (settings: Settings, given: [String])? {
+        var words = arguments
+        var settings = settings
+        // An array, not a set: a handful of words, and the first Set<String> of a run costs a type lookup
+        // (about 0.1 ms) that this parser is here to avoid.
+        var given: [String] = []
+        while var word = words.popFirst() {
+            if checked, word == "--" {
+                settings[keyPath: paths] += words
+                break
+            }
+            guard word.hasPrefix("--") else {
+                guard checked || !word.hasPrefix("-") || word == "-" else { return nil }
+                settings[keyPath: paths].append(word)
+                continue
+            }
+            var inline: String?
+            if let equals = word.firstIndex(of: "=") {
+                guard checked else { return nil }
+                inline = String(word[word.index(after: equals)...])
+                word = String(word[..<equals])
+            }
+            guard let option = option(word) else { return nil }
+            // A single-valued option given twice, or a flag given twice: ArgumentParser decides.
+            if option.kind != .repeated {
+                guard checked || !given.contains(word) else { return nil }
+                given.append(word)
+            }
+            var value = ""
+            if option.kind != .flag {
+                // The value after an option: one that looks like an option itself is ArgumentParser's to read.
+                guard let next = inline ?? words.first, checked || !next.hasPrefix("-") else { return nil }
+                if inline == nil { words.removeFirst() }
+                value = next
+            }
+            guard option.set(&settings, value) else { return nil }
+        }
+        return (settings, given)
+    }
+
+    static func flag(_ name: String, _ field: WritableKeyPath<Settings, Bool> & Sendable) -> Option {
+        Option(name: name, kind: .flag) { settings, _ in
+            settings[keyPath: field] = true
+            return true
+        }
+    }
+
+    static func value(_ name: String, _ set: @escaping @Sendable (inout Settings, String) -> Void) -> Option {
+        Option(name: name, kind: .value) { settings, value in
+            set(&settings, value)
+            return true
+        }
+    }
+
+    static func repeated(_ name: String, _ field: WritableKeyPath<Settings, [String]> & Sendable) -> Option {
+        Option(name: name, kind: .repeated) { settings, value in
+            settings[keyPath: field].append(value)
+            return true
+        }
+    }
+
+    static func number<Value>(
+        _ name: String, _ field: WritableKeyPath<Settings, Value> & Sendable, _ read: @escaping @Sendable (String) -> Value?
+    ) -> Option {
+        Option(name: name, kind: .value) { settings, text in
+            guard let value = read(text) else { return false }
+            settings[keyPath: field] = value
+            return true
+        }
+    }
+
+    /// The same for a field that is `nil` until given (`--jobs`).
+    static func number<Value>(
+        _ name: String, _ field: WritableKeyPath<Settings, Value?> & Sendable, _ read: @escaping @Sendable (String) -> Value?
+    ) -> Option {
+        Option(name: name, kind: .value) { settings, text in
+            guard let value = read(text) else { return false }
+            settings[keyPath: field] = value
+            return true
+        }
+    }
+
+    /// A size with an optional K, M or G.
+    static func size(_ text: String) -> Int? { ByteCount(argument: text)?.bytes }
+}
