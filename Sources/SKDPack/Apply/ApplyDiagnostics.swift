@@ -26,12 +26,12 @@ public enum ApplyDiagnostics {
         specSection: "4.3.2.4")
     public static let matchCapturedSecret = DiagnosticKind(
         id: "TPL-match-secret", severity: .error,
-        summary: "A --match group the template writes in clear (a content id) captured a secret part of the old key URI "
+        summary: "A group of the old-URI pattern the template writes in clear (a content id) captured a secret part of the old key URI "
             + "(an ExpressPlay token): the new URI would carry the token in clear.",
         specSection: "4.3.2.4")
     public static let matchCapturedURI = DiagnosticKind(
         id: "TPL-match-uri", severity: .error,
-        summary: "The --match group content_id captured a URI's scheme or query (a group that takes the rest of the old "
+        summary: "The old-URI pattern's group content_id captured a URI's scheme or query (a group that takes the rest of the old "
             + "URI), not a content id alone: the new URI would name a title the license server does not know.",
         specSection: "4.3.2.4")
     public static let literalAfterDefine = DiagnosticKind(

@@ -109,7 +109,7 @@ public struct MediaSegmentSummary: Encodable, Sendable {
         }
         measured = initSegment.map { Measured(MeasuredSegment(segment, initSegment: $0)) }
         if initSegment == nil {
-            note = "no init segment (--init): durations are in the track's timescale, and encryption and codecs are not measured"
+            note = "no init segment given: durations are in the track's timescale, and encryption and codecs are not measured"
         }
     }
 

@@ -42,7 +42,9 @@ extension Report {
             }
             guard let text = report.run.shard, let shard = Shard(text) else {
                 throw MergeError(
-                    description: "\(name) is not the report of a shard (a run with --shard I/N): there is nothing to merge it with")
+                    description:
+                        "\(name) is not the report of a shard (a run of one of several shares of a library): there is nothing to merge it with"
+                )
             }
             if let count, count.value != shard.count {
                 throw MergeError(

@@ -6,7 +6,7 @@ import HLS
 struct CatalogueRowMissingRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "TPL-no-catalogue-row", severity: .warning,
-        summary: "With --catalog, the catalogue has no row for the title: its keys are checked against the template's form only.",
+        summary: "With a catalogue, it has no row for the title: its keys are checked against the template's form only.",
         specSection: "4.3.2.4")
 
     static let tags: Set<TagName>? = [.key, .sessionKey]

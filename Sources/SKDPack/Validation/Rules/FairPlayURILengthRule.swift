@@ -6,7 +6,7 @@ struct FairPlayURILengthRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "FPS-uri-length", severity: .warning,
         summary: "A FairPlay key URI is longer than the limit (2048 bytes by default).",
-        specSection: "skdpack: a guard of its own (--max-uri-length), not of the RFC")
+        specSection: "skdpack: a guard of its own (its limit is a setting), not of the RFC")
 
     static let tags: Set<TagName>? = [.key, .sessionKey]
     static let watchesSegments = false

@@ -9,28 +9,30 @@ import HLS
 enum MeasuredVariantRule {
     static let bandwidthKind = DiagnosticKind(
         id: "PKG-bandwidth-measured", severity: .error,
-        summary: "With --segments: a variant's BANDWIDTH or AVERAGE-BANDWIDTH is below the measured peak (average) segment bit rate.",
+        summary:
+            "With the segments read: a variant's BANDWIDTH or AVERAGE-BANDWIDTH is below the measured peak (average) segment bit rate.",
         specSection: "rfc8216bis-22 4.4.6.2 (BANDWIDTH, AVERAGE-BANDWIDTH) and 4.1 (peak and average segment bit rate)")
     static let overstatedKind = DiagnosticKind(
         id: "PKG-bandwidth-overstated", severity: .warning,
-        summary: "With --segments: a variant's BANDWIDTH or AVERAGE-BANDWIDTH is more than 1.5 times what its media measure.",
+        summary: "With the segments read: a variant's BANDWIDTH or AVERAGE-BANDWIDTH is more than 1.5 times what its media measure.",
         specSection: "rfc8216bis-22 4.4.6.2 (an inaccurate value can prevent clients from playing the variant)")
     static let codecsKind = DiagnosticKind(
         id: "PKG-codecs-measured", severity: .error,
-        summary: "With --segments: a variant's CODECS misses a format its media have, or names another profile or a lower level.",
+        summary: "With the segments read: a variant's CODECS misses a format its media have, or names another profile or a lower level.",
         specSection: "rfc8216bis-22 4.4.6.2 (CODECS: every media format present); RFC 6381 3.3")
     static let resolutionKind = DiagnosticKind(
         id: "PKG-resolution-measured", severity: .warning,
-        summary: "With --segments: a variant's RESOLUTION differs from its video's picture size.",
+        summary: "With the segments read: a variant's RESOLUTION differs from its video's picture size.",
         specSection: "rfc8216bis-22 4.4.6.2 (RESOLUTION)")
     static let channelsKind = DiagnosticKind(
         id: "PKG-channels-measured", severity: .warning,
-        summary: "With --segments: an audio rendition's CHANNELS differs from its media's channel count.",
+        summary: "With the segments read: an audio rendition's CHANNELS differs from its media's channel count.",
         specSection: "rfc8216bis-22 4.4.6.1 (CHANNELS)")
 
     static let frameRateKind = DiagnosticKind(
         id: "PKG-frame-rate-measured", severity: .warning,
-        summary: "With --segments: a variant's FRAME-RATE differs from its video's by more than 1%, or is missing over 30 frames a second.",
+        summary:
+            "With the segments read: a variant's FRAME-RATE differs from its video's by more than 1%, or is missing over 30 frames a second.",
         specSection: "rfc8216bis-22 4.4.6.2 (FRAME-RATE: SHOULD be included if any video exceeds 30 frames per second)")
 
     static let kinds = [bandwidthKind, overstatedKind, codecsKind, resolutionKind, channelsKind, frameRateKind]

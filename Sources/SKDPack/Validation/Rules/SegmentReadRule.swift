@@ -22,7 +22,8 @@ struct SegmentReadRule: ValidationRule {
 struct SegmentNotReadRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "SEG-not-read", severity: .info,
-        summary: "Media segments --segments did not read (remote, encrypted whole with AES-128, or without a readable init segment).",
+        summary:
+            "Media segments the segment check did not read (remote, encrypted whole with AES-128, or without a readable init segment).",
         specSection: "RFC 8216 3")
 
     static let tags: Set<TagName>? = []

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// The library's messages name settings as its caller names them (``SKDPack/SettingNames``): a tool of
+/// its own on the library has other flags, or none.
+@Suite("the library names no command-line flag")
+struct LibraryWordsTests {
+    @Test("no string of a library module holds a --flag")
+    func noFlags() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let flag = /"[^"\n]*--[a-z][a-z-]*/
+        var found: [String] = []
+        var files = 0
+        for module in ["SKDPack", "SKDReports", "SKDTemplate", "SKDBytes", "SKDXML", "HLS", "CPIX", "MP4", "MPEGTS"] {
+            let directory = sources.appendingPathComponent(module)
+            for file in FileManager.default.enumerator(atPath: directory.path)!.compactMap({ $0 as? String })
+            where file.hasSuffix(".swift") {
+                files += 1
+                let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                    let code = line.trimmingCharacters(in: .whitespaces)
+                    guard !code.hasPrefix("//"), line.contains(flag) else { continue }
+                    found.append("\(module)/\(file):\(index + 1): \(code)")
+                }
+            }
+        }
+        #expect(files > 150)
+        // SettingNames documents, in comments only, the flags the command line gives it.
+        #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+}
