@@ -194,13 +194,7 @@ extension ApplySettings {
                 }
             }
             defer { input.close() }
-            var library = LibraryInput(paths: input.paths)
-            library.followSymlinks = followSymlinks
-            library.root = root
-            library.shard = try LibraryOptions.shard(shard)
-            library.jobs = try LibraryOptions.jobCount(jobs)
-            library.spooled = input.spooled
-            library.names = .commandLine
+            let library = try LibraryOptions.input(input, followSymlinks: followSymlinks, root: root, shard: shard, jobs: jobs)
             var run = ApplyRun(
                 options: options, library: library, destination: destination,
                 stream: StreamOutput(fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))

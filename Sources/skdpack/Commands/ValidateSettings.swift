@@ -44,13 +44,7 @@ extension ValidateSettings {
             let printer = DiagnosticPrinter(redaction: options.redaction)
             let input = try StandardInput.inputs(paths)
             defer { input.close() }
-            var inputs = LibraryInput(paths: input.paths)
-            inputs.followSymlinks = followSymlinks
-            inputs.root = root
-            inputs.shard = try LibraryOptions.shard(shard)
-            inputs.jobs = try LibraryOptions.jobCount(jobs)
-            inputs.spooled = input.spooled
-            inputs.names = .commandLine
+            let inputs = try LibraryOptions.input(input, followSymlinks: followSymlinks, root: root, shard: shard, jobs: jobs)
             let run = ValidateRun(options: options, library: inputs)
             let report: ReportFiles?
             // Standard output in the --format asked for, and every --report file, in one pass.
