@@ -93,11 +93,21 @@ public struct Redaction: Sendable {
         return new.isEmpty ? self : Redaction(clear: secrets + new, hidesBearerTokens: hidesBearerTokens)
     }
 
+    /// A secret shorter than this is hidden only where it stands alone (no letter, digit, `-` or `_` on either side):
+    /// every `x` of a message hidden for a one-letter value would garble it, and tell the value.
+    static let wholeWordBelow = 8
+
     /// `text` with this redaction's secrets hidden.
     private func hiding(_ text: String) -> String {
         guard !forms.isEmpty else { return text }
         var text = text
-        for form in forms { text = text.replacing(form, with: Self.placeholder) }
+        for form in forms {
+            if form.utf8.count >= Self.wholeWordBelow {
+                text = text.replacing(form, with: Self.placeholder)
+            } else if text.contains(form) {
+                text = String(decoding: Self.replacingWhole(Array(form.utf8), in: Array(text.utf8)) { _ in Array(Self.placeholder.utf8) }, as: UTF8.self)
+            }
+        }
         for cut in ["...", "…"] where text.contains(cut) { text = redactingCutSecrets(text, cut: cut) }
         return text
     }
@@ -146,17 +156,39 @@ public struct Redaction: Sendable {
         var bytes = bytes
         for form in forms {
             let needle = Array(form.utf8)
-            var start = 0
-            while start + needle.count <= bytes.count {
-                if bytes[start..<start + needle.count].elementsEqual(needle) {
-                    bytes.replaceSubrange(start..<start + needle.count, with: repeatElement(UInt8(ascii: "*"), count: needle.count))
-                    start += needle.count
-                } else {
-                    start += 1
-                }
+            bytes = Self.replacingWhole(needle, in: bytes, anywhere: needle.count >= Self.wholeWordBelow) { count in
+                Array(repeating: UInt8(ascii: "*"), count: count)
             }
         }
         return bytes
+    }
+
+    /// `bytes` with each occurrence of `needle` replaced by what `replacement` makes of its length: every
+    /// occurrence if `anywhere`, else only one that stands alone (no ASCII letter or digit, `-`, `_`, nor a
+    /// byte of a multi-byte character, just before or after it: the X of `EXT-X-KEY` is no value).
+    private static func replacingWhole(
+        _ needle: [UInt8], in bytes: [UInt8], anywhere: Bool = false, _ replacement: (Int) -> [UInt8]
+    ) -> [UInt8] {
+        guard !needle.isEmpty, needle.count <= bytes.count else { return bytes }
+        func isWord(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || (byte &- 0x30) < 10
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var start = 0
+        while start < bytes.count {
+            if start + needle.count <= bytes.count, bytes[start..<start + needle.count].elementsEqual(needle),
+                anywhere || ((start == 0 || !isWord(bytes[start - 1])) && (start + needle.count == bytes.count || !isWord(bytes[start + needle.count])))
+            {
+                result += replacement(needle.count)
+                start += needle.count
+            } else {
+                result.append(bytes[start])
+                start += 1
+            }
+        }
+        return result
     }
 }
 

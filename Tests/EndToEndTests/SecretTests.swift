@@ -60,6 +60,16 @@ struct SecretTests {
         #expect(shown.stdoutText.components(separatedBy: "ExpressPlayToken=\(Self.token)\n").count == 3, "\(shown.stdoutText)")
     }
 
+    @Test("a short secret (a mistyped token) is hidden where it stands, not in every word that holds its letters")
+    func shortSecret() throws {
+        let run = try SKDPackRunner.run(["render", "--template", "expressplay-token", "--var", "token=x"])
+        #expect(run.status == 1)
+        #expect(
+            run.stderr
+                == "skdpack render: the value REDACTED of token (from --var) does not match its pattern [A-Za-z0-9._~%+/=-]{16,4096}: "
+                + "it should be the ExpressPlay token that authorizes playback\n", "\(run.stderr)")
+    }
+
     @Test("a value from --var-file is named so in messages (apply, validate, render), not as a --var")
     func fileValueNamed() throws {
         let scratch = try Scratch()

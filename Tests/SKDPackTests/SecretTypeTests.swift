@@ -93,6 +93,23 @@ struct SecretTypeTests {
         #expect(url.redact("skd://lic.example.com/fps/PrivPathSecret77?cid=x") == "skd://REDACTED?cid=x")
     }
 
+    @Test("a secret shorter than 8 characters is hidden where it stands alone, not inside a word; a longer one everywhere")
+    func shortSecrets() {
+        let short = Redaction(secrets: [Secret("x"), Secret("ab1")])
+        #expect(
+            short.redact("the value x of token does not match: it should be the ExpressPlay token, x2 or ab1x; ab1")
+                == "the value REDACTED of token does not match: it should be the ExpressPlay token, x2 or ab1x; REDACTED")
+        #expect(short.redact("?cid=x&k=ab1") == "?cid=REDACTED&k=REDACTED")
+        #expect(
+            String(decoding: short.mask(Array("#EXT-X-KEY:A=\"x\",B=\"xx\",C=x_1".utf8)), as: UTF8.self)
+                == "#EXT-X-KEY:A=\"*\",B=\"xx\",C=x_1")
+        // Past a multi-byte character, a short secret is inside a word: kept.
+        #expect(short.redact("éx x") == "éx REDACTED")
+        let long = Redaction(secrets: [Secret("k3y-Z0ne")])
+        #expect(long.redact("ak3y-Z0neb") == "aREDACTEDb")
+        #expect(String(decoding: long.mask(Array("ak3y-Z0neb".utf8)), as: UTF8.self) == "a********b")
+    }
+
     @Test("a secret cut short in a message (a long value shown to its first characters) is hidden up to the cut")
     func cutSecrets() {
         let secret = "eyJhbGciOiJIUzI1NiJ9.Tk0123456789abcdefghij.c2lnbmF0dXJl"
