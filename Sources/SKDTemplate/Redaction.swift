@@ -105,7 +105,9 @@ public struct Redaction: Sendable {
             if form.utf8.count >= Self.wholeWordBelow {
                 text = text.replacing(form, with: Self.placeholder)
             } else if text.contains(form) {
-                text = String(decoding: Self.replacingWhole(Array(form.utf8), in: Array(text.utf8)) { _ in Array(Self.placeholder.utf8) }, as: UTF8.self)
+                text = String(
+                    decoding: Self.replacingWhole(Array(form.utf8), in: Array(text.utf8)) { _ in Array(Self.placeholder.utf8) },
+                    as: UTF8.self)
             }
         }
         for cut in ["...", "…"] where text.contains(cut) { text = redactingCutSecrets(text, cut: cut) }
@@ -179,7 +181,9 @@ public struct Redaction: Sendable {
         var start = 0
         while start < bytes.count {
             if start + needle.count <= bytes.count, bytes[start..<start + needle.count].elementsEqual(needle),
-                anywhere || ((start == 0 || !isWord(bytes[start - 1])) && (start + needle.count == bytes.count || !isWord(bytes[start + needle.count])))
+                anywhere
+                    || ((start == 0 || !isWord(bytes[start - 1]))
+                        && (start + needle.count == bytes.count || !isWord(bytes[start + needle.count])))
             {
                 result += replacement(needle.count)
                 start += needle.count

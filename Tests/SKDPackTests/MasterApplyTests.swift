@@ -94,7 +94,7 @@ struct MasterApplyTests {
         let warnings = fixture.outcome("t/master.m3u8")?.diagnostics.filter { $0.id.rawValue == "PKG-session-key-missing" } ?? []
         #expect(warnings.count == 1, "\(fixture.outcome("t/master.m3u8")?.diagnostics ?? [])")
         #expect(
-            warnings.first?.message.contains("announces 1 FairPlay session key, and its media now use 2 FairPlay keys it does not announce")
+            warnings.first?.message.contains("announces 1 FairPlay session key, and its media use 2 FairPlay keys it does not announce")
                 == true)
         #expect(warnings.first?.location.line == 3)
         // Asked for: announced, and nothing to warn of.

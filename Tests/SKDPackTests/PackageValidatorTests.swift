@@ -70,6 +70,8 @@ struct PackageValidatorTests {
         #expect(findings.map(\.id) == ["PKG-session-key-missing"], "\(findings)")
         #expect(findings.first?.location.line == 3)
         #expect(findings.first?.message.contains("session keys of other systems only") == true, "\(findings)")
+        // One finding for the key, naming every playlist that uses it.
+        #expect(findings.first?.message.contains("(used by v1.m3u8, v2.m3u8)") == true, "\(findings)")
         #expect(findings.first?.message.contains(Self.sessionKey(Self.fairPlay)) == true)
         // A master that announces no session key at all chooses not to: nothing is said.
         let none = PackageValidator.validate(

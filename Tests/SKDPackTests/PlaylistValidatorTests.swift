@@ -36,6 +36,22 @@ struct PlaylistValidatorTests {
         #expect(finding.message.contains("no EXT-X-TARGETDURATION can be that long"))
     }
 
+    @Test("CLOSED-CAPTIONS=NONE on some variants only: said at the variant without it, naming one with it")
+    func captionsNoneOnSome() throws {
+        let text = """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=1,CODECS="avc1.640028",RESOLUTION=640x360,CLOSED-CAPTIONS=NONE
+            a.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=2,CODECS="avc1.640028",RESOLUTION=1280x720
+            b.m3u8
+
+            """
+        let finding = try #require(try findings(text).first { $0.id == "HLS-group-missing" })
+        #expect((finding.location.line, finding.location.column) == (4, 1))
+        #expect(
+            finding.message.hasPrefix("this variant does not say CLOSED-CAPTIONS=NONE, and the one of line 2 does"), "\(finding.message)")
+    }
+
     @Test("findings come in line order, reader and rules together")
     func lineOrder() throws {
         let text = "#EXTM3U\n#EXT-X-KEY:METHOD=NONE,IV=0x12\n#EXTINF:10,\na.ts\n"

@@ -169,13 +169,13 @@ public struct MasterPlaylistApplier: Sendable {
             }
         }
         survey.outcome.sortChanges()
-        // A master that announces its FairPlay keys (session keys) but not the ones its media now use besides
+        // A master that announces its FairPlay keys (session keys) but not the ones its media use besides
         // (key rotation, keys per track), where session keys are not added: said here, as validate would.
         if !missing.isEmpty, !existing.isEmpty, survey.additions.isEmpty {
             let names = options.variables.names
             diagnostics.append(
                 SessionKeyMissingRule.kind(
-                    "this master announces \(existing.count) FairPlay session key\(existing.count == 1 ? "" : "s"), and its media now use "
+                    "this master announces \(existing.count) FairPlay session key\(existing.count == 1 ? "" : "s"), and its media use "
                         + "\(missing.count) FairPlay key\(missing.count == 1 ? "" : "s") it does not announce (key rotation, or keys per "
                         + "track): a player fetches their licences only when it reaches them; \(names.sessionKeys) announces every one",
                     at: SourceLocation(path: path, line: existing.last!.line, column: 1, offset: 0)))

@@ -62,11 +62,13 @@ struct GroupReferenceRule: ValidationRule {
                 "\(reference.type)=\"\(reference.group)\" names no group: no EXT-X-MEDIA has TYPE=\(reference.type),GROUP-ID=\"\(reference.group)\"",
                 at: reference.place)
         }
+        // Said at the variant to fix: the one without NONE (the first such), naming one that has it.
         if let first = captionsNone.first, let other = captionsOther {
             context.report(
                 Self.kind,
-                "CLOSED-CAPTIONS=NONE must then be on every EXT-X-STREAM-INF; the variant of line \(other.line) has other captions or none said",
-                at: first)
+                "this variant does not say CLOSED-CAPTIONS=NONE, and the one of line \(first.line) does: where one EXT-X-STREAM-INF "
+                    + "says it, every one must; add CLOSED-CAPTIONS=NONE here (or take it off the others)",
+                at: other)
         }
     }
 }

@@ -19,25 +19,35 @@ enum SessionKeyMissingRule {
     static func check(master: PlaylistValidation, media: [PlaylistValidation]) -> [Diagnostic] {
         let sessionKeys = master.keys.fairPlaySessionKeys
         guard let line = sessionKeys.first?.line ?? master.keys.firstSessionKeyLine else { return [] }
-        let what = sessionKeys.isEmpty ? "session keys of other systems only" : "FairPlay session keys"
         let announced = sessionKeys.map(\.value)
-        var missing: [(key: KeyAttributes, playlist: String)] = []
+        // Each key once, with every playlist that uses it.
+        var missing: [(key: KeyAttributes, playlists: [String])] = []
         for playlist in media {
             // A session key with the same URI and other attributes is PKG-session-key-attributes' finding.
-            for key in playlist.keys.fairPlayKeys
-            where !announced.contains(where: { $0.uri == key.uri }) && !missing.contains(where: { $0.key == key }) {
-                missing.append((key, playlist.path))
+            for key in playlist.keys.fairPlayKeys where !announced.contains(where: { $0.uri == key.uri }) {
+                if let index = missing.firstIndex(where: { $0.key == key }) {
+                    if !missing[index].playlists.contains(playlist.path) { missing[index].playlists.append(playlist.path) }
+                } else {
+                    missing.append((key, [playlist.path]))
+                }
             }
         }
-        return missing.map { key, playlist in
+        return missing.map { key, playlists in
             // Only a key that would pass is offered as the session key to write: copying a broken one
             // (METHOD=AES-128, a URI that is not skd:) would add a second mistake.
             let advice =
                 Self.isSound(key)
                 ? "add \(key.text(.sessionKey))"
-                : "that key has findings of its own in \(playlist) (METHOD=\(key.method)); fix it, then announce it as an EXT-X-SESSION-KEY"
+                : "that key has findings of its own in \(playlists[0]) (METHOD=\(key.method)); fix it, then announce it as an EXT-X-SESSION-KEY"
+            let users =
+                playlists.count <= 3
+                ? playlists.joined(separator: ", ") : playlists.prefix(2).joined(separator: ", ") + " and \(playlists.count - 2) more"
+            let said =
+                sessionKeys.isEmpty
+                ? "the master announces session keys of other systems only, not \(key.uri)"
+                : "the master's FairPlay session keys leave out \(key.uri)"
             return kind(
-                "the master announces \(what), not \(key.uri) (used in \(playlist)); \(advice)",
+                "\(said) (used by \(users)); \(advice)",
                 at: SourceLocation(path: master.path, line: line, column: 1, offset: 0))
         }
     }
