@@ -137,7 +137,9 @@ public enum BearerTokens {
     /// Whether `byte` ends a URI quoted in a text: a space or a control character, a double quote, `<` or `>`.
     @inline(__always)
     private static func endsURI(_ byte: UInt8) -> Bool {
+        // (A backslash is no URI's: it ends a value in JSON text, where a quote after the URI is escaped.)
         byte <= 0x20 || byte == 0x7F || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\\")
     }
 
     /// The values the rule takes of the query at `range`, its parameters split at `&`, and at `;` where one is
@@ -178,6 +180,8 @@ public enum BearerTokens {
         var end = range.upperBound
         while end > range.lowerBound, closesQuote(text[end - 1]) { end -= 1 }
         guard end - range.lowerBound >= minimumLength else { return }
+        // A template's placeholder (`token={cdn_token}`) stands where a token will be: it is none.
+        if text[range.lowerBound] == UInt8(ascii: "{"), text[end - 1] == UInt8(ascii: "}") { return }
         note(String(decoding: text[range.lowerBound..<end], as: UTF8.self), into: &found)
     }
 

@@ -32,6 +32,22 @@ struct FullDiskTests {
         try? FileManager.default.removeItem(at: point)
     }
 
+    @Test(
+        "standard output that cannot be written (/dev/full): the command says so and exits 2, as it could not do its job",
+        arguments: [
+            ["render", "--template", "content-id", "--var", "content_id=x"], ["resolve", "skd://lic.example.com/x"], ["templates", "list"],
+            ["templates", "show", "content-id"], ["inspect", "examples/library/crlf-title/index.m3u8"],
+            ["validate", "--format", "json", "examples/library/crlf-title/index.m3u8"],
+        ])
+    func standardOutputFull(_ arguments: [String]) throws {
+        let run = try SKDPackRunner.run(
+            ["-c", #""$0" "$@" > /dev/full"#, SKDPackRunner.executable.path] + arguments, directory: PackageLocation.root,
+            program: URL(fileURLWithPath: "/bin/sh"))
+        #expect(run.status == 2, "\(arguments): \(run.stderr)")
+        #expect(
+            run.stderr.contains("<stdout>: cannot write") && run.stderr.contains("No space left on device"), "\(arguments): \(run.stderr)")
+    }
+
     @Test("--in-place on a full disk: the original is kept, the error names the file, exit 2, no temporary file")
     func inPlace() throws {
         guard let disk = Self.smallDisk() else {

@@ -242,6 +242,16 @@ struct SecretPropertyTests {
                 #expect(leaks.isEmpty, "\(what): \(token) in \(leaks.map { Self.around(token, in: $0) })")
                 if !leaks.isEmpty { return }
             }
+            // Every key URI of these runs holds a token (but the CDN's tokens' run, whose new URIs are content ids):
+            // no JSON report carries a digest of one (anyone with the report could test guesses of the token
+            // against it), and JSON output stays JSON once redacted.
+            for path in [reports[0], validateReports[0], scratch.path("s0.json"), scratch.path("s1.json")] where run % 9 != 6 {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+                #expect(!text.contains("\"digest\""), "\(what): a digest of a URI with a token in \(path)")
+            }
+            for json in ([inspects.first].compactMap { $0 } + shows.suffix(1)) where json.status == 0 {
+                #expect((try? JSONSerialization.jsonObject(with: json.stdout)) != nil, "\(what): not JSON: \(json.stdoutText.prefix(400))")
+            }
         }
     }
 }

@@ -178,6 +178,9 @@ final class KeyURIs: Sendable {
         let dependsOnIndex: Bool
         let dependsOnKID: Bool
         let dependsOnTruth: Bool
+        /// Whether the URI may carry a value whole from the key (its old URI, a CPIX document's URI or value):
+        /// a token there is only found in the URI made.
+        let copiesKeyValues: Bool
         /// The slots each key fills (the others are the playlist's, folded in), and those of them whose
         /// values are secret (noted at each render, whatever source gave them).
         let openSlots: [Int]
@@ -225,6 +228,7 @@ final class KeyURIs: Sendable {
             dependsOnIndex = open.contains { $0.contains(.keyIndex) }
             dependsOnKID = open.contains { $0.contains(.kid) }
             dependsOnTruth = open.contains { $0.contains(.truth) }
+            copiesKeyValues = open.contains { $0.contains(.truth) || $0.contains(.oldURI) }
         }
 
         /// Renders the URI of `key` into ``uri``; `true` if it is the URI rendered last (what it noted is

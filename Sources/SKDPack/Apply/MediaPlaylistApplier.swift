@@ -645,7 +645,16 @@ private struct MediaWalk {
                 return false
             }
         }
-        if keptURI == nil ? uris.uris.makesSecretURIs : !oldSecrets.isEmpty { outcome.keyURIsHoldSecrets = true }
+        // Whether the URI holds a secret, for the report's digest of it (none then): the template's, or a value's the
+        // URI carries whole, or the old URI's where it is kept.
+        if !outcome.keyURIsHoldSecrets,
+            keptURI == nil
+                ? uris.uris.makesSecretURIs
+                    || (uris.copiesKeyValues && Self.holdsSecret(renderedURI, redaction.adding(outcome.secretValues)))
+                : !oldSecrets.isEmpty
+        {
+            outcome.keyURIsHoldSecrets = true
+        }
         // A new URI is not searched for secrets: its template's secret values are noted as it renders, and a
         // template knows its secret places when it is read (an inline one of a shipped secret form, a value
         // where the bearer-token rule takes one: KeyTemplate.withBearerSecrets); the values put into it were
@@ -669,6 +678,12 @@ private struct MediaWalk {
         scannedOldURI.append(uri)
         hasScannedOldURI = true
         return scannedOldURISecrets
+    }
+
+    /// Whether `uri` holds what `redaction` hides (a secret it knows, a bearer token).
+    private static func holdsSecret(_ uri: UnsafeBufferPointer<UInt8>, _ redaction: Redaction) -> Bool {
+        let text = String(decoding: uri, as: UTF8.self)
+        return redaction.redact(text) != text
     }
 
     /// The URI ``renderURI(oldURI:line:)`` rendered last, read in place: valid until the next render.

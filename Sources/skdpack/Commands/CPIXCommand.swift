@@ -60,6 +60,8 @@ struct CPIXShowCommand: ParsableCommand {
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
                 try StandardStreams.output(redaction.redacted(String(decoding: try encoder.encode(summary), as: UTF8.self) + "\n"))
             }
+        } catch let status as ExitCode {
+            throw status
         } catch {
             printer.print(error: "\(error)")
             throw ExitStatus.failure

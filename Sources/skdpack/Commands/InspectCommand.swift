@@ -112,6 +112,8 @@ struct InspectCommand: ParsableCommand {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             try StandardStreams.output(redaction.redacted(String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"))
+        } catch let status as ExitCode {
+            throw status
         } catch {
             printer.print(error: "\(error)")
             throw ExitStatus.failure

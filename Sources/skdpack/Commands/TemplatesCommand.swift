@@ -64,6 +64,8 @@ struct TemplatesCommand: ParsableCommand {
                 } else {
                     try StandardStreams.output(redaction.redacted("uri: \"\(definition.uri)\"\n"))
                 }
+            } catch let status as ExitCode {
+                throw status
             } catch {
                 StandardStreams.error(Redaction.none.redacted("skdpack templates show: \(error)\n"))
                 throw ExitStatus.failure
@@ -95,6 +97,8 @@ struct TemplatesCommand: ParsableCommand {
                     let variables = definition.uri.variableNames.joined(separator: ", ")
                     try StandardStreams.output(
                         Redaction.none.redacted("\(file): ok: \(definition.name), \(definition.uri) (variables: \(variables))\n"))
+                } catch let status as ExitCode {
+                    throw status
                 } catch {
                     // A file that cannot be read is the tool's failure (exit 2), not a finding of the file.
                     let shipped =

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Glibc
 import HLS
 import SKDTemplate
@@ -7,11 +8,17 @@ import SKDTemplate
 /// terminal or a CI log without passing a redaction. The playlists `cat` and `apply` write go out through
 /// their writers, and reports through theirs (whose text fields are `Redacted` too).
 enum StandardStreams {
-    /// Writes `text` whole to standard output.
-    static func output(_ text: Redacted) throws(IOError) {
+    /// Writes `text` whole to standard output; where it cannot (a full disk, a closed pipe), says so on
+    /// standard error and fails the run (exit 2): the output is not what was asked for.
+    static func output(_ text: Redacted) throws(ExitCode) {
         var sink = OutputSink(fd: 1, path: "<stdout>")
-        try sink.write(text.text)
-        try sink.flush()
+        do {
+            try sink.write(text.text)
+            try sink.flush()
+        } catch {
+            Self.error(Redaction.none.redacted("skdpack: \(error)\n"))
+            throw ExitStatus.failure
+        }
     }
 
     /// Writes `text` whole to standard error, unbuffered: for the few messages outside a ``DiagnosticPrinter``.
