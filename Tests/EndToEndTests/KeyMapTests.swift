@@ -505,9 +505,10 @@ struct KeyMapTests {
         #expect(merge.status == 0, "\(merge.stderr)")
         #expect(
             merge.stdoutText.contains(
-                "2 FairPlay key URIs of the merged reports hold a token, so their reports carry no digest of them: whether titles "
-                    + "of different shards share one is not checked"), "\(merge.stdoutText)")
+                "2 FairPlay key URIs of the merged reports (counted once a playlist) hold a token, so the reports carry no digest "
+                    + "of them: whether titles of different shards share one is not checked"), "\(merge.stdoutText)")
         #expect(merge.stderr.contains("video.m3u8:6:1: note: 2 FairPlay key URIs"), "\(merge.stderr)")
+        #expect(merge.stderr.contains("[FPS-uri-not-compared]") && !merge.stdoutText.contains("FPS-uri-two-titles"), "\(merge.stderr)")
         #expect(!merge.stdoutText.contains(token))
         // apply's report: the URIs a secret template makes have no digest either.
         let applied = scratch.path("applied.json")

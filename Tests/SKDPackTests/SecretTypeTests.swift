@@ -93,6 +93,15 @@ struct SecretTypeTests {
         #expect(url.redact("skd://lic.example.com/fps/PrivPathSecret77?cid=x") == "skd://REDACTED?cid=x")
     }
 
+    @Test("a template's placeholder is no token; a backslash (JSON's escaped quote) ends one")
+    func placeholdersAndEscapes() {
+        #expect(Array("skd://x/fps?cid=t&token={cdn_token}".utf8).withUnsafeBytes { BearerTokens.secrets(inURI: $0) }.isEmpty)
+        #expect(BearerTokens.secrets(in: "uri: \"skd://x/fps?Auth_Token={t|upper}&cid={c}\"").isEmpty)
+        let json = ##"{"media" : "#EXT-X-KEY:URI=\"skd://x/fps?token=abcdefgh12345\",KEYFORMAT=\"com.apple.streamingkeydelivery\""}"##
+        #expect(BearerTokens.secrets(in: json).map(\.revealed) == ["abcdefgh12345"])
+        #expect(Redaction.none.redact(json).contains(##"token=REDACTED\",KEYFORMAT"##))
+    }
+
     @Test("a secret shorter than 8 characters is hidden where it stands alone, not inside a word; a longer one everywhere")
     func shortSecrets() {
         let short = Redaction(secrets: [Secret("x"), Secret("ab1")])

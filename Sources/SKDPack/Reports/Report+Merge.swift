@@ -115,19 +115,20 @@ extension Report {
         if let (index, line, count) = unchecked {
             playlists[index].0.diagnostics.append(
                 Finding(
-                    rule: RunKeyMap.kind.id.rawValue, severity: .info, line: line, column: 1,
+                    rule: RunKeyMap.notComparedKind.id.rawValue, severity: .info, line: line, column: 1,
                     message: Redaction.none.redacted(
-                        "\(count) FairPlay key URI\(count == 1 ? "" : "s") of the merged reports hold\(count == 1 ? "s" : "") a token, so "
-                            + "\(count == 1 ? "its report carries" : "their reports carry") no digest of \(count == 1 ? "it" : "them"): "
+                        "\(count) FairPlay key URI\(count == 1 ? "" : "s") of the merged reports (counted once a playlist) "
+                            + "hold\(count == 1 ? "s" : "") a token, so the reports carry no digest of \(count == 1 ? "it" : "them"): "
                             + "whether titles of different shards share one is not checked (run those titles in one job to check)")))
             playlists[index].0.diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
         }
     }
 
-    /// The findings of one FairPlay URI in two titles (``RunKeyMap``), in report order.
+    /// The findings of one FairPlay URI in two titles (``RunKeyMap``), and of URIs not compared, in report order.
     public var keyURIsSharedByTitles: [(path: String, finding: Finding)] {
-        playlists.flatMap { playlist in
-            playlist.diagnostics.filter { $0.rule == RunKeyMap.kind.id.rawValue }.map { (playlist.path, $0) }
+        let rules = [RunKeyMap.kind.id.rawValue, RunKeyMap.notComparedKind.id.rawValue]
+        return playlists.flatMap { playlist in
+            playlist.diagnostics.filter { rules.contains($0.rule) }.map { (playlist.path, $0) }
         }
     }
 }

@@ -46,7 +46,7 @@ public enum RuleRegistry {
             ApplyDiagnostics.unsafeReference, ApplyDiagnostics.rootRelativeReference, ApplyDiagnostics.missingReference,
             ApplyDiagnostics.masterReference,
             ApplyDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind,
-            KeyMapRule.unknownKind, RunKeyMap.kind,
+            KeyMapRule.unknownKind, RunKeyMap.kind, RunKeyMap.notComparedKind,
         ] + PackageValidator.rules.flatMap(\.kinds)
 
     /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those

@@ -129,6 +129,14 @@ struct RunKeyMap {
             + "have none): the license server answers one key, so one title plays with the other's.",
         specSection: "FairPlay Streaming Programming Guide (the skd URI names the content key)")
 
+    /// What a merge of shards' reports could not hold to this rule: a URI with a token has no digest in a
+    /// report (``Report/KeyURI``).
+    static let notComparedKind = DiagnosticKind(
+        id: "FPS-uri-not-compared", severity: .info,
+        summary: "Merged reports: FairPlay URIs that hold a token carry no digest, so the titles of different shards "
+            + "are not held to one another on them (titles run in one job are).",
+        specSection: "skdpack: a report keeps no digest a token could be guessed against")
+
     private var byURI: [UInt64: (title: String, evidence: KeyEvidence?, place: KeyMap.Place)] = [:]
 
     /// The findings of `title`'s playlists against the titles noted before, then noted.
