@@ -19,7 +19,7 @@ enum ShippedTemplates {
         name: cpix
         description: >-
           The key server's own FairPlay signaling: the URI the CPIX document's HLSSignalingData (or URIExtXKey) gives
-          the key of each track and key period, written as it is. Needs --cpix.
+          the key of each track and key period, written as it is. Needs the key server's CPIX document.
         uri: "{cpix_uri}"
 
         """#,

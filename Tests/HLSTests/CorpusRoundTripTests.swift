@@ -33,6 +33,19 @@ struct CorpusRoundTripTests {
         }
     }
 
+    @Test("the tag of a line the reader checked is the tag the parser makes of it (the reader's spans reused)", arguments: Corpus.entries)
+    func checkedTagsAreParsedTags(entry: Corpus.Entry) throws {
+        let bytes = [UInt8](try Data(contentsOf: entry.url))
+        var options = ReaderOptions()
+        options.parsesEveryTag = true
+        let reader = PlaylistReader(source: MemorySource(bytes, maximumRead: 4093), path: entry.file, options: options)
+        while let line = try reader.next() {
+            guard case .tag = line.kind, line.raw.part == .whole, let tag = reader.currentTag else { continue }
+            let parsed = TagParser.parse(line.content).tag
+            #expect(tag == parsed, "\(entry.file):\(line.raw.number)")
+        }
+    }
+
     @Test("every diagnostic points into the file", arguments: Corpus.entries)
     func locations(entry: Corpus.Entry) throws {
         let bytes = [UInt8](try Data(contentsOf: entry.url))

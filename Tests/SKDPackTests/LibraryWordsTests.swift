@@ -18,9 +18,14 @@ struct LibraryWordsTests {
             where file.hasSuffix(".swift") {
                 files += 1
                 let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
+                // A line inside a multi-line literal is text whether it has a quote or not.
+                var inLiteral = false
                 for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     let code = line.trimmingCharacters(in: .whitespaces)
-                    guard !code.hasPrefix("//"), line.contains(flag) else { continue }
+                    let opensOrCloses = code.components(separatedBy: "\"\"\"").count - 1
+                    defer { if opensOrCloses % 2 == 1 { inLiteral.toggle() } }
+                    guard !code.hasPrefix("//") || inLiteral else { continue }
+                    guard line.contains(flag) || (inLiteral && line.contains(/(^|[\s(])--[a-z][a-z-]*/)) else { continue }
                     found.append("\(module)/\(file):\(index + 1): \(code)")
                 }
             }

@@ -33,7 +33,7 @@ public enum TagParser {
 
     /// The tag of a line that has been checked already (by the playlist reader), without checking it again:
     /// `spans` are its attribute list's, where the reader tokenised it; a list not tokenised yet is, here.
-    public static func tag(ofChecked line: UnsafeRawBufferPointer, spans known: [AttributeSpan]?) -> Tag {
+    package static func tag(ofChecked line: UnsafeRawBufferPointer, spans known: [AttributeSpan]?) -> Tag {
         let colon = line.firstOffset(of: UInt8(ascii: ":"))
         guard line.first == UInt8(ascii: "#"), let name = TagName(bytes: UnsafeRawBufferPointer(rebasing: line[1..<(colon ?? line.count)]))
         else { return parse(line).tag }

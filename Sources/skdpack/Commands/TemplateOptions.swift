@@ -95,7 +95,7 @@ struct TemplateOptions: ParsableArguments {
         let name = String(argument[..<equals])
         guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }),
             !name.first!.isNumber
-        else { throw UsageFailure("\(option) \(argument): '\(name)' is not a variable name (letters, digits and _)") }
+        else { throw UsageFailure("\(option) \(name)=…: '\(name)' is not a variable name (letters, digits and _)") }
         return (name, String(argument[argument.index(after: equals)...]))
     }
 

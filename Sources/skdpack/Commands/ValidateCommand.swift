@@ -150,7 +150,8 @@ struct ValidateCommand: ParsableCommand {
     /// declarations above only describe).
     func run() throws {
         guard let settings = ValidateFastPath.settings(checked: CommandLine.arguments.dropFirst(2)) else {
-            throw UsageFailure("the command line could not be read: \(CommandLine.arguments.dropFirst().joined(separator: " "))")
+            // (Not echoed: it may hold a secret value.)
+            throw UsageFailure("the command line ArgumentParser read could not be read from the option table (a bug: please report it)")
         }
         try settings.run()
     }
