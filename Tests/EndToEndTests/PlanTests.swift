@@ -428,7 +428,7 @@ struct PlanTests {
         #expect(try scratch.snapshot("library") == before)
     }
 
-    @Test("a --match that fits none of the run's key URIs: one line says so, beside each key's error")
+    @Test("a --match that fits none of the run's key URIs: one line says so, beside each key's error, and exit 2")
     func matchFitsNothing() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
@@ -436,10 +436,11 @@ struct PlanTests {
         let run = try SKDPackRunner.run(
             ["apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--match", pattern, "--check"]
                 + [scratch.path("library")])
-        #expect(run.status == 1, "\(run.stderr)")
+        // The run's mistake, not the playlists': exit 2, as the plan's refusals.
+        #expect(run.status == 2, "\(run.stderr)")
         #expect(run.stdoutText.contains("[TPL-match]") || run.stderr.contains("[TPL-match]"))
         #expect(
-            run.stderr.components(separatedBy: "warning: --match \(pattern) found none of the ").count == 2,
+            run.stderr.components(separatedBy: "error: --match \(pattern) found none of the ").count == 2,
             "once: \(run.stderr)")
         // A pattern that fits: no such line.
         let fits = try SKDPackRunner.run(

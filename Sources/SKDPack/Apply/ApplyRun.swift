@@ -92,6 +92,7 @@ public struct ApplyRun: Sendable {
         var playlistSecrets: Set<Secret> = []
         // Keys the --match pattern did not find, and whether any playlist was written without such a miss.
         var (matchMisses, matchedSomewhere) = (0, false)
+        var patternFitsNothing = false
         do {
             result.run.done = try job.run(jobs: destination.writesOneStream ? 1 : library.jobs, stop: stop) { package in
                 // A package's playlists in path order: the order of the report, written as it goes.
@@ -134,11 +135,13 @@ public struct ApplyRun: Sendable {
                     "warning: the keys of \(job.shown(title)) got \(ids.count) content ids from \(names.match) or \(names.pathPattern) "
                         + "(\(named)); a pattern that captures more than the content id (a period, a key id)?")
             }
-            // A pattern that fits none of the run's key URIs is one mistake, said once beside its errors.
+            // A pattern that fits none of the run's key URIs is one mistake, said once beside its errors: the run's
+            // (exit 2, as the plan's refusals), not the playlists'.
             if matchMisses > 1, !matchedSomewhere, let match = options.variables.match {
                 observer.note(
-                    "warning: \(names.match) \(match.text) found none of the \(matchMisses) key URIs it was given (each "
+                    "error: \(names.match) \(match.text) found none of the \(matchMisses) key URIs it was given (each "
                         + "\(ApplyDiagnostics.matchFailed.id) error above quotes one): the pattern does not fit these URIs")
+                patternFitsNothing = true
             }
             if let links = job.discovery.skippedLinksNote(names) { observer.note(links) }
             try report?.finish(run: describe(result.run.notDone))
@@ -149,7 +152,7 @@ public struct ApplyRun: Sendable {
             result.run.status = .failed
             return result
         }
-        if result.summary.ioFailures > 0 {
+        if result.summary.ioFailures > 0 || patternFitsNothing {
             result.run.status = .failed
         } else if result.summary.failed > 0 || (destination == .check && result.summary.changed > 0) {
             result.run.status = .findings
