@@ -15,6 +15,8 @@ public struct MP4FormatError: Error, Sendable, Equatable, CustomStringConvertibl
 
     public var description: String {
         guard let box = boxPath.last else { return "offset \(offset): \(reason)" }
+        // A top-level box is its own path: said once.
+        guard boxPath.count > 1 else { return "offset \(offset): box '\(box)': \(reason)" }
         return "offset \(offset): box '\(box)' (\(boxPath.joined(separator: "/"))): \(reason)"
     }
 }
