@@ -55,12 +55,15 @@ struct TemplateMatcherTests {
         }
         #expect(
             reason
-                == "this key URI is the one the template expressplay-token makes with token=REDACTED but for its secret token: "
+                == "this key URI is the one the template expressplay-token makes with token=REDACTED (a value given for the run) "
+                + "but for its secret token: "
                 + "the value here is another than the one given (neither is shown)")
         #expect(matcher.check(prefix + "NewTokenValue99999") == .matches)
         let entitlement = try Self.matcher("entitlement", pinned: ["entitlement_url": "https://new.example.com/fps"])
         guard case .mismatch(let other) = entitlement.check("skd://old.example.com/fps?cid=42") else { return }
         #expect(other.contains("makes skd://new.example.com/fps?cid=42, not this URI"), "\(other)")
+        // A value the run gave is named so; the title's own are not.
+        #expect(other.contains("(a value given for the run)"), "\(other)")
     }
 
     @Test("another form is a mismatch that names the template")

@@ -66,7 +66,10 @@ public final class TemplateMatcher: @unchecked Sendable {
         case .error(let error): return .mismatch("\(error.message) (template \(definition.name))")
         case .rendered(let rendering): firstRendering = rendering
         }
-        let pins = pinned.keys.sorted().map { "\($0)=\(renderer.shown(pinned[$0]!, of: $0))" }.joined(separator: ", ")
+        // Each value with where it came from, when the run gave it (the others are this title's, or this key's).
+        let pins = pinned.keys.sorted().map { name in
+            "\(name)=\(renderer.shown(pinned[name]!, of: name))" + (self.pinned[name] != nil ? " (\(names.values))" : "")
+        }.joined(separator: ", ")
         // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
         let secrets = definition.secretNames
         let redaction = Redaction(secrets: pinned.filter { secrets.contains($0.key) }.map { Secret($0.value) })
