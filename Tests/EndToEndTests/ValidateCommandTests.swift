@@ -27,6 +27,14 @@ struct ValidateCommandTests {
         #expect(!result.stdoutText.contains("\u{1B}"), "no colour when standard output is not a terminal")
     }
 
+    @Test("a report on standard output: the summary line on standard error, for the CI log", arguments: ["json", "sarif", "junit"])
+    func reportWithSummary(_ format: String) throws {
+        let run = try SKDPackRunner.run(["validate", "--format", format, "-"], stdin: Data(Self.media(Self.brokenKey).utf8))
+        #expect(run.status == 1)
+        #expect(run.stderr.hasSuffix("1 playlist checked: 1 error, 0 warnings, 0 notes\n"), "\(run.stderr)")
+        #expect(!run.stdoutText.contains("playlist checked"))
+    }
+
     @Test("a correct playlist: the summary only, exit 0")
     func clean() throws {
         let scratch = try Scratch()

@@ -13,6 +13,10 @@ final class ValidatePrinter: ValidateObserver {
     private let showsProgress: Bool
     /// Made with the first progress, when the total is known.
     private var progressBar: ProgressBar?
+    /// Where standard output carries a report: the playlists and findings counted, for the summary line that
+    /// goes to standard error then (a CI log shows what the run found, the report its details).
+    private var playlists = 0
+    private var counts: [Severity: Int] = [:]
 
     init(printer: DiagnosticPrinter, findings: FindingsPrinter?, spooled: String?, progress: Bool) {
         self.printer = printer
@@ -24,6 +28,10 @@ final class ValidatePrinter: ValidateObserver {
     func note(_ message: String) { printer.print(error: message) }
 
     func validated(_ validation: PlaylistValidation) {
+        if findings == nil {
+            playlists += 1
+            for diagnostic in validation.diagnostics { counts[diagnostic.severity, default: 0] += 1 }
+        }
         do {
             try findings?.print(validation, readingFrom: spooled, to: &sink)
         } catch {
@@ -39,6 +47,9 @@ final class ValidatePrinter: ValidateObserver {
     /// The progress bar cleared, and the human form's summary line.
     func finish() {
         progressBar?.finish()
+        if findings == nil {
+            printer.print(message: printer.redaction.redacted(FindingsPrinter.summary(playlists: playlists, counts)))
+        }
         do {
             try findings?.finish(to: &sink)
             try sink.flush()
