@@ -6,9 +6,9 @@ import SKDTemplate
 import SKDTestSupport
 import Testing
 
-/// The README's "From Swift" example, run: a Swift tool gets apply's whole job through `ApplyRun`, the
+/// The example of docs/swift.md (the README's "From Swift" points there), run: a Swift tool gets apply's whole job through `ApplyRun`, the
 /// entry point the command line uses, and a report through `ReportFiles`.
-@Suite("the library used from Swift, as the README shows")
+@Suite("the library used from Swift, as docs/swift.md shows")
 struct LibraryUseTests {
     /// What the run tells as it goes: notes (a mistake in the plan, an input that cannot be read), each
     /// playlist's outcome (its changes and findings), progress.
@@ -20,7 +20,7 @@ struct LibraryUseTests {
         func progress(done playlists: Int, of total: Int) {}
     }
 
-    @Test("the README's example migrates a copy of the shipped example library in place and writes its report")
+    @Test("the example migrates a copy of the shipped example library in place and writes its report")
     func readmeExample() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-from-swift-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -30,7 +30,7 @@ struct LibraryUseTests {
         let library = root.appendingPathComponent("library").path + "/"
         let reportPath = root.appendingPathComponent("run.json").path
 
-        // The README's example, as it stands there.
+        // docs/swift.md's example, as it stands there.
         let log = Log()
         let template = try KeyTemplate.resolve("entitlement-rotation", in: TemplateLibrary())
         let options = ApplyOptions(
@@ -58,11 +58,12 @@ struct LibraryUseTests {
         #expect(json.contains(#""command" : "apply""#) && json.contains("legacy-title/video-360p.m3u8"))
     }
 
-    @Test("the README's example is the code this test runs, line for line")
+    @Test("docs/swift.md's example is the code this test runs, line for line, and the README points there")
     func readmeMatchesTest() throws {
         let readme = try String(decoding: Data(contentsOf: PackageLocation.root.appendingPathComponent("README.md")), as: UTF8.self)
-        let section = try #require(readme.components(separatedBy: "## From Swift").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
+        #expect(readme.components(separatedBy: "## From Swift").dropFirst().first?.contains("docs/swift.md") == true)
+        let page = try String(decoding: Data(contentsOf: PackageLocation.root.appendingPathComponent("docs/swift.md")), as: UTF8.self)
+        let block = try #require(page.components(separatedBy: "```swift\n").dropFirst().first?.components(separatedBy: "```").first)
         let test = try String(decoding: Data(contentsOf: URL(fileURLWithPath: #filePath)), as: UTF8.self)
         let code = block.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("//") && !$0.hasPrefix("import ") }
@@ -70,7 +71,7 @@ struct LibraryUseTests {
         #expect(code.count >= 10)
         for line in code {
             let present = tested.contains(line)
-            #expect(present, "the README's line is not in the test: \(line)")
+            #expect(present, "the page's line is not in the test: \(line)")
         }
     }
 }
