@@ -203,6 +203,9 @@ extension Redaction {
 
     /// The same for an optional text.
     public func redacted(_ text: String?) -> Redacted? { text.map { redacted($0) } }
+
+    /// Whether `text` holds anything this redaction hides (a secret it knows, a bearer token).
+    public func hidesSomething(in text: String) -> Bool { redact(text) != text }
 }
 
 /// Text that may be shown: what a ``Redaction`` left of a text (``Redaction/redacted(_:)-(String)``), text

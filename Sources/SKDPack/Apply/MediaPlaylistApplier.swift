@@ -650,7 +650,8 @@ private struct MediaWalk {
         if !outcome.keyURIsHoldSecrets,
             keptURI == nil
                 ? uris.uris.makesSecretURIs
-                    || (uris.copiesKeyValues && Self.holdsSecret(renderedURI, redaction.adding(outcome.secretValues)))
+                    || (uris.copiesKeyValues
+                        && redaction.adding(outcome.secretValues).hidesSomething(in: String(decoding: renderedURI, as: UTF8.self)))
                 : !oldSecrets.isEmpty
         {
             outcome.keyURIsHoldSecrets = true
@@ -678,12 +679,6 @@ private struct MediaWalk {
         scannedOldURI.append(uri)
         hasScannedOldURI = true
         return scannedOldURISecrets
-    }
-
-    /// Whether `uri` holds what `redaction` hides (a secret it knows, a bearer token).
-    private static func holdsSecret(_ uri: UnsafeBufferPointer<UInt8>, _ redaction: Redaction) -> Bool {
-        let text = String(decoding: uri, as: UTF8.self)
-        return redaction.redact(text) != text
     }
 
     /// The URI ``renderURI(oldURI:line:)`` rendered last, read in place: valid until the next render.

@@ -184,7 +184,7 @@ public struct Report: Hashable, Sendable, Codable {
                 keyURIs: KeyURI.list(
                     validation.keyUses.map { use in
                         // A URI the redaction changes holds a secret.
-                        (use.place.line, use.digest, use.evidence, redaction.redacted(use.uri).text != use.uri)
+                        (use.place.line, use.digest, use.evidence, redaction.hidesSomething(in: use.uri))
                     }))
         }
 
