@@ -17,7 +17,7 @@ struct ApplyFastPathTests {
             "--in-place", "--lock-wait", "2.5", "--report", "r.json", "--report", "r.xml", "lib",
         ],
         [
-            "--template", "t", "--output", "out", "--jobs", "3", "--shard", "1/4", "--no-progress", "--follow-symlinks",
+            "--template", "t", "--output", "out", "--jobs", "3", "--shard", "1/4", "--no-progress", "--follow-symlinks", "--root", "/srv",
             "--assume-encrypted", "--session-keys", "--allow-shared-content-id", "--validate", "x", "y",
         ],
         ["--template", "t", "--check", "--max-line-length", "64K", "--max-playlist-size", "2G", "--max-segments", "10", "-"],
@@ -74,11 +74,17 @@ struct ApplyFastPathTests {
             match: command.templateOptions.match, paths: command.paths, inPlace: command.inPlace,
             output: command.output, check: command.check, diff: command.diff,
             assumeEncrypted: command.assumeEncrypted, sessionKeys: command.sessionKeys,
-            allowSharedContentID: command.allowSharedContentID, followSymlinks: command.followSymlinks, jobs: command.library.jobs,
-            shard: command.library.shard, noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
-            maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments,
+            allowSharedContentID: command.allowSharedContentID,
+            input: input(followSymlinks: command.followSymlinks, root: command.root, command.library, command.limits),
             reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
             disabledRules: command.disabledRules, lockWait: command.lockWait, validate: command.validate)
+    }
+
+    /// What both commands' declarations say of their inputs, as ``InputSettings``.
+    static func input(followSymlinks: Bool, root: String?, _ library: LibraryOptions, _ limits: ReaderLimitOptions) -> InputSettings {
+        InputSettings(
+            followSymlinks: followSymlinks, root: root, jobs: library.jobs, shard: library.shard, noProgress: library.noProgress,
+            maxLineLength: limits.maxLineLength.bytes, maxPlaylistSize: limits.maxPlaylistSize.bytes, maxSegments: limits.maxSegments)
     }
 
     /// Lines the fast path leaves to ArgumentParser: help, what it does not know, what ArgumentParser

@@ -69,11 +69,9 @@ struct ValidateFastPathTests {
             paths: command.paths, format: command.format, reports: command.report, disabledRules: command.disabledRules,
             warningsAsErrors: command.warningsAsErrors, maxURILength: command.maxURILength, template: command.template,
             variables: command.variables, variableFiles: command.variableFiles, catalog: command.catalog,
-            pathPattern: command.pathPattern, allowHosts: command.allowHosts, followSymlinks: command.followSymlinks,
-            root: command.root, media: command.media, segments: command.segments, cpix: command.cpix,
-            maxInitSize: command.maxInitSize.bytes, jobs: command.library.jobs, shard: command.library.shard,
-            noProgress: command.library.noProgress, maxLineLength: command.limits.maxLineLength.bytes,
-            maxPlaylistSize: command.limits.maxPlaylistSize.bytes, maxSegments: command.limits.maxSegments)
+            pathPattern: command.pathPattern, allowHosts: command.allowHosts, media: command.media, segments: command.segments,
+            cpix: command.cpix, maxInitSize: command.maxInitSize.bytes,
+            input: ApplyFastPathTests.input(followSymlinks: command.followSymlinks, root: command.root, command.library, command.limits))
     }
 
     /// Lines the fast path leaves to ArgumentParser: help, what it does not know, what ArgumentParser

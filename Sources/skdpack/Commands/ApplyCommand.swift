@@ -175,8 +175,7 @@ extension ApplySettings {
                     pathPattern: pathPattern, match: match),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
             options.variables.fromFiles = TemplateOptions.names(ofFiles: variableFiles)
-            options.readerOptions = try ReaderLimitOptions.applied(
-                to: options.readerOptions, lineLength: maxLineLength, playlistSize: maxPlaylistSize, segments: maxSegments)
+            options.readerOptions = try self.input.reader(options.readerOptions)
             options.readerOptions.parsesEveryTag = false
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             options.keepsChangeDetails = !reportFormats.isEmpty
@@ -195,7 +194,7 @@ extension ApplySettings {
                 }
             }
             defer { input.close() }
-            let library = try LibraryOptions.input(input, followSymlinks: followSymlinks, root: root, shard: shard, jobs: jobs)
+            let library = try self.input.library(input)
             var run = ApplyRun(
                 options: options, library: library, destination: destination,
                 stream: StreamOutput(fd: 1, name: "<stdout>", temporaryDirectory: getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"))
@@ -208,13 +207,13 @@ extension ApplySettings {
                 throw ExitStatus.failure
             }
             let observer = ApplyPrinter(
-                printer: printer, checking: destination == .check, progress: !noProgress && !destination.writesOneStream)
+                printer: printer, checking: destination == .check, progress: !self.input.noProgress && !destination.writesOneStream)
             StopSignal.install()
             let result = run.run(observer: observer, report: reports, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
                     command: "apply", arguments: RunClock.subcommandArguments.map { redaction.redacted($0) },
                     template: redaction.redacted(template),
-                    shard: shard)
+                    shard: self.input.shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true
                     described.notDone = notDone

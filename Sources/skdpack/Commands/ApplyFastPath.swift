@@ -6,29 +6,24 @@ enum ApplyFastPath {
 
     /// `apply`'s options: what each sets in ``ApplySettings``. (Lists of one kind each, typed: one list of
     /// every kind is more than the type checker will take.)
-    static let table = Table(options: flags + values + numbers, paths: \.paths)
+    static let table = Table(options: flags + values + numbers + Table.lifting(InputSettings.options, into: \.input), paths: \.paths)
 
     private static let flags: [Table.Option] = [
         Table.flag("--in-place", \.inPlace), Table.flag("--check", \.check), Table.flag("--diff", \.diff),
         Table.flag("--assume-encrypted", \.assumeEncrypted), Table.flag("--session-keys", \.sessionKeys),
-        Table.flag("--allow-shared-content-id", \.allowSharedContentID), Table.flag("--follow-symlinks", \.followSymlinks),
-        Table.flag("--validate", \.validate), Table.flag("--no-progress", \.noProgress),
+        Table.flag("--allow-shared-content-id", \.allowSharedContentID), Table.flag("--validate", \.validate),
     ]
 
     private static let values: [Table.Option] = [
         Table.value("--template") { $0.template = $1 }, Table.value("--catalog") { $0.catalog = $1 },
         Table.value("--path-pattern") { $0.pathPattern = $1 }, Table.value("--match") { $0.match = $1 },
-        Table.value("--output") { $0.output = $1 }, Table.value("--root") { $0.root = $1 },
-        Table.value("--shard") { $0.shard = $1 }, Table.value("--kid-from") { $0.kidFrom = $1 },
+        Table.value("--output") { $0.output = $1 }, Table.value("--kid-from") { $0.kidFrom = $1 },
         Table.repeated("--var", \.variables), Table.repeated("--var-file", \.variableFiles),
         Table.repeated("--report", \.reports), Table.repeated("--cpix", \.cpix), Table.repeated("--disable", \.disabledRules),
     ]
 
     private static let numbers: [Table.Option] = [
-        Table.number("--jobs", \.jobs) { Int($0) }, Table.number("--lock-wait", \.lockWait) { Double($0) },
-        Table.number("--max-segments", \.maxSegments) { Int($0) }, Table.number("--max-init-size", \.maxInitSize, Table.size),
-        Table.number("--max-line-length", \.maxLineLength, Table.size),
-        Table.number("--max-playlist-size", \.maxPlaylistSize, Table.size),
+        Table.number("--lock-wait", \.lockWait) { Double($0) }, Table.number("--max-init-size", \.maxInitSize, Table.size),
     ]
 
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let

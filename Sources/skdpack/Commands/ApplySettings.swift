@@ -18,14 +18,7 @@ struct ApplySettings: Equatable {
     var assumeEncrypted = false
     var sessionKeys = false
     var allowSharedContentID = false
-    var followSymlinks = false
-    var root: String?
-    var jobs: Int?
-    var shard: String?
-    var noProgress = false
-    var maxLineLength = LineReader.defaultMaximumLineLength
-    var maxPlaylistSize = ReaderOptions.defaultMaximumPlaylistSize
-    var maxSegments = ReaderOptions.defaultMaximumSegmentCount
+    var input = InputSettings()
     var reports: [String] = []
     var cpix: [String] = []
     var kidFrom: String?

@@ -19,21 +19,6 @@ struct LibraryOptions: ParsableArguments {
     /// The number of jobs, checked.
     func jobCount() throws -> Int { try Self.jobCount(jobs) }
 
-    /// What a run of `apply` or `validate` goes over: the paths given (standard input spooled among them), the
-    /// walk's settings, the share and the jobs, checked; named as the command line names its settings.
-    static func input(
-        _ given: StandardInput.Inputs, followSymlinks: Bool, root: String?, shard: String?, jobs: Int?
-    ) throws -> LibraryInput {
-        var library = LibraryInput(paths: given.paths)
-        library.followSymlinks = followSymlinks
-        library.root = root
-        library.shard = try Self.shard(shard)
-        library.jobs = try jobCount(jobs)
-        library.spooled = given.spooled
-        library.names = .commandLine
-        return library
-    }
-
     /// `--jobs`, checked; the number of cores when not given.
     static func jobCount(_ jobs: Int?) throws -> Int {
         guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

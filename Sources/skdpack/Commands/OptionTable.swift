@@ -5,13 +5,7 @@
 /// A test holds each table and ArgumentParser's declarations to the same names, kinds and values.
 struct OptionTable<Settings>: Sendable {
     struct Option: Sendable {
-        enum Kind: Sendable {
-            case flag
-            /// Takes a value; given once.
-            case value
-            /// Takes a value; may be given again, each adding one.
-            case repeated
-        }
+        typealias Kind = OptionKind
 
         let name: String
         let kind: Kind
@@ -114,6 +108,22 @@ struct OptionTable<Settings>: Sendable {
         }
     }
 
+    /// `options` of a part of the settings (`field`), as options of the whole.
+    static func lifting<Part>(_ options: [OptionTable<Part>.Option], into field: WritableKeyPath<Settings, Part> & Sendable) -> [Option] {
+        options.map { option in
+            Option(name: option.name, kind: option.kind) { settings, value in option.set(&settings[keyPath: field], value) }
+        }
+    }
+
     /// A size with an optional K, M or G.
     static func size(_ text: String) -> Int? { ByteCount(argument: text)?.bytes }
+}
+
+/// Whether an option takes a value.
+enum OptionKind: Sendable {
+    case flag
+    /// Takes a value; given once.
+    case value
+    /// Takes a value; may be given again, each adding one.
+    case repeated
 }

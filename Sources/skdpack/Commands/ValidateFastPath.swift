@@ -5,27 +5,22 @@ enum ValidateFastPath {
 
     /// `validate`'s options: what each sets in ``ValidateSettings``. (Lists of one kind each, typed: one list
     /// of every kind is more than the type checker will take.)
-    static let table = Table(options: flags + values + numbers, paths: \.paths)
+    static let table = Table(options: flags + values + numbers + Table.lifting(InputSettings.options, into: \.input), paths: \.paths)
 
     private static let flags: [Table.Option] = [
-        Table.flag("--warnings-as-errors", \.warningsAsErrors), Table.flag("--follow-symlinks", \.followSymlinks),
-        Table.flag("--media", \.media), Table.flag("--segments", \.segments), Table.flag("--no-progress", \.noProgress),
+        Table.flag("--warnings-as-errors", \.warningsAsErrors), Table.flag("--media", \.media), Table.flag("--segments", \.segments),
     ]
 
     private static let values: [Table.Option] = [
         Table.number("--format", \.format) { ValidateCommand.Format(argument: $0) },
         Table.value("--template") { $0.template = $1 }, Table.value("--catalog") { $0.catalog = $1 },
-        Table.value("--path-pattern") { $0.pathPattern = $1 }, Table.value("--root") { $0.root = $1 },
-        Table.value("--shard") { $0.shard = $1 },
+        Table.value("--path-pattern") { $0.pathPattern = $1 },
         Table.repeated("--report", \.reports), Table.repeated("--disable", \.disabledRules), Table.repeated("--var", \.variables),
         Table.repeated("--var-file", \.variableFiles), Table.repeated("--allow-host", \.allowHosts), Table.repeated("--cpix", \.cpix),
     ]
 
     private static let numbers: [Table.Option] = [
-        Table.number("--jobs", \.jobs) { Int($0) }, Table.number("--max-uri-length", \.maxURILength) { Int($0) },
-        Table.number("--max-segments", \.maxSegments) { Int($0) }, Table.number("--max-init-size", \.maxInitSize, Table.size),
-        Table.number("--max-line-length", \.maxLineLength, Table.size),
-        Table.number("--max-playlist-size", \.maxPlaylistSize, Table.size),
+        Table.number("--max-uri-length", \.maxURILength) { Int($0) }, Table.number("--max-init-size", \.maxInitSize, Table.size),
     ]
 
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let

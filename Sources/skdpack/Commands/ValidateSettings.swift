@@ -21,18 +21,11 @@ struct ValidateSettings: Equatable {
     var catalog: String?
     var pathPattern: String?
     var allowHosts: [String] = []
-    var followSymlinks = false
-    var root: String?
     var media = false
     var segments = false
     var cpix: [String] = []
     var maxInitSize = InitSegmentFile.defaultLimit
-    var jobs: Int?
-    var shard: String?
-    var noProgress = false
-    var maxLineLength = LineReader.defaultMaximumLineLength
-    var maxPlaylistSize = ReaderOptions.defaultMaximumPlaylistSize
-    var maxSegments = ReaderOptions.defaultMaximumSegmentCount
+    var input = InputSettings()
 }
 
 extension ValidateSettings {
@@ -44,7 +37,7 @@ extension ValidateSettings {
             let printer = DiagnosticPrinter(redaction: options.redaction)
             let input = try StandardInput.inputs(paths)
             defer { input.close() }
-            let inputs = try LibraryOptions.input(input, followSymlinks: followSymlinks, root: root, shard: shard, jobs: jobs)
+            let inputs = try self.input.library(input)
             let run = ValidateRun(options: options, library: inputs)
             let report: ReportFiles?
             // Standard output in the --format asked for, and every --report file, in one pass.
@@ -59,13 +52,13 @@ extension ValidateSettings {
             }
             let observer = ValidatePrinter(
                 printer: printer, findings: format == .human ? FindingsPrinter(colour: isatty(1) == 1 && getenv("NO_COLOR") == nil) : nil,
-                spooled: input.spooled, progress: !noProgress)
+                spooled: input.spooled, progress: !self.input.noProgress)
             StopSignal.install()
             let result = run.run(observer: observer, report: report, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
                     command: "validate", arguments: RunClock.subcommandArguments.map { options.redaction.redacted($0) },
                     template: options.redaction.redacted(template),
-                    shard: shard)
+                    shard: self.input.shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true
                     described.notDone = notDone
@@ -97,8 +90,7 @@ extension ValidateSettings {
         guard maxURILength > 0 else { throw UsageFailure("--max-uri-length must be a positive number of bytes") }
         options.maximumURILength = maxURILength
         options.warningsAsErrors = warningsAsErrors
-        options.reader = try ReaderLimitOptions.applied(
-            to: options.reader, lineLength: maxLineLength, playlistSize: maxPlaylistSize, segments: maxSegments)
+        options.reader = try input.reader(options.reader)
         guard maxInitSize > 0 else { throw UsageFailure("--max-init-size must be positive") }
         options.checksMedia = media
         options.checksSegments = segments
