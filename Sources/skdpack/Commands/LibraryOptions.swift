@@ -16,9 +16,6 @@ struct LibraryOptions: ParsableArguments {
     @Flag(help: "No progress bar (it is shown only when standard error is a terminal).")
     var noProgress = false
 
-    /// The number of jobs, checked.
-    func jobCount() throws -> Int { try Self.jobCount(jobs) }
-
     /// `--jobs`, checked; the number of cores when not given.
     static func jobCount(_ jobs: Int?) throws -> Int {
         guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
