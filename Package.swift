@@ -5,7 +5,7 @@ let package = Package(
     name: "skdpack",
     products: [
         .library(name: "HLS", targets: ["HLS"]),
-        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate"]),
+        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles"]),
         .library(name: "MP4", targets: ["MP4"]),
         .library(name: "MPEGTS", targets: ["MPEGTS"]),
         .library(name: "CPIX", targets: ["CPIX"]),
@@ -34,7 +34,10 @@ let package = Package(
         .target(name: "MPEGTS", dependencies: ["SKDBytes"]),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
         .target(name: "SKDTemplate", dependencies: ["SKDBytes"]),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes"]),
+        // The library's file system: finding a package's playlists and the titles they make, atomic files,
+        // title locks, shards, parallel runs in order. Knows playlists' references, not keys or templates.
+        .target(name: "SKDFiles", dependencies: ["HLS", "CPIX", "SKDBytes"]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles"]),
         // Reading an XML document into elements (Expat, linked in: CPIX documents, XML reports), and
         // libxml2 opened at run time (dlopen) for the report writers.
         .target(name: "SKDXML", dependencies: ["CExpat"], linkerSettings: [.linkedLibrary(":libexpat.a")]),
@@ -51,7 +54,7 @@ let package = Package(
         // schemas, embedded in code.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack", "SKDXML", "SKDBytes", "SKDTemplate"],
+            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDXML", "SKDBytes", "SKDTemplate"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),
@@ -65,6 +68,7 @@ let package = Package(
             dependencies: [
                 "HLS",
                 "SKDPack",
+                "SKDFiles",
                 "SKDTemplate",
                 "SKDReports",
                 "SKDBytes",
@@ -80,7 +84,8 @@ let package = Package(
         .testTarget(name: "MPEGTSTests", dependencies: ["MPEGTS", "SKDTestSupport"]),
         .testTarget(name: "CPIXTests", dependencies: ["CPIX", "MP4", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate", "SKDTestSupport"], exclude: ["Oracle"]),
-        .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDTemplate", "SKDTestSupport"]),
+        .testTarget(name: "SKDFilesTests", dependencies: ["SKDFiles", "SKDTestSupport"]),
+        .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
             name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTemplate", "SKDTestSupport"],
             exclude: ["Golden"]

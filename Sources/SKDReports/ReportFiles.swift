@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDBytes
+import SKDFiles
 import SKDPack
 
 /// The reports of a run, as a ``ReportSink``: files (`apply --report`, each appearing whole or not at all,

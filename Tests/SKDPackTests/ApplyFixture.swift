@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import SKDFiles
 import SKDPack
 import SKDTemplate
 

@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDFiles
 import SKDPack
 import SKDTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import CPIX
 import Foundation
+import SKDFiles
 import SKDPack
 import SKDTemplate
 import SKDTestSupport

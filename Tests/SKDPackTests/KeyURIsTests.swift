@@ -1,3 +1,4 @@
+import SKDFiles
 import SKDTemplate
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import SKDFiles
 import Testing
 
 /// The library's messages name settings as its caller names them (``SKDPack/SettingNames``): a tool of

@@ -1,5 +1,6 @@
 import CPIX
 import Foundation
+import SKDFiles
 import SKDTemplate
 import SKDTestSupport
 import Testing

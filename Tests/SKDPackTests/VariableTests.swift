@@ -1,4 +1,5 @@
 import Foundation
+import SKDFiles
 import SKDPack
 import SKDTemplate
 import Testing

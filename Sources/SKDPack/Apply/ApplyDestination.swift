@@ -14,21 +14,3 @@ public enum ApplyDestination: Sendable, Equatable {
     /// Whether everything goes to one stream (standard output, diffs), written by one job in order.
     public var writesOneStream: Bool { self == .standardOutput || self == .diff }
 }
-
-/// Where `apply` writes what is not a file of its own: the one playlist of ``ApplyDestination/standardOutput``
-/// and the diffs of ``ApplyDestination/diff``.
-public struct StreamOutput: Sendable {
-    /// An open file descriptor the caller owns (a command line's standard output, say).
-    public var fd: Int32
-    /// Its name in messages.
-    public var name: String
-    /// A directory for the temporary file a playlist is written to before it is copied to `fd` (when
-    /// `fd` is not a regular file that can be cut back if the playlist fails).
-    public var temporaryDirectory: String
-
-    public init(fd: Int32, name: String, temporaryDirectory: String) {
-        self.fd = fd
-        self.name = name
-        self.temporaryDirectory = temporaryDirectory
-    }
-}

@@ -53,31 +53,11 @@ public enum ApplyDiagnostics {
         summary: "Another skdpack run held the title for as long as this one would wait: the title is left as it was "
             + "(run again when the other has finished).",
         specSection: "skdpack: a title is changed whole or not at all")
-    public static let unsafeReference = DiagnosticKind(
-        id: "PKG-reference-outside", severity: .error,
-        summary: "A master playlist references a playlist outside its directory (../): legal HLS, but skdpack reads and "
-            + "writes only inside its input (a guard of skdpack's, not of the RFC).",
-        specSection: "4.3.4.2")
-    public static let rootRelativeReference = DiagnosticKind(
-        id: "PKG-reference-not-local", severity: .info,
-        summary: "A master playlist references a playlist skdpack cannot find from here: a root-relative URI (/…, "
-            + "legal, resolved against the web server's root), or any reference of a master read from standard input.",
-        specSection: "4.1")
     public static let rootRelativeTitle = DiagnosticKind(
         id: "PKG-root-relative", severity: .error,
         summary: "A master references its playlists by root-relative URIs (/…) and no document root is given: its "
             + "renditions cannot be read here, so the title is left as it was, whole.",
         specSection: "skdpack: a title is changed whole or not at all (RFC 8216 4.1)")
-    public static let missingReference = DiagnosticKind(
-        id: "PKG-missing-playlist", severity: .error,
-        summary: "A master playlist references a local playlist that is not there: a title on disk carries the "
-            + "playlists its master names (skdpack's package rule; the RFC's URI line names a Media Playlist).",
-        specSection: "skdpack: a title's playlists are published together (RFC 8216 4.3.4.2)")
-
-    public static let masterReference = DiagnosticKind(
-        id: "PKG-nested-master", severity: .error,
-        summary: "A master playlist references a master playlist (another, or itself) where a media playlist belongs.",
-        specSection: "4.3.4.2")
 
     public static let mediaFailed = DiagnosticKind(
         id: "PKG-media-failed", severity: .error,
@@ -110,7 +90,7 @@ public enum ApplyDiagnostics {
     public static let all: [DiagnosticKind] = [
         unwritable, noKeyTruth,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, matchCapturedSecret, matchCapturedURI, literalAfterDefine,
-        unsafeReference, rootRelativeReference, missingReference, mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
+        mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
         unreadable, renditionAlone, rootRelativeTitle,
     ].sorted { $0.id < $1.id }
 }

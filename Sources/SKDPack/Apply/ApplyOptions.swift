@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 import SKDTemplate
 import Synchronization
 

@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 import SKDTemplate
 
 /// What a run of `apply` will need, checked before anything is written: a mistake in the plan (a value

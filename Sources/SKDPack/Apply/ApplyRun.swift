@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDFiles
 import SKDTemplate
 
 /// The `apply` use case, whole: a library's playlists discovered and sharded, the plan checked before

@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDFiles
 import SKDTemplate
 
 /// Runs `apply` over packages of playlists: media playlists first, then their master.

@@ -2,6 +2,7 @@ import Glibc
 import HLS
 import MP4
 import SKDBytes
+import SKDFiles
 import SKDTemplate
 import Synchronization
 

@@ -3,6 +3,7 @@ import Glibc
 import HLS
 import MP4
 import SKDBytes
+import SKDFiles
 import SKDTemplate
 
 /// Applies a template to one media playlist (README "What apply does", rules 1 to 5).

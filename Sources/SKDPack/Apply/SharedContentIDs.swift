@@ -1,3 +1,5 @@
+import SKDFiles
+
 /// Content ids that several titles got from a match or path pattern. Two titles rarely share a content id;
 /// twenty titles with one (`cid=legacy`, say) is almost always a pattern that captures too much, and
 /// every one of them would ask the license server for the same title's keys.

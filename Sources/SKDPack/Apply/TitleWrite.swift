@@ -1,5 +1,6 @@
 import Glibc
 import HLS
+import SKDFiles
 
 /// The rewritten playlists of one title (a package: a master and its media playlists), each in its
 /// temporary file beside its target, renamed into place only when every playlist of the title is ready.

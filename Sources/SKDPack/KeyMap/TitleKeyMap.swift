@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 import SKDTemplate
 
 /// A FairPlay URI a key period uses, as `validate` reads it: the URI (substituted), its digest, the

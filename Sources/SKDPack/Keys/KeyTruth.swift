@@ -2,6 +2,7 @@ import CPIX
 import Glibc
 import HLS
 import MP4
+import SKDFiles
 import SKDTemplate
 
 /// Where the keys that really encrypt the media are known: the key server's CPIX documents, and the init

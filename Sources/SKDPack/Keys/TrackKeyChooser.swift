@@ -1,5 +1,6 @@
 import CPIX
 import MP4
+import SKDFiles
 
 /// Picks, for the FairPlay keys of one media playlist, the CPIX key of its track and key period.
 ///

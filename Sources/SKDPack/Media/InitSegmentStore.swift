@@ -1,4 +1,5 @@
 import MP4
+import SKDFiles
 import Synchronization
 
 /// The init segments a run reads, each distinct file (and byte range) read once however many playlists

@@ -1,3 +1,4 @@
+import SKDFiles
 import SKDTemplate
 
 /// Joining the reports of shards (`skdpack report merge`).

@@ -2,6 +2,7 @@ import CPIX
 import Glibc
 import HLS
 import SKDBytes
+import SKDFiles
 import SKDTemplate
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag

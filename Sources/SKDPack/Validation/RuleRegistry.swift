@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 
 /// Every validation rule, listed once. `skdpack rules` prints this catalogue together with the findings
 /// the playlist reader makes itself (``ParseDiagnostics``).
@@ -43,8 +44,8 @@ public enum RuleRegistry {
     /// once they are read.
     static let packageKinds: [DiagnosticKind] =
         [
-            ApplyDiagnostics.unsafeReference, ApplyDiagnostics.rootRelativeReference, ApplyDiagnostics.missingReference,
-            ApplyDiagnostics.masterReference,
+            PackageDiagnostics.unsafeReference, PackageDiagnostics.rootRelativeReference, PackageDiagnostics.missingReference,
+            PackageDiagnostics.masterReference,
             ApplyDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind,
             KeyMapRule.unknownKind, RunKeyMap.kind, RunKeyMap.notComparedKind,
         ] + PackageValidator.rules.flatMap(\.kinds)

@@ -1,4 +1,5 @@
 import SKDBytes
+import SKDFiles
 import SKDTemplate
 
 /// Whether a key URI is one a template makes: the check behind `validate --template`.

@@ -1,5 +1,6 @@
 import CPIX
 import HLS
+import SKDFiles
 import SKDTemplate
 
 /// A validation rule: a kind of finding, and the code that looks for it while a playlist streams by.

@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 
 /// Runs `validate` over packages of playlists: each playlist in one streaming pass, then the package rules
 /// (`PKG`) over them, each package finding given to the playlist it is about.

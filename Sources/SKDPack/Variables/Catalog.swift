@@ -1,3 +1,4 @@
+import SKDFiles
 import SKDTemplate
 
 #if canImport(FoundationEssentials)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Glibc
 import HLS
 import MP4
+import SKDFiles
 import SKDPack
 import SKDReports
 import SKDTemplate

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import SKDFiles
 import SKDPack
 
 /// How `apply` and `validate` go over a library: how many packages at once, and which share of them.

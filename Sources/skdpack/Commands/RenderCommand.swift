@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKDFiles
 import SKDPack
 import SKDTemplate
 

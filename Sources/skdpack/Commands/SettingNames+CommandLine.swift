@@ -1,19 +1,22 @@
-import SKDPack
+import SKDFiles
 
 extension SettingNames {
-    /// The flags of `skdpack`'s command line, for the library's messages.
-    static let commandLine: SettingNames = {
-        var names = SettingNames(
-            values: "--var", match: "--match", pathPattern: "--path-pattern", assumeEncrypted: "--assume-encrypted",
-            followSymlinks: "--follow-symlinks")
-        names.cpix = "--cpix"
-        names.valueFiles = "--var-file"
-        names.sessionKeys = "--session-keys"
-        names.root = "--root DIR"
-        names.kidFromMedia = "--kid-from media"
-        names.allowSharedContentID = "--allow-shared-content-id"
-        names.destinations = "--in-place, --output DIR, --check or --diff"
-        names.elsewhere = "--output DIR or standard output"
-        return names
-    }()
+    /// The flags of `skdpack`'s command line, for the library's messages: each setting's flag, here only.
+    static let commandLine = SettingNames { setting in
+        switch setting {
+        case .values: "--var"
+        case .valueFiles: "--var-file"
+        case .sessionKeys: "--session-keys"
+        case .match: "--match"
+        case .pathPattern: "--path-pattern"
+        case .assumeEncrypted: "--assume-encrypted"
+        case .followSymlinks: "--follow-symlinks"
+        case .cpix: "--cpix"
+        case .kidFromMedia: "--kid-from media"
+        case .destinations: "--in-place, --output DIR, --check or --diff"
+        case .elsewhere: "--output DIR or standard output"
+        case .root: "--root DIR"
+        case .allowSharedContentID: "--allow-shared-content-id"
+        }
+    }
 }

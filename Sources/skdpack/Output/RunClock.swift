@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import SKDFiles
 import SKDPack
 import SKDTemplate
 

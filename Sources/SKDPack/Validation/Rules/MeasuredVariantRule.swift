@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 
 /// With `--segments`: each variant of a master held to what its media measure (rfc8216bis 4.4.6.2).
 /// BANDWIDTH and AVERAGE-BANDWIDTH MUST be the largest sum of the peak (average) segment bit rates of any

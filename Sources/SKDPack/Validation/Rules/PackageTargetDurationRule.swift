@@ -1,4 +1,5 @@
 import HLS
+import SKDFiles
 
 /// rfc8216bis 6.2.4: "Each Media Playlist in each Variant Stream and Rendition MUST have the same Target
 /// Duration. The only exceptions are SUBTITLES Renditions and Media Playlists containing an

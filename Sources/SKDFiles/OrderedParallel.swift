@@ -4,11 +4,11 @@ import Synchronization
 /// Runs work over a list on several threads and hands the results on in the list's order, a window at a
 /// time: output and reports come out the same whatever the number of jobs, and memory holds one window of
 /// results, not the library's.
-enum OrderedParallel {
+package enum OrderedParallel {
     /// `work` on each item, `jobs` at once (at most the machine's cores: libdispatch's limit), `consume`
     /// on each result in item order. Once `stop` says so, no item is started; those started are finished
     /// and consumed.
-    static func run<Item: Sendable, Output: Sendable>(
+    package static func run<Item: Sendable, Output: Sendable>(
         _ items: [Item], jobs: Int, stop: @Sendable () -> Bool = { false }, work: @Sendable (Item) -> Output,
         consume: (Output) throws -> Void
     ) rethrows {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SKDPack
+@testable import SKDFiles
 
 /// A master's references made local paths, and paths normalised, read on bytes when ASCII, against the
 /// Character path that reads the rest: the same answer for every short reference or path over the

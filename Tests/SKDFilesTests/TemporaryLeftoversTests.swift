@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import SKDPack
+import SKDFiles
 import Testing
 
 /// The leftovers of a killed run: recognised by name, removed only when no live run holds them, never

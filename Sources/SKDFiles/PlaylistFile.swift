@@ -332,7 +332,7 @@ public struct PlaylistDiscovery: Sendable {
                 let count = references.local.count + references.rootRelative.count
                 if count > 0 {
                     diagnostics.append(
-                        ApplyDiagnostics.rootRelativeReference(
+                        PackageDiagnostics.rootRelativeReference(
                             count == 1
                                 ? "this master was read from standard input, so the playlist it references cannot be found from here; it is not checked"
                                 : "this master was read from standard input, so the \(count) playlists it references cannot be found from here; they are not checked",
@@ -372,7 +372,7 @@ public struct PlaylistDiscovery: Sendable {
                     claimed.insert(PathComponents.normalized(file.path))
                 }
                 diagnostics.append(
-                    ApplyDiagnostics.rootRelativeReference(
+                    PackageDiagnostics.rootRelativeReference(
                         "\(reference.path) is relative to the web server's root, which skdpack cannot see here "
                             + "(\(names.root) says where it is); it is not checked",
                         at: SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)))
@@ -382,7 +382,7 @@ public struct PlaylistDiscovery: Sendable {
                 guard reference.path.hasPrefix("/") || !escapes(reference.path) else {
                     unread += 1
                     diagnostics.append(
-                        ApplyDiagnostics.unsafeReference(
+                        PackageDiagnostics.unsafeReference(
                             "\(reference.path) leaves the master's directory; skdpack reads and writes only inside its input",
                             at: location))
                     continue
@@ -390,7 +390,7 @@ public struct PlaylistDiscovery: Sendable {
                 if masterPaths.contains(resolved) || (byPath[resolved] == nil && Self.isMaster(resolved)) {
                     let which = resolved == PathComponents.normalized(master.path) ? "this master playlist itself" : "a master playlist"
                     diagnostics.append(
-                        ApplyDiagnostics.masterReference(
+                        PackageDiagnostics.masterReference(
                             "\(reference.path) is \(which); a variant or rendition must be a media playlist", at: location))
                 } else if let file = byPath[resolved] {
                     if reference.isIFrame { iFramePlaylists.insert(file.path) }
@@ -407,7 +407,7 @@ public struct PlaylistDiscovery: Sendable {
                 } else {
                     unread += 1
                     diagnostics.append(
-                        ApplyDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
+                        PackageDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
                 }
             }
             var package = PlaylistPackage(
@@ -506,7 +506,7 @@ struct MasterListings {
 }
 
 /// The local playlists a master references: variant URIs, `EXT-X-MEDIA` and I-frame `URI`s.
-struct MasterReferences {
+package struct MasterReferences {
     struct Reference {
         var path: String
         var line: Int
@@ -611,7 +611,7 @@ struct MasterReferences {
     }
 
     /// The file path of a reference, without query or fragment; `nil` for a URL with a scheme.
-    static func localPath(_ uri: String) -> String? {
+    package static func localPath(_ uri: String) -> String? {
         // ASCII references (nearly all) are read as bytes: the same answer, without the grapheme breaking of
         // the Character path, which cost 80,000 instructions a reference (40% of finding a library's masters).
         var uri = uri

@@ -1,4 +1,4 @@
-import SKDPack
+import SKDFiles
 import Testing
 
 /// `--shard I/N` takes a fair share of any library: titles named alike (`title-a` … `title-l`, `s01e01` …),

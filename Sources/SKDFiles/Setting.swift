@@ -1,0 +1,82 @@
+/// A setting of a run that a message may tell a user to change. The library names none of a command line's
+/// flags: a message names a setting through the caller's ``SettingNames``, whose plain words serve library
+/// users, and `skdpack` maps each setting to its flag in one place.
+public enum Setting: String, Sendable, CaseIterable {
+    /// Values given for the whole run.
+    case values
+    /// Values given for the whole run, read from files.
+    case valueFiles
+    /// Announcing every FairPlay key in its master.
+    case sessionKeys
+    /// The pattern read out of each existing key URI.
+    case match
+    /// The pattern read out of each playlist's path.
+    case pathPattern
+    /// Giving clear media a key.
+    case assumeEncrypted
+    /// Following symbolic links.
+    case followSymlinks
+    /// The CPIX documents given.
+    case cpix
+    /// Taking `{kid}` from the init segments.
+    case kidFromMedia
+    /// The destinations a run of many playlists may choose.
+    case destinations
+    /// The destinations that write a playlist somewhere else than where it is.
+    case elsewhere
+    /// Where root-relative references (`/vod/…`) are on this disk.
+    case root
+    /// Letting several titles share a content id.
+    case allowSharedContentID
+
+    /// The setting in plain words, for library users.
+    public var plainWords: String {
+        switch self {
+        case .values: "a value given for the run"
+        case .valueFiles: "a value read from a file for the run"
+        case .sessionKeys: "the setting that adds session keys"
+        case .match: "the match pattern"
+        case .pathPattern: "the path pattern"
+        case .assumeEncrypted: "the setting that assumes clear media encrypted"
+        case .followSymlinks: "the setting that follows symbolic links"
+        case .cpix: "a CPIX document given for the run"
+        case .kidFromMedia: "the setting that takes the KID from the media"
+        case .destinations: "in place, a directory, a check or a diff"
+        case .elsewhere: "a directory or standard output"
+        case .root: "the web server's document root"
+        case .allowSharedContentID: "the setting that lets titles share a content id"
+        }
+    }
+}
+
+/// How the caller names the settings of a run (``Setting``), for messages that tell a user what to change:
+/// plain words by default; `skdpack` gives its flags (`--var`, `--match`, …).
+public struct SettingNames: Sendable {
+    private let name: @Sendable (Setting) -> String
+
+    /// Names each setting by `name`.
+    public init(_ name: @escaping @Sendable (Setting) -> String = \.plainWords) {
+        self.name = name
+    }
+
+    public subscript(_ setting: Setting) -> String { name(setting) }
+
+    public var values: String { name(.values) }
+    public var valueFiles: String { name(.valueFiles) }
+    public var sessionKeys: String { name(.sessionKeys) }
+    public var match: String { name(.match) }
+    public var pathPattern: String { name(.pathPattern) }
+    public var assumeEncrypted: String { name(.assumeEncrypted) }
+    public var followSymlinks: String { name(.followSymlinks) }
+    public var cpix: String { name(.cpix) }
+    public var kidFromMedia: String { name(.kidFromMedia) }
+    public var destinations: String { name(.destinations) }
+    public var elsewhere: String { name(.elsewhere) }
+    public var root: String { name(.root) }
+    public var allowSharedContentID: String { name(.allowSharedContentID) }
+
+    /// Where a value for variable `name` can come from, for a message saying it has none.
+    public func whereValuesComeFrom(for name: String) -> String {
+        "give \(values) \(name)=…, a catalogue column, or a \(pathPattern) or \(match) group named \(name)"
+    }
+}
