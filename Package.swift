@@ -5,7 +5,7 @@ let package = Package(
     name: "skdpack",
     products: [
         .library(name: "HLS", targets: ["HLS"]),
-        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles"]),
+        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles", "SKDKeys"]),
         .library(name: "MP4", targets: ["MP4"]),
         .library(name: "MPEGTS", targets: ["MPEGTS"]),
         .library(name: "CPIX", targets: ["CPIX"]),
@@ -37,7 +37,11 @@ let package = Package(
         // The library's file system: finding a package's playlists and the titles they make, atomic files,
         // title locks, shards, parallel runs in order. Knows playlists' references, not keys or templates.
         .target(name: "SKDFiles", dependencies: ["HLS", "CPIX", "SKDBytes"]),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles"]),
+        // The FairPlay model: key tags and their URIs' templates (and reading them backwards), the variables and
+        // where their values come from, the keys the media and the CPIX documents say are used, a title's key
+        // map, and the secrets among them. What apply and validate both judge by; knows no run.
+        .target(name: "SKDKeys", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles"]),
+        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles", "SKDKeys"]),
         // Reading an XML document into elements (Expat, linked in: CPIX documents, XML reports), and
         // libxml2 opened at run time (dlopen) for the report writers.
         .target(name: "SKDXML", dependencies: ["CExpat"], linkerSettings: [.linkedLibrary(":libexpat.a")]),
@@ -54,7 +58,7 @@ let package = Package(
         // schemas, embedded in code.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDXML", "SKDBytes", "SKDTemplate"],
+            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDXML", "SKDBytes", "SKDTemplate"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),
@@ -69,6 +73,7 @@ let package = Package(
                 "HLS",
                 "SKDPack",
                 "SKDFiles",
+                "SKDKeys",
                 "SKDTemplate",
                 "SKDReports",
                 "SKDBytes",
@@ -85,9 +90,9 @@ let package = Package(
         .testTarget(name: "CPIXTests", dependencies: ["CPIX", "MP4", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate", "SKDTestSupport"], exclude: ["Oracle"]),
         .testTarget(name: "SKDFilesTests", dependencies: ["SKDFiles", "SKDTestSupport"]),
-        .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDTemplate", "SKDTestSupport"]),
+        .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
-            name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDTemplate", "SKDTestSupport"],
+            name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDKeys", "SKDTemplate", "SKDTestSupport"],
             exclude: ["Golden"]
         ),
         // The XML reader (Expat) held to libxml2's reader on generated and real documents.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import HLS
+import SKDKeys
 import SKDTemplate
 
 @main

@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDPack
 import SKDTemplate
 

@@ -2,6 +2,7 @@ import SKDTemplate
 import SKDTestSupport
 import Testing
 
+@testable import SKDKeys
 @testable import SKDPack
 
 /// The byte matcher behind `--match` and `--path-pattern` must agree with Swift's `Regex` on every

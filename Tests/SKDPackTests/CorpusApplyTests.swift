@@ -1,5 +1,6 @@
 import Foundation
 import SKDFiles
+import SKDKeys
 import SKDPack
 import SKDTemplate
 import SKDTestSupport

@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDPack
 import SKDTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import SKDTemplate
 import Testing
 
+@testable import SKDKeys
 @testable import SKDPack
 
 /// What a review of the one key path found, each held: secrets from any source hidden, every secret of a

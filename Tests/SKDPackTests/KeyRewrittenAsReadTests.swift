@@ -1,6 +1,7 @@
 import CPIX
 import Foundation
 import SKDFiles
+import SKDKeys
 import SKDPack
 import SKDTemplate
 import SKDTestSupport

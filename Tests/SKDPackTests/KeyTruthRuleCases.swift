@@ -2,6 +2,7 @@ import CPIX
 import Foundation
 import HLS
 import MP4
+import SKDKeys
 import SKDPack
 import SKDTestSupport
 

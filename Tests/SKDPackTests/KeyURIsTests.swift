@@ -2,6 +2,7 @@ import SKDFiles
 import SKDTemplate
 import Testing
 
+@testable import SKDKeys
 @testable import SKDPack
 
 /// A `--match` migration's keys, rendered by the one key path (`KeyURIs`), get the URI the template's own

@@ -5,6 +5,7 @@ import SKDTemplate
 import SKDTestSupport
 import Testing
 
+@testable import SKDKeys
 @testable import SKDPack
 
 /// What is secret, in one place: the bearer-token rule over generated URIs, the `Secret` type's text forms,
@@ -224,7 +225,7 @@ struct SecretTypeTests {
     /// text can hold no other secret.
     static let reviewedUnknownSecrets: [String: (count: Int, reason: String)] = [
         "Sources/SKDPack/Reports/Report+Merge.swift": (2, "messages made of a merged report's own redacted fields and counts"),
-        "Sources/SKDPack/Keys/KeyFormatVersion.swift": (3, "an EXT-X-VERSION line: a number"),
+        "Sources/SKDPack/Apply/KeyFormatVersion.swift": (3, "an EXT-X-VERSION line: a number"),
         "Sources/skdpack/Commands/TemplateOptions.swift": (1, "usage failures, which show no value given (TemplateOptions.checked)"),
         "Sources/skdpack/Commands/ReportCommand.swift": (1, "a merged report's finding, read back redacted"),
         "Sources/skdpack/Commands/TemplatesCommand.swift": (5, "the shipped templates' text, and a template file's own problems"),

@@ -1,4 +1,5 @@
 import Foundation
+import SKDKeys
 import SKDPack
 import SKDTemplate
 import Testing

@@ -1,3 +1,4 @@
+import SKDKeys
 import SKDPack
 import SKDTemplate
 import Testing

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 import SKDPack
 import Testing
 

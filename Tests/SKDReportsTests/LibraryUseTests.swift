@@ -1,5 +1,6 @@
 import Foundation
 import HLS
+import SKDKeys
 import SKDPack
 import SKDReports
 import SKDTemplate

@@ -1,3 +1,4 @@
+import SKDKeys
 import SKDTemplate
 
 /// One change `apply` made (or would make) to a playlist.

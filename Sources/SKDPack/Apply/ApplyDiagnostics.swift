@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// The findings `apply` makes itself (the reader's own are in ``ParseDiagnostics``).
 public enum ApplyDiagnostics {

@@ -1,5 +1,6 @@
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 import Synchronization
 

@@ -1,5 +1,6 @@
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// What a run of `apply` will need, checked before anything is written: a mistake in the plan (a value

@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// Runs `apply` over packages of playlists: media playlists first, then their master.

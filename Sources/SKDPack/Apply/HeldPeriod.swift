@@ -1,5 +1,6 @@
 import HLS
 import SKDBytes
+import SKDKeys
 
 /// The lines of a key period that wait for its first segment: from a FairPlay key whose URI needs what the
 /// period may still say (`kid` may stand after it), or from the first line after a key while a FairPlay

@@ -1,4 +1,5 @@
 import SKDBytes
+import SKDKeys
 
 /// Key periods as `apply` counts them: the keys between two segments form a group, and the group starts
 /// key period number `index` (the `key_index` variable).

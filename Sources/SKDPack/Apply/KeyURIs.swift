@@ -3,6 +3,7 @@ import HLS
 import MP4
 import SKDBytes
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 import Synchronization
 

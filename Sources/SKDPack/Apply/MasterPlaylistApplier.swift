@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 import SKDTemplate
 
 /// Keeps a master playlist's FairPlay `EXT-X-SESSION-KEY`s equal to the FairPlay keys its media

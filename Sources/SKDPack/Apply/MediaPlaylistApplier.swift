@@ -4,6 +4,7 @@ import HLS
 import MP4
 import SKDBytes
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// Applies a template to one media playlist (README "What apply does", rules 1 to 5).

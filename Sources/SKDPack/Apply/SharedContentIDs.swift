@@ -1,4 +1,5 @@
 import SKDFiles
+import SKDKeys
 
 /// Content ids that several titles got from a match or path pattern. Two titles rarely share a content id;
 /// twenty titles with one (`cid=legacy`, say) is almost always a pattern that captures too much, and

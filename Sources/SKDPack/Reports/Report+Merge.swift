@@ -1,4 +1,5 @@
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// Joining the reports of shards (`skdpack report merge`).

@@ -1,5 +1,6 @@
 import HLS
 import SKDBytes
+import SKDKeys
 import SKDTemplate
 
 /// What one run of `apply` or `validate` did, as data: the one content model behind every report format

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// What the package rules need to know of one playlist's keys, gathered while it is validated: the
 /// protection systems it carries, the FairPlay keys its segments use, and (in a master) its FairPlay

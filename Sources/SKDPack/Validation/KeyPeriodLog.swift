@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 import SKDTemplate
 
 /// A media playlist's key periods as reports show them (``Report/KeyPeriod``): a period starts at the first

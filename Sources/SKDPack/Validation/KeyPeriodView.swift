@@ -1,5 +1,6 @@
 import HLS
 import MP4
+import SKDKeys
 
 /// The keys in force at the first segment of a key period, as the `MEDIA` and `CPIX` rules look at them:
 /// built once per period (``KeyTruthContext/period(_:)``) for all of them.

@@ -1,6 +1,7 @@
 import CPIX
 import HLS
 import MP4
+import SKDKeys
 
 /// What `validate --media --cpix` knows of one playlist while it streams: the `EXT-X-MAP` in force and its
 /// init segment (read once per file for the whole run), and the CPIX key of the playlist's track in each

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// The `PKG` rules: checks across a master playlist and the media playlists it references, run once the
 /// package's playlists have been validated one by one.

@@ -3,6 +3,7 @@ import Glibc
 import HLS
 import SKDBytes
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag

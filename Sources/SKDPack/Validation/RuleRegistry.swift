@@ -1,5 +1,6 @@
 import HLS
 import SKDFiles
+import SKDKeys
 
 /// Every validation rule, listed once. `skdpack rules` prints this catalogue together with the findings
 /// the playlist reader makes itself (``ParseDiagnostics``).

@@ -1,6 +1,7 @@
 import HLS
 import MP4
 import MPEGTS
+import SKDKeys
 
 /// What `validate --segments` knows of one playlist's media segments while it streams: the tags that
 /// describe the next segment (EXTINF, BYTERANGE, DISCONTINUITY, GAP), and each segment read once, at its

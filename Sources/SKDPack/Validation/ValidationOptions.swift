@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 import SKDTemplate
 
 /// What `validate` checks and how strictly.

@@ -1,6 +1,7 @@
 import CPIX
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// A validation rule: a kind of finding, and the code that looks for it while a playlist streams by.

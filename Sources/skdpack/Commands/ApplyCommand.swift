@@ -3,6 +3,7 @@ import Glibc
 import HLS
 import MP4
 import SKDFiles
+import SKDKeys
 import SKDPack
 import SKDReports
 import SKDTemplate

@@ -2,6 +2,7 @@ import ArgumentParser
 import CPIX
 import FoundationEssentials
 import HLS
+import SKDKeys
 import SKDPack
 
 struct CPIXCommand: ParsableCommand {

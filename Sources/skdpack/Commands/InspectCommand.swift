@@ -3,6 +3,7 @@ import FoundationEssentials
 import HLS
 import MP4
 import MPEGTS
+import SKDKeys
 import SKDPack
 import SKDTemplate
 

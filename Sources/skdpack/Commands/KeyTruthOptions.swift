@@ -1,6 +1,7 @@
 import ArgumentParser
 import CPIX
 import MP4
+import SKDKeys
 import SKDPack
 
 /// Where the real keys are known, for `apply` (`--cpix`, `--kid-from media`) and `validate` (`--cpix`,

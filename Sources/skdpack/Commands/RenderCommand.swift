@@ -1,5 +1,6 @@
 import ArgumentParser
 import SKDFiles
+import SKDKeys
 import SKDPack
 import SKDTemplate
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKDKeys
 import SKDPack
 import SKDTemplate
 

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import HLS
 import MP4
+import SKDKeys
 import SKDPack
 import SKDReports
 import SKDTemplate

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import SKDKeys
 import SKDPack
 
 /// What to tell a user whose command line ArgumentParser refused, where its own words would mislead: a

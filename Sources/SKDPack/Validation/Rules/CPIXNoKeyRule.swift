@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// Every FairPlay key period must have exactly one key in the key server's document for the playlist's
 /// track: none (no rule selects it) or two (rules overlap) is a document the packager cannot follow.

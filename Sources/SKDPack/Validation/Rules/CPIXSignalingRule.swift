@@ -1,5 +1,6 @@
 import CPIX
 import HLS
+import SKDKeys
 
 /// A FairPlay key must be the one the key server's document gives the track in that period: its
 /// FairPlay signaling (HLSSignalingData's `EXT-X-KEY`, or URIExtXKey), or, where the document has none,

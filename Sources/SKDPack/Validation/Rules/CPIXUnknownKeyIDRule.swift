@@ -1,5 +1,6 @@
 import HLS
 import MP4
+import SKDKeys
 
 /// A key id the playlist names (KEYID of any system, or in a FairPlay URI; in media keys and a master's
 /// session keys) must be one of the key server's document: a key id it does not know is a key no license

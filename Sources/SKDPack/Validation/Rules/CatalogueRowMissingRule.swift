@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// With `--catalog`, a title the catalogue has no row for is checked against the template's form and the
 /// `--var` values only: its keys could carry another title's content id and pass. `apply` refuses such a

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// An IV on a FairPlay key is legal, but it overrides the IV the segments were encrypted with by the
 /// packager only if both agree; most FairPlay packagers leave it out. Worth a look, not an error.

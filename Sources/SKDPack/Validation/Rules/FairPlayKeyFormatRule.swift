@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// An `skd:` URI is a FairPlay key URI: without KEYFORMAT="com.apple.streamingkeydelivery" players do not
 /// hand it to FairPlay (the default KEYFORMAT is `identity`, an AES-128 key file).

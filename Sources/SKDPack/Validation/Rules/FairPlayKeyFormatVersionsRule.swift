@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// FairPlay Streaming defines KEYFORMATVERSIONS "1" only; a player that finds no version it supports ignores
 /// the key, and the title does not play. KEYFORMATVERSIONS is a list ("1/2/5", rfc8216bis 4.4.4.4): one that

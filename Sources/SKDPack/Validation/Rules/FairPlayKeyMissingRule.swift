@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// A key period encrypted with SAMPLE-AES for the other systems (Widevine, PlayReady) but with no FairPlay
 /// key in force: a FairPlay player has no key to ask for, and the title does not play on Apple devices. A

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// A key stays in force until a key of its KEYFORMAT replaces it: a key period that gives the other systems
 /// keys with new KEYIDs but writes no FairPlay key of its own leaves FairPlay with the key of an earlier

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// A FairPlay key must use METHOD=SAMPLE-AES: FairPlay Streaming decrypts sample-encrypted (cbcs) media only.
 struct FairPlayMethodRule: ValidationRule {

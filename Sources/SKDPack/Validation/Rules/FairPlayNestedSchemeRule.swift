@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 import SKDTemplate
 
 /// `skd://https://lic.example.com/fps?cid=42`: a server URL pasted whole after `skd://`. A resource loader

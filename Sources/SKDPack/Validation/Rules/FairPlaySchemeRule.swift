@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// The URI of a FairPlay key must be `skd://…`: a near-miss scheme (`sdk://`, `skd:/`, `SKD://`, `skd//`) or
 /// another scheme never reaches the app's resource loader as a FairPlay request.

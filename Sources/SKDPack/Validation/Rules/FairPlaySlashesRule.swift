@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// `skd:` without `//` is a valid URI, but the host-and-path form the entitlement pattern and most
 /// resource loaders expect (`skd://server/path`, turned into `https://server/path`) needs the slashes.

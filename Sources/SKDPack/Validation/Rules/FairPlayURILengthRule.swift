@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// The skd: URI reaches the app's resource loader and, in the entitlement form, becomes the query of an
 /// https request: a very long one (a token pasted twice, a runaway template) fails there, far from here.

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// One FairPlay URI per key (``KeyMap``): a license server answers one content key for a URI, so a URI
 /// that stands for two keys plays one of them with the wrong key, and a key with two URIs is fetched

@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 import SKDTemplate
 
 /// The https license URL a player derives from an `skd://host/…` URI must point at a server the operator

@@ -1,5 +1,6 @@
 import HLS
 import SKDFiles
+import SKDKeys
 
 /// With `--segments`: each variant of a master held to what its media measure (rfc8216bis 4.4.6.2).
 /// BANDWIDTH and AVERAGE-BANDWIDTH MUST be the largest sum of the peak (average) segment bit rates of any

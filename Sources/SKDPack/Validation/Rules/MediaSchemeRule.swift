@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// FairPlay decrypts fMP4 encrypted with the `cbcs` scheme only: a FairPlay key over `cenc` (or `cens`,
 /// `cbc1`) media announces a key Safari cannot use, and playback fails or shows garbage.

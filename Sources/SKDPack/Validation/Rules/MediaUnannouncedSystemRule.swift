@@ -1,5 +1,6 @@
 import HLS
 import MP4
+import SKDKeys
 
 /// A `pssh` box for a DRM system the playlist has no key for: harmless to HLS players, but often the
 /// sign of a system forgotten in the playlist (or of media packaged for another delivery).

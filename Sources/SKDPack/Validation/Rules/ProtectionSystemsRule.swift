@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// A player switches between the variants, renditions and I-frame playlists of a title freely: one that
 /// lacks a protection system the others carry fails on the devices that use that system, mid-playback.

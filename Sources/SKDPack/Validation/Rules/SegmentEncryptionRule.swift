@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// The playlist says whether a segment is encrypted; the segment's bytes must agree. Under a SAMPLE-AES
 /// key its samples are protected (fMP4: protected sample entries with `senc` or sample auxiliary data and

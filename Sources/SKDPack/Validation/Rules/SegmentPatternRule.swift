@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// FairPlay's `cbcs` encrypts video in a pattern of one 16-byte block in ten (crypt 1, skip 9) and audio
 /// in every block (no pattern: crypt 0, skip 0), as Apple's MPEG-2 Stream Encryption Format does for

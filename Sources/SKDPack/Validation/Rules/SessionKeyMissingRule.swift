@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// Once a master announces session keys (FairPlay's, or only the other systems': a FairPlay key added to a
 /// title whose master was left as it was), a media key it leaves out is fetched only when playback

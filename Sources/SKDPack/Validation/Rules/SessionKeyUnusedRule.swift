@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// A master's FairPlay session key lets a player fetch the license before the first segment: it must be a
 /// key the media playlists really use, with the same METHOD, URI, KEYFORMAT, KEYFORMATVERSIONS and IV

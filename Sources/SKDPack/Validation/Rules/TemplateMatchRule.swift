@@ -1,4 +1,5 @@
 import HLS
+import SKDKeys
 
 /// With `--template`, every FairPlay key must be one the template makes, its variables within their
 /// patterns (and equal to any `--var` given, to the title's own values with `--catalog` or

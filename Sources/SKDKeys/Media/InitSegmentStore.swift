@@ -56,7 +56,7 @@ public final class InitSegmentStore: Sendable {
 
     /// The init segment an `EXT-X-MAP` of the playlist at `playlistPath` names: `nil` for a URI with a
     /// scheme (remote media cannot be checked here), else the file beside the playlist.
-    static func localPath(of uri: String, inPlaylistAt playlistPath: String) -> String? {
+    package static func localPath(of uri: String, inPlaylistAt playlistPath: String) -> String? {
         // The same reading of a reference as a master's playlist references; root-relative is not local.
         guard let file = MasterReferences.localPath(uri), !file.hasPrefix("/") else { return nil }
         return AtomicFile.directory(of: playlistPath) + "/" + file

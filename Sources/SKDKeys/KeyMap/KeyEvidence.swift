@@ -24,7 +24,7 @@ public struct KeyEvidence: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) { hasher.combine(digestWord) }
 
     /// The evidence folded into one word (what it is hashed by).
-    var digestWord: UInt64 { high &* 0x9E37_79B9_7F4A_7C15 ^ low ^ UInt64(kind.rawValue) }
+    package var digestWord: UInt64 { high &* 0x9E37_79B9_7F4A_7C15 ^ low ^ UInt64(kind.rawValue) }
 
     public static func == (lhs: KeyEvidence, rhs: KeyEvidence) -> Bool {
         lhs.high == rhs.high && lhs.low == rhs.low && lhs.kind == rhs.kind

@@ -93,9 +93,9 @@ public struct VariableSources: Sendable {
     }
 
     /// How messages name the built-ins a key gives.
-    static let keyIndexSource = "built-in key_index"
-    static let kidSource = "built-in kid (KEYID of the key period)"
-    static let oldURISource = "built-in old_uri"
+    package static let keyIndexSource = "built-in key_index"
+    package static let kidSource = "built-in kid (KEYID of the key period)"
+    package static let oldURISource = "built-in old_uri"
 
     /// The values for one key: the playlist's, the key's built-ins, `--match` groups of its old URI, and
     /// `--var` over all.
@@ -200,7 +200,7 @@ public final class NamedPattern: Sendable {
 
     /// The capture index of group `name` in ``byteCaptures(in:)``, or `nil` when the pattern has no such
     /// group or the byte matcher cannot run it.
-    func byteCaptureIndex(of name: String) -> Int? {
+    package func byteCaptureIndex(of name: String) -> Int? {
         namedCaptures.first { $0.name == name }?.index
     }
 
@@ -213,7 +213,7 @@ public final class NamedPattern: Sendable {
     }
 
     /// The same with the caller's working memory (``ByteRegex/Scratch``), kept from one match to the next.
-    func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> ByteRegex.Match {
+    package func byteCaptures(in bytes: UnsafeBufferPointer<UInt8>, scratch: inout ByteRegex.Scratch) -> ByteRegex.Match {
         guard let fast, Bytes.isASCII(bytes) else { return .gaveUp }
         return fast.firstMatch(in: bytes, scratch: &scratch)
     }

@@ -38,7 +38,7 @@ public enum KeyIDInURI {
     }
 
     /// The key id `attributes` (an `EXT-X-KEY`) names: KEYID, else a key id in a FairPlay URI.
-    static func named(by attributes: AttributeList, variables: VariableScope) -> KeyID? {
+    package static func named(by attributes: AttributeList, variables: VariableScope) -> KeyID? {
         if let keyID = attributes["KEYID"], let hex = KeyLine.normalizedKeyID(keyID.textBytes) { return KeyID(hex) }
         guard let line = KeyLine(attributes: attributes, variables: variables), line.isFairPlay, let uri = line.resolvedURI else {
             return nil

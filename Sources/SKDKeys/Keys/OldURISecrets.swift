@@ -11,7 +11,7 @@ import Synchronization
 /// group named after a variable the template declares `secret` is secret through the template itself.)
 /// A form's pattern is compiled when a URI first starts with its literal text, not before: most runs meet
 /// none, and compiling costs more than a small playlist's whole run.
-struct OldURISecrets: Sendable {
+package struct OldURISecrets: Sendable {
     private let forms: [Form]
     /// The forms' prefixes, one after the other, and where each is: looked at for every key, without
     /// touching (retaining) a form until one matches.
@@ -48,7 +48,7 @@ struct OldURISecrets: Sendable {
     }
 
     /// The forms of `current`, the run's template, and of the shipped templates.
-    init(current: TemplateDefinition?) {
+    package init(current: TemplateDefinition?) {
         forms = (current.flatMap(Form.init).map { [$0] } ?? []) + Self.shipped
         var prefixes: [UInt8] = []
         var ranges: [Range<Int>] = []
@@ -74,7 +74,7 @@ struct OldURISecrets: Sendable {
 
     /// The secret values `uri` holds, as written and decoded: those of a known form, and what looks like a
     /// bearer token whatever the form (``BearerTokens``).
-    func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
+    package func secrets(in uri: UnsafeRawBufferPointer) -> [Secret] {
         let bearer = BearerTokens.secrets(inURI: uri)
         let known = secretsOfKnownForms(in: uri)
         return bearer.isEmpty ? known : known + bearer
@@ -97,7 +97,7 @@ struct OldURISecrets: Sendable {
         }
     }
 
-    func secrets(in uri: String) -> [Secret] {
+    package func secrets(in uri: String) -> [Secret] {
         var uri = uri
         return uri.withUTF8 { secrets(in: UnsafeRawBufferPointer($0)) }
     }

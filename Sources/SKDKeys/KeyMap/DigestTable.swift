@@ -2,7 +2,7 @@
 /// looks its URIs and keys up in at every key period. Its keys are digests already (``KeyEvidence/digest(_:)``,
 /// key ids folded), so it mixes them once and asks no `Hasher` (which cost a key map a quarter of its
 /// time); a caller that needs to tell two keys of one digest apart compares what the number names.
-struct DigestTable: Sendable {
+package struct DigestTable: Sendable {
     /// A slot: its key, and its number plus one (0: empty).
     private struct Slot {
         var key: UInt64 = 0
@@ -10,12 +10,12 @@ struct DigestTable: Sendable {
     }
 
     private var slots = [Slot](repeating: Slot(), count: 64)
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init() {}
+    package init() {}
 
     /// The first number of `key` (a set's member, or a key nothing else has the digest of).
-    subscript(key: UInt64) -> Int? { first(key) { _ in true } }
+    package subscript(key: UInt64) -> Int? { first(key) { _ in true } }
 
     /// The first number of `key` that `matches` (what it names is the caller's to compare): a key two
     /// things share (a digest's chance) is in the table once for each, and each is found.
@@ -32,7 +32,7 @@ struct DigestTable: Sendable {
     }
 
     /// Adds `key` if it is not in the table; whether it was added (a set of digests).
-    mutating func insertIfAbsent(_ key: UInt64) -> Bool {
+    package mutating func insertIfAbsent(_ key: UInt64) -> Bool {
         guard self[key] == nil else { return false }
         insert(key, 0)
         return true

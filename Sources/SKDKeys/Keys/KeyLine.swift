@@ -4,8 +4,8 @@ import SKDBytes
 
 /// An `EXT-X-KEY` or `EXT-X-SESSION-KEY` line as `apply` sees it: which system it is for, whether FairPlay
 /// can use its METHOD, its URI as written and as a player reads it.
-struct KeyLine {
-    let attributes: AttributeList
+package struct KeyLine {
+    package let attributes: AttributeList
     /// Whether KEYFORMAT is FairPlay's; read from the bytes, as most keys of a multi-DRM playlist are not.
     let isFairPlay: Bool
     /// Whether METHOD is SAMPLE-AES, the one FairPlay decrypts: looked at for FairPlay keys only (`false`
@@ -13,19 +13,19 @@ struct KeyLine {
     let methodIsFairPlayCompatible: Bool
     /// The URI after `{$variable}` substitution: what a player requests, and what `--match` reads. Made
     /// when asked for: a migration that renders from the line's bytes never asks.
-    var resolvedURI: String? {
+    package var resolvedURI: String? {
         guard isFairPlay, let uri = attributes["URI"], uri.isQuoted else { return nil }
         return substitutedURI ?? uri.text
     }
     /// The URI after substitution, when it references variables: the scope is the one in force at the line.
     private let substitutedURI: String?
     /// Whether the URI of this FairPlay key holds `{$`, a variable reference (`false` for other keys).
-    let uriMayReferenceVariable: Bool
+    package let uriMayReferenceVariable: Bool
     /// KEYID as 32 lowercase hex digits, if the key has one.
     var kid: String? { attributes["KEYID"].flatMap { Self.normalizedKeyID($0.textBytes) } }
 
     /// The key of a key line whose attributes the reader has read (``PlaylistReader/currentAttributes``).
-    init?(attributes: AttributeList, variables: @autoclosure () -> VariableScope) {
+    package init?(attributes: AttributeList, variables: @autoclosure () -> VariableScope) {
         guard Self.line(attributes.line, startsWith: Self.keyPrefix) || Self.line(attributes.line, startsWith: Self.sessionKeyPrefix)
         else { return nil }
         self.attributes = attributes
@@ -38,7 +38,7 @@ struct KeyLine {
     }
 
     /// The typed view, built when asked for (FairPlay keys being rewritten).
-    var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: Self.line(attributes.line, startsWith: Self.sessionKeyPrefix)) }
+    package var tag: KeyTag { KeyTag(attributes: attributes, isSessionKey: Self.line(attributes.line, startsWith: Self.sessionKeyPrefix)) }
 
     private static let keyPrefix: StaticString = "#EXT-X-KEY:"
     private static let sessionKeyPrefix: StaticString = "#EXT-X-SESSION-KEY:"
@@ -55,20 +55,20 @@ struct KeyLine {
     }
 
     /// Whether a key's attributes say FairPlay: an explicit `KEYFORMAT="com.apple.streamingkeydelivery"`.
-    static func isFairPlay(_ attributes: AttributeList) -> Bool { attributes.withView(isFairPlay) }
+    package static func isFairPlay(_ attributes: AttributeList) -> Bool { attributes.withView(isFairPlay) }
 
     /// The same, of attributes seen in place.
-    static func isFairPlay(_ attributes: AttributeListView) -> Bool {
+    package static func isFairPlay(_ attributes: AttributeListView) -> Bool {
         attributes.attribute("KEYFORMAT", is: FairPlay.keyFormat, quoted: true)
     }
 
     /// Whether `content` is a line ``init(attributes:variables:)`` takes: an EXT-X-KEY or EXT-X-SESSION-KEY.
-    static func isKeyLine(_ content: UnsafeRawBufferPointer) -> Bool {
+    package static func isKeyLine(_ content: UnsafeRawBufferPointer) -> Bool {
         starts(content, with: keyPrefix) || starts(content, with: sessionKeyPrefix)
     }
 
     /// `0x` and 32 hex digits (either case) as 32 lowercase hex digits.
-    static func normalizedKeyID(_ bytes: ArraySlice<UInt8>) -> String? {
+    package static func normalizedKeyID(_ bytes: ArraySlice<UInt8>) -> String? {
         bytes.withUnsafeBytes(normalizedKeyID)
     }
 
@@ -82,7 +82,7 @@ struct KeyLine {
     /// The same into `digits` (emptied, its storage kept): another system's KEYID, read at every key period
     /// of a `{kid}` template, without a `String`. `false` (and `digits` empty) when it is not a key id. A
     /// byte loop, as a generic walk over them costs more than the rest of the key.
-    static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
+    package static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
         digits.removeAll(keepingCapacity: true)
         guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x"),
             Bytes.hexWord(bytes, at: 2) != nil, Bytes.hexWord(bytes, at: 18) != nil

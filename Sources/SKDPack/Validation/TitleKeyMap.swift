@@ -1,5 +1,6 @@
 import HLS
 import SKDFiles
+import SKDKeys
 import SKDTemplate
 
 /// A FairPlay URI a key period uses, as `validate` reads it: the URI (substituted), its digest, the

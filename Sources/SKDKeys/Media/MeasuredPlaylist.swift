@@ -35,7 +35,7 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
     /// Whether every segment (but gaps) was measured.
     public var isComplete: Bool { segmentsNotMeasured == 0 }
 
-    mutating func add(_ segment: MeasuredSegment, line: Int, uri: String, extinf: Double?) {
+    package mutating func add(_ segment: MeasuredSegment, line: Int, uri: String, extinf: Double?) {
         segmentsRead += 1
         bytesRead += segment.bytesRead
         for codec in segment.codecs where !codecs.contains(codec) { codecs.append(codec) }
@@ -53,7 +53,7 @@ public struct MeasuredPlaylist: Sendable, Equatable, Codable {
     /// The peak and average segment bit rates (rfc8216bis 4.1): the largest bit rate of any contiguous set
     /// of segments lasting between 0.5 and 1.5 times the target duration plus 0.5 s (the largest single
     /// segment's when none does), and all the bytes over the whole duration.
-    mutating func finish(targetDuration: Int?) {
+    package mutating func finish(targetDuration: Int?) {
         guard !segments.isEmpty, duration > 0 else { return }
         averageBitRate = Self.bitRate(segments.reduce(0) { $0 + $1.bytes }, duration)
         let target = Double(targetDuration ?? 0)
