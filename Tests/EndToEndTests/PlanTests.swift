@@ -428,6 +428,28 @@ struct PlanTests {
         #expect(try scratch.snapshot("library") == before)
     }
 
+    @Test(
+        "a --match content id that is the old URI's host, where the URI names its title in the query, is refused before anything is written"
+    )
+    func contentIDIsTheHost() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        // The first example's pattern, for skd://{content_id} URIs, over titles in the entitlement form: every
+        // title would get the license server's host as its content id (a newcomer's run, exit 0 before).
+        let first = try SKDPackRunner.run(Self.migration + Self.match + ["--in-place", scratch.path("library")])
+        #expect(first.status == 0, "\(first.stderr)")
+        let moved = ["apply", "--template", "entitlement-rotation", "--var", "entitlement_url=https://lic2.example.com/fps"]
+        try refused(
+            moved + ["--match", "^skd://(?<content_id>[^/?&]+)"],
+            says:
+                "the --match group content_id of ^skd://(?<content_id>[^/?&]+) captured new-lic.example.com, the old key URI's host (a server's name)",
+            scratch: scratch)
+        // The pattern the message suggests reads the titles' own ids.
+        let fixed = try SKDPackRunner.run(moved + ["--match", "[?&]cid=(?<content_id>[^&]+)", "--check", scratch.path("library")])
+        #expect(fixed.status == 1, "changes to make, none refused: \(fixed.stderr)")
+        #expect(!fixed.stderr.contains("error"), "\(fixed.stderr)")
+    }
+
     @Test("a --match that fits none of the run's key URIs: one line says so, beside each key's error, and exit 2")
     func matchFitsNothing() throws {
         let scratch = try Scratch()

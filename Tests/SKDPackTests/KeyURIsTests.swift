@@ -102,4 +102,43 @@ struct KeyURIsTests {
         // Another length is not a key id.
         #expect(Array("0x00".utf8).withUnsafeBytes { KeyLine.normalizedKeyID($0, into: &digits) } == false && digits.isEmpty)
     }
+
+    /// A content id a `--match` group captured is refused where it is the old URI's host, a server's name,
+    /// and the URI goes on with a path or query (the entitlement form names its title there), over every URI
+    /// shape: with and without a port, a path, a query, a fragment; and never where the URI is
+    /// `skd://{content_id}` alone, `skd://{content_id}/{key}` (a host without a dot), or the value is anything
+    /// but the host.
+    @Test("a content id that is the old URI's host is refused exactly where the URI goes on with a path or query")
+    func hostAsContentID() {
+        let hosts = ["lic.example.com", "title-7", "lic.example.com:8443", "a"]
+        let tails = ["", "/", "/fps", "?cid=t-7", "/fps?cid=t-7&kp=1", "#f", "/fps#f"]
+        var checked = 0
+        for scheme in ["skd", "https"] {
+            for host in hosts {
+                for tail in tails {
+                    let uri = "\(scheme)://\(host)\(tail)"
+                    let goesOn = tail.first == "/" || tail.first == "?"
+                    for value in [host, "t-7", String(host.dropLast())] where !value.isEmpty {
+                        let refused = Self.problem(value, uri) != nil
+                        #expect(refused == (value == host && host.contains(".") && goesOn && tail != "/"), "\(value) from \(uri)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 100)
+        // The message names the value and suggests the query's group.
+        let message = Self.problem("lic.example.com", "skd://lic.example.com/fps?cid=t-7") ?? ""
+        #expect(
+            message.contains("captured lic.example.com, the old key URI's host (a server's name)")
+                && message.contains("[?&]cid=(?<content_id>[^&]+)"))
+    }
+
+    static func problem(_ value: String, _ uri: String) -> String? {
+        Array(value.utf8).withUnsafeBufferPointer { value in
+            Array(uri.utf8).withUnsafeBufferPointer { uri in
+                KeyURIs.uriInContentID(value, oldURI: uri, pattern: "p", names: SettingNames())
+            }
+        }
+    }
 }

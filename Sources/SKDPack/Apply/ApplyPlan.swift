@@ -163,7 +163,11 @@ public struct ApplyPlan: Sendable {
                 names: names)
             var contentID = notesContentID ? captured["content_id"] : nil
             let problem =
-                secret ?? contentID?.withUTF8 { KeyURIs.uriInContentID($0, pattern: match.text, names: names) }
+                secret
+                ?? contentID?.withUTF8 { contentID in
+                    var uri = uri
+                    return uri.withUTF8 { KeyURIs.uriInContentID(contentID, oldURI: $0, pattern: match.text, names: names) }
+                }
             // One title says it: the pattern is the run's.
             if let problem { return ["\(head.keyPath): \(problem)"] }
         }

@@ -76,19 +76,47 @@ final class KeyURIs: Sendable {
         makesSecretURIs = !definition.secretNames.isEmpty || !KeyTemplate.literalSecrets(of: definition.uri).isEmpty
     }
 
-    /// Why the content id `value`, which the `--match` group `content_id` captured, cannot be one: it holds
-    /// a URI's scheme (`://`) or query (`?`), as a group that takes the rest of an old URI does
-    /// (`skd://(?<content_id>.*)` over `skd://lic.example.com/fps?cid=t-7`). `nil` when it does not.
-    static func uriInContentID(_ value: UnsafeBufferPointer<UInt8>, pattern: String, names: SettingNames) -> String? {
+    /// Why the content id `value`, which the `--match` group `content_id` captured from the old key URI
+    /// `oldURI`, cannot be one: it holds a URI's scheme (`://`) or query (`?`), as a group that takes the rest
+    /// of an old URI does (`skd://(?<content_id>.*)` over `skd://lic.example.com/fps?cid=t-7`); or it is the
+    /// old URI's host, a server's name (it has a dot), where the URI goes on with a path or query
+    /// (`skd://(?<content_id>[^/?&]+)` over `skd://lic.example.com/fps?cid=t-7`: the entitlement form names
+    /// its title there, and every title of the license server would get one content id). A host without a dot
+    /// followed by a path is the content id of `skd://{content_id}/{key}` (`skd://title-2001/0`), as packagers
+    /// write it. `nil` when it does not.
+    static func uriInContentID(
+        _ value: UnsafeBufferPointer<UInt8>, oldURI: UnsafeBufferPointer<UInt8>?, pattern: String, names: SettingNames
+    ) -> String? {
         let holdsURI =
             value.contains(UInt8(ascii: "?"))
             || value.indices.contains { index in
                 value[index...].starts(with: "://".utf8)
             }
-        guard holdsURI else { return nil }
-        return "the \(names.match) group content_id of \(pattern) captured \(String(decoding: value, as: UTF8.self)), which holds a "
-            + "URI's scheme or query, not a content id alone: capture the content id only, for example "
-            + "[?&]cid=(?<content_id>[^&]+) for a query value or skd://(?<content_id>[^/?&]+) for the host part"
+        let captured = String(decoding: value, as: UTF8.self)
+        if holdsURI {
+            return "the \(names.match) group content_id of \(pattern) captured \(captured), which holds a "
+                + "URI's scheme or query, not a content id alone: capture the content id only, for example "
+                + "[?&]cid=(?<content_id>[^&]+) for a query value or skd://(?<content_id>[^/?&]+) for the host part"
+        }
+        guard let oldURI, isHostOfEntitlementURI(value, oldURI) else { return nil }
+        return
+            "the \(names.match) group content_id of \(pattern) captured \(captured), the old key URI's host (a server's name), where the URI "
+            + "goes on with a path or query (the entitlement form, which names its title there): every title of that "
+            + "license server would get the content id \(captured); capture the title's id, for example "
+            + "[?&]cid=(?<content_id>[^&]+) for a cid= query value"
+    }
+
+    /// Whether `value` is a server's name (it has a dot) and the authority of `uri` (what follows `scheme://`
+    /// up to `/`, `?` or `#`), and the URI goes on after it with a path or query.
+    private static func isHostOfEntitlementURI(_ value: UnsafeBufferPointer<UInt8>, _ uri: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard value.contains(UInt8(ascii: ".")), let schemeEnd = uri.indices.first(where: { uri[$0...].starts(with: "://".utf8) }) else {
+            return false
+        }
+        let hostStart = schemeEnd + 3
+        let hostEnd =
+            uri[hostStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? uri.count
+        guard hostEnd < uri.count, uri[hostEnd] != UInt8(ascii: "#"), hostEnd + 1 < uri.count else { return false }
+        return uri[hostStart..<hostEnd].elementsEqual(value)
     }
 
     /// The groups of `match` whose values the template `definition` writes in clear: those it uses that
@@ -108,8 +136,9 @@ final class KeyURIs: Sendable {
         else { return nil }
         let redaction = Redaction(secrets: secrets)
         return "the \(names.match) group \(name) of \(pattern) captured \(redaction.redact(value)), which holds the old key URI's "
-            + "secret (its token): the new URI would carry it in clear; capture the \(name) alone, for example "
-            + "[?&]cid=(?<\(name)>[^&]+) for a query value or skd://(?<\(name)>[^/?&]+) for the host part"
+            + "secret (its token): the new URI would carry it in clear; capture only what the new URI may show (a content id: "
+            + "[?&]cid=(?<content_id>[^&]+)); a token the new URI must carry is a variable the template declares secret: true "
+            + "(a template file), whose value every message and report hides"
     }
 
     /// The template read backwards with the values given for the run pinned (``TemplateMatcher``).
@@ -388,14 +417,14 @@ final class KeyURIs: Sendable {
                 {
                     return
                 }
-                if let problem = uriProblem(in: bytes) {
+                if let problem = uriProblem(in: bytes, oldURI: oldURI) {
                     throw .refused(ApplyDiagnostics.matchCapturedURI, problem + "; the playlist is left as it was")
                 }
                 lastContentID.removeAll(keepingCapacity: true)
                 lastContentID.append(contentsOf: bytes)
                 outcome.contentIDsFromPatterns.insert(String(decoding: bytes, as: UTF8.self))
             } else if let contentID = group("content_id", key) {
-                if let problem = Array(contentID.utf8).withUnsafeBufferPointer({ uriProblem(in: $0) }) {
+                if let problem = Array(contentID.utf8).withUnsafeBufferPointer({ uriProblem(in: $0, oldURI: key.oldURI) }) {
                     throw .refused(ApplyDiagnostics.matchCapturedURI, problem + "; the playlist is left as it was")
                 }
                 outcome.contentIDsFromPatterns.insert(contentID)
@@ -404,8 +433,10 @@ final class KeyURIs: Sendable {
             }
         }
 
-        private func uriProblem(in contentID: UnsafeBufferPointer<UInt8>) -> String? {
-            uris.variables.match.flatMap { KeyURIs.uriInContentID(contentID, pattern: $0.text, names: uris.variables.names) }
+        private func uriProblem(in contentID: UnsafeBufferPointer<UInt8>, oldURI: UnsafeBufferPointer<UInt8>?) -> String? {
+            uris.variables.match.flatMap {
+                KeyURIs.uriInContentID(contentID, oldURI: oldURI, pattern: $0.text, names: uris.variables.names)
+            }
         }
 
         /// The value of the `--match` group `name` in the key's old URI.

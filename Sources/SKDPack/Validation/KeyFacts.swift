@@ -8,7 +8,10 @@ public struct KeyFacts: Hashable, Sendable {
     /// The KEYFORMAT of every key that encrypts something (METHOD other than NONE).
     public var protectionSystems: Set<String> = []
     /// The distinct FairPlay `EXT-X-KEY`s, as the attributes a session key copies.
-    public var fairPlayKeys: [KeyAttributes] = []
+    public private(set) var fairPlayKeys: [KeyAttributes] = []
+    /// The same, as a set: a key-rotated playlist has one per period, and a search of the list at every key
+    /// made its validation quadratic in its periods.
+    private var knownFairPlayKeys: Set<KeyAttributes> = []
     /// The FairPlay `EXT-X-SESSION-KEY`s, with their lines.
     public var fairPlaySessionKeys: [(value: KeyAttributes, line: Int)] = []
     /// The line of the first `EXT-X-SESSION-KEY` of any system (a master that announces keys at all).
@@ -25,7 +28,7 @@ public struct KeyFacts: Hashable, Sendable {
             keyFormatVersions: key.keyFormatVersions ?? FairPlay.keyFormatVersions, iv: key.iv.map { "0x" + $0.lowercased() })
         if key.isSessionKey {
             fairPlaySessionKeys.append((value, line))
-        } else if !fairPlayKeys.contains(value) {
+        } else if knownFairPlayKeys.insert(value).inserted {
             fairPlayKeys.append(value)
         }
     }
