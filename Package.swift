@@ -92,7 +92,8 @@ let package = Package(
         .testTarget(name: "SKDFilesTests", dependencies: ["SKDFiles", "SKDTestSupport"]),
         .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
-            name: "SKDReportsTests", dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDKeys", "SKDTemplate", "SKDTestSupport"],
+            name: "SKDReportsTests",
+            dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDKeys", "SKDTemplate", "SKDTestSupport"],
             exclude: ["Golden"]
         ),
         // The XML reader (Expat) held to libxml2's reader on generated and real documents.
