@@ -5,7 +5,7 @@ let package = Package(
     name: "skdpack",
     products: [
         .library(name: "HLS", targets: ["HLS"]),
-        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles", "SKDKeys"]),
+        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles", "SKDKeys", "SKDReportModel"]),
         .library(name: "MP4", targets: ["MP4"]),
         .library(name: "MPEGTS", targets: ["MPEGTS"]),
         .library(name: "CPIX", targets: ["CPIX"]),
@@ -41,7 +41,13 @@ let package = Package(
         // where their values come from, the keys the media and the CPIX documents say are used, a title's key
         // map, and the secrets among them. What apply and validate both judge by; knows no run.
         .target(name: "SKDKeys", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles"]),
-        .target(name: "SKDPack", dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles", "SKDKeys"]),
+        // The report model: what one run of apply or validate did, as data (playlists, changes, findings,
+        // measures, key periods), the one content behind every report format. The runs fill it; the writers
+        // read it; it judges nothing.
+        .target(name: "SKDReportModel", dependencies: ["HLS", "SKDBytes", "SKDKeys", "SKDTemplate"]),
+        .target(
+            name: "SKDPack",
+            dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles", "SKDKeys", "SKDReportModel"]),
         // Reading an XML document into elements (Expat, linked in: CPIX documents, XML reports), and
         // libxml2 opened at run time (dlopen) for the report writers.
         .target(name: "SKDXML", dependencies: ["CExpat"], linkerSettings: [.linkedLibrary(":libexpat.a")]),
@@ -58,7 +64,7 @@ let package = Package(
         // schemas, embedded in code.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDXML", "SKDBytes", "SKDTemplate"],
+            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDXML", "SKDBytes", "SKDTemplate"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),
@@ -74,6 +80,7 @@ let package = Package(
                 "SKDPack",
                 "SKDFiles",
                 "SKDKeys",
+                "SKDReportModel",
                 "SKDTemplate",
                 "SKDReports",
                 "SKDBytes",
@@ -90,14 +97,18 @@ let package = Package(
         .testTarget(name: "CPIXTests", dependencies: ["CPIX", "MP4", "SKDTestSupport"]),
         .testTarget(name: "SKDTemplateTests", dependencies: ["SKDTemplate", "SKDTestSupport"], exclude: ["Oracle"]),
         .testTarget(name: "SKDFilesTests", dependencies: ["SKDFiles", "SKDTestSupport"]),
-        .testTarget(name: "SKDPackTests", dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDTemplate", "SKDTestSupport"]),
+        .testTarget(
+            name: "SKDPackTests",
+            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDTemplate", "SKDTestSupport"]),
         .testTarget(
             name: "SKDReportsTests",
-            dependencies: ["HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDKeys", "SKDTemplate", "SKDTestSupport"],
+            dependencies: [
+                "HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDKeys", "SKDReportModel", "SKDTemplate", "SKDTestSupport",
+            ],
             exclude: ["Golden"]
         ),
         // The XML reader (Expat) held to libxml2's reader on generated and real documents.
-        .testTarget(name: "SKDXMLTests", dependencies: ["SKDXML", "CLibXML2", "SKDTestSupport"]),
+        .testTarget(name: "SKDXMLTests", dependencies: ["SKDXML", "CLibXML2", "SKDReportCheck", "SKDTestSupport"]),
         // Holds the function types SKDReports declares for dlsym to libxml2's headers: a mismatch fails the build.
         .testTarget(name: "LibXML2BindingTests", dependencies: ["SKDReports", "SKDXML", "CLibXML2"]),
         .testTarget(

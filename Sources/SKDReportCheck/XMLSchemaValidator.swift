@@ -1,5 +1,17 @@
 import CLibXML2
 
+/// libxml2's one-time set-up (`xmlInitParser`), which is not safe to run on two threads at once: every
+/// user of libxml2 in a process (the validator here, a test's own reader) calls it through this, once.
+public enum LibXML2 {
+    private static let initialized: Bool = {
+        xmlInitParser()
+        return true
+    }()
+
+    /// Sets libxml2 up, once per process, whichever thread comes first; the others wait for it.
+    public static func initialize() { _ = initialized }
+}
+
 /// Checks XML documents against an XSD with libxml2's schema validator: what the tests run on every
 /// report they make, and what a consumer can run on a report it received.
 ///
@@ -15,7 +27,7 @@ public final class XMLSchemaValidator: @unchecked Sendable {
 
     /// Parses `xsd`; throws with libxml2's messages if it is not a valid schema.
     public init(xsd: [UInt8]) throws(Failure) {
-        xmlInitParser()
+        LibXML2.initialize()
         let collector = MessageCollector()
         let parsed: xmlSchemaPtr? = xsd.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars -> xmlSchemaPtr? in
@@ -33,7 +45,7 @@ public final class XMLSchemaValidator: @unchecked Sendable {
 
     /// Why `document` is not well-formed XML, or `nil` when it is (any XML: JUnit files have no XSD here).
     public static func wellFormednessProblem(in document: [UInt8]) -> String? {
-        xmlInitParser()
+        LibXML2.initialize()
         return document.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars -> String? in
                 xmlResetLastError()

@@ -1,6 +1,7 @@
 import HLS
 import SKDKeys
 import SKDPack
+import SKDReportModel
 import SKDTemplate
 
 /// The report for people: one self-contained HTML page (no script, no request for a style, font or

@@ -1,6 +1,7 @@
 import HLS
 import SKDBytes
 import SKDPack
+import SKDReportModel
 
 /// Writes a report's playlist entries as JSON bytes directly, exactly as `JSONEncoder` does with
 /// `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes` (the tests hold the two byte-equal), without

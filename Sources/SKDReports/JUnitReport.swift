@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDReportModel
 
 /// The report as JUnit XML, the format CI servers show as test results: one test case per playlist, one
 /// failure per error-severity finding (warnings and notes go to the case's system-out).

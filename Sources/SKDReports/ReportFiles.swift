@@ -3,6 +3,7 @@ import HLS
 import SKDBytes
 import SKDFiles
 import SKDPack
+import SKDReportModel
 
 /// The reports of a run, as a ``ReportSink``: files (`apply --report`, each appearing whole or not at all,
 /// a temporary file renamed into place) or a stream the caller owns (`validate --format json` to standard

@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDReportModel
 
 /// The forms of a report: for machines (JSON, XML, JUnit, SARIF) and for people (HTML).
 public enum ReportFormat: String, CaseIterable, Sendable {

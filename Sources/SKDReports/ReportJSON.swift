@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SKDPack
+import SKDReportModel
 
 /// The report as JSON: keys sorted, so that equal reports are equal bytes; valid against the shipped
 /// JSON Schema.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import SKDPack
+import SKDReportModel
 
 /// The JSON report written piece by piece. With keys sorted, `playlists` comes first in the document, so
 /// the playlists can be written as they come and `run`, `schemaVersion`, `summary` and `tool` at the end;

@@ -1,4 +1,5 @@
 import SKDPack
+import SKDReportModel
 
 /// A report written as its playlists come, in the formats whose layout allows it (JSON and XML): memory
 /// holds one playlist's entry, not the library's. Each call returns the bytes to append to the file.

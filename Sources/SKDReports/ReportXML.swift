@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDReportModel
 
 /// The report as XML, in the namespace of ``ReportSchemas/xmlNamespace`` and valid against the shipped
 /// XSD: elements in a fixed order, attributes for scalars, text for lines and messages. The playlists come

@@ -2,6 +2,7 @@ import FoundationEssentials
 import HLS
 import SKDBytes
 import SKDPack
+import SKDReportModel
 
 /// The report as SARIF 2.1.0, for code-scanning views: the rules that fired with their help, and a result
 /// per finding with its location.

@@ -3,6 +3,7 @@ import HLS
 import SKDFiles
 import SKDKeys
 import SKDPack
+import SKDReportModel
 import SKDTemplate
 
 /// Playlists written to a fresh temporary directory, `apply` run on it with `--output`, and what came out.

@@ -1,6 +1,7 @@
 import CPIX
 import Foundation
 import SKDFiles
+import SKDReportModel
 import SKDTemplate
 import SKDTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDReportModel
 import SKDReports
 import SKDTestSupport
 import Testing

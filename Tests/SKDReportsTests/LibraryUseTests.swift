@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import SKDKeys
 import SKDPack
+import SKDReportModel
 import SKDReports
 import SKDTemplate
 import SKDTestSupport

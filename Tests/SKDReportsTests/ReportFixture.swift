@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDReportModel
 import SKDTemplate
 
 /// A report with everything a report can hold: changes of each action, findings of each severity, and

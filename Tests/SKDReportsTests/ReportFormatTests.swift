@@ -3,6 +3,7 @@ import HLS
 import SKDKeys
 import SKDPack
 import SKDReportCheck
+import SKDReportModel
 import SKDReports
 import SKDTemplate
 import SKDTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import SKDPack
 import SKDReportCheck
+import SKDReportModel
 import SKDReports
 import SKDTemplate
 import SKDTestSupport

@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import SKDReportCheck
 import SKDTestSupport
 import Testing
 
@@ -8,6 +9,9 @@ import Testing
 /// The tree libxml2's pull reader makes of `bytes`, built as skdpack built it before it read XML with
 /// Expat: the oracle the Expat reader is held to. `nil` when libxml2 finds the document not well-formed.
 private func libxml2Tree(_ bytes: [UInt8]) -> XMLElement? {
+    // Set up once for the process: a schema check on another thread set it up at the same time, and a
+    // document of the first round was refused (one run in the full suite).
+    LibXML2.initialize()
     let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
     let made = bytes.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { xmlReaderForMemory($0.baseAddress, Int32($0.count), nil, nil, options) }

@@ -1,6 +1,7 @@
 import HLS
 import SKDFiles
 import SKDKeys
+import SKDReportModel
 import SKDTemplate
 import Synchronization
 

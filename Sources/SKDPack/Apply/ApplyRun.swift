@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDFiles
+import SKDReportModel
 import SKDTemplate
 
 /// The `apply` use case, whole: a library's playlists discovered and sharded, the plan checked before

@@ -1,4 +1,5 @@
 import HLS
+import SKDReportModel
 import SKDTemplate
 
 /// The `EXT-X-VERSION` a playlist needs once it has a KEYFORMAT attribute (RFC 8216 section 7: version 5),

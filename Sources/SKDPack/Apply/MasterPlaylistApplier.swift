@@ -1,5 +1,6 @@
 import HLS
 import SKDKeys
+import SKDReportModel
 import SKDTemplate
 
 /// Keeps a master playlist's FairPlay `EXT-X-SESSION-KEY`s equal to the FairPlay keys its media

@@ -5,6 +5,7 @@ import MP4
 import SKDBytes
 import SKDFiles
 import SKDKeys
+import SKDReportModel
 import SKDTemplate
 
 /// Applies a template to one media playlist (README "What apply does", rules 1 to 5).

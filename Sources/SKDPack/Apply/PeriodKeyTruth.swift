@@ -3,6 +3,7 @@ import HLS
 import MP4
 import SKDFiles
 import SKDKeys
+import SKDReportModel
 
 /// What key truth gives the key periods of one media playlist as `apply` writes them: the CPIX key of its
 /// track and period, or the default KID of the init segment the period's `EXT-X-MAP` names. A period's is

@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDFiles
+import SKDReportModel
 
 /// What `apply` and `validate` do alike over their inputs: the playlists discovered (an input without any
 /// is one that could not be read), the share of the packages a shard takes, and the packages worked

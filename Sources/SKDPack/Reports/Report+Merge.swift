@@ -1,5 +1,6 @@
 import SKDFiles
 import SKDKeys
+import SKDReportModel
 import SKDTemplate
 
 /// Joining the reports of shards (`skdpack report merge`).

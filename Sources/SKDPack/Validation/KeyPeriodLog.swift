@@ -1,5 +1,6 @@
 import HLS
 import SKDKeys
+import SKDReportModel
 import SKDTemplate
 
 /// A media playlist's key periods as reports show them (``Report/KeyPeriod``): a period starts at the first

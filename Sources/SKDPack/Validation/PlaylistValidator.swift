@@ -4,6 +4,7 @@ import HLS
 import SKDBytes
 import SKDFiles
 import SKDKeys
+import SKDReportModel
 import SKDTemplate
 
 /// Validates one playlist in a single streaming pass: the reader's own findings (encoding, grammar, tag

@@ -5,6 +5,7 @@ import MP4
 import SKDFiles
 import SKDKeys
 import SKDPack
+import SKDReportModel
 import SKDReports
 import SKDTemplate
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import HLS
 import SKDPack
+import SKDReportModel
 import SKDReports
 import SKDTemplate
 

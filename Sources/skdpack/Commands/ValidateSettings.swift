@@ -4,6 +4,7 @@ import HLS
 import MP4
 import SKDKeys
 import SKDPack
+import SKDReportModel
 import SKDReports
 import SKDTemplate
 

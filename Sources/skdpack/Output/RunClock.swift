@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import SKDFiles
 import SKDPack
+import SKDReportModel
 import SKDTemplate
 
 /// When a run started and how long it took: the only volatile part of a report.

@@ -1,5 +1,6 @@
 import HLS
 import SKDKeys
+import SKDReportModel
 
 /// One FairPlay URI per key (``KeyMap``): a license server answers one content key for a URI, so a URI
 /// that stands for two keys plays one of them with the wrong key, and a key with two URIs is fetched

@@ -97,7 +97,7 @@ public struct Report: Hashable, Sendable, Codable {
         /// All zero: for a report written as its playlists come (``add(_:)`` each).
         public init() {}
 
-        init(_ playlists: [Playlist]) {
+        package init(_ playlists: [Playlist]) {
             for playlist in playlists { add(playlist) }
         }
 
@@ -172,39 +172,6 @@ public struct Report: Hashable, Sendable, Codable {
             self.keyURIs = keyURIs
         }
 
-        /// The entry for a validated playlist of `package`, its text as `redaction` (the run's and the
-        /// playlist's secrets) leaves it.
-        public init(_ validation: PlaylistValidation, package: String, redaction: Redaction) {
-            let failed = validation.diagnostics.contains { $0.severity == .error }
-            self.init(
-                path: validation.path, package: package, kind: validation.kind, status: failed ? .failed : .passed,
-                changes: [], diagnostics: validation.diagnostics.map { Finding($0, redaction) },
-                measured: validation.measured.flatMap { $0.segmentsRead + $0.segmentsNotMeasured > 0 ? Measured($0, redaction) : nil },
-                declared: validation.kind == .master ? Declared(validation.variants, redaction) : nil,
-                keyPeriods: validation.kind == .media ? validation.keyPeriods : nil,
-                keyURIs: KeyURI.list(
-                    validation.keyUses.map { use in
-                        // A URI the redaction changes holds a secret.
-                        (use.place.line, use.digest, use.evidence, redaction.hidesSomething(in: use.uri))
-                    }))
-        }
-
-        /// The entry for a playlist of `package` that `apply` processed.
-        /// The entry for what `apply` did to a playlist. A playlist that failed was left as it was: it carries
-        /// no changes, so that the report counts what was done, as the command's own summary does.
-        public init(_ outcome: PlaylistOutcome, package: String, redaction: Redaction) {
-            self.init(
-                path: outcome.path, package: package, kind: outcome.kind,
-                status: outcome.failed ? .failed : outcome.changed ? .changed : .unchanged,
-                changes: outcome.failed ? [] : outcome.changes, diagnostics: outcome.diagnostics.map { Finding($0, redaction) },
-                keyURIs: outcome.failed
-                    ? nil
-                    : KeyURI.list(
-                        outcome.keyMap.entries.filter { $0.place.playlist == outcome.path }.map {
-                            ($0.place.line, $0.uri, $0.evidence, outcome.keyURIsHoldSecrets)
-                        }))
-        }
-
         /// The order of a report: by package, then by path. It is the order a run over a library writes
         /// entries in (a package at a time), so a report can be written as it goes and still equal the
         /// merge of shards.
@@ -264,7 +231,7 @@ public struct Report: Hashable, Sendable, Codable {
             self.segments = segments
         }
 
-        init(_ measured: MeasuredPlaylist, _ redaction: Redaction) {
+        package init(_ measured: MeasuredPlaylist, _ redaction: Redaction) {
             self.init(
                 segmentsRead: measured.segmentsRead, segmentsNotMeasured: measured.segmentsNotMeasured, bytesRead: measured.bytesRead,
                 durationMilliseconds: Self.milliseconds(measured.duration), peakBitRate: measured.peakBitRate,
@@ -280,7 +247,7 @@ public struct Report: Hashable, Sendable, Codable {
 
         /// Whole milliseconds; 0 for what is not finite, and no more than a report can count (an EXTINF may
         /// be written with any number of digits).
-        static func milliseconds(_ seconds: Double) -> Int {
+        package static func milliseconds(_ seconds: Double) -> Int {
             guard seconds.isFinite else { return 0 }
             return Int((min(max(seconds, 0), 1e15) * 1000).rounded())
         }
@@ -343,21 +310,6 @@ public struct Report: Hashable, Sendable, Codable {
             self.renditions = renditions
         }
 
-        init(_ facts: VariantFacts, _ redaction: Redaction) {
-            self.init(
-                variants: facts.variants.map { variant in
-                    Variant(
-                        line: variant.line, uri: redaction.redacted(variant.uri), bandwidth: variant.bandwidth.map { Int(clamping: $0) },
-                        averageBandwidth: variant.averageBandwidth.map { Int(clamping: $0) }, codecs: variant.codecsWritten,
-                        resolution: variant.resolution.map { "\($0.width)x\($0.height)" }, frameRate: variant.frameRateWritten,
-                        audio: variant.audioGroup)
-                },
-                renditions: facts.renditions.map {
-                    Rendition(
-                        line: $0.line, type: $0.type, group: $0.group, name: redaction.redacted($0.name), uri: redaction.redacted($0.uri),
-                        channels: $0.channels)
-                })
-        }
     }
 
     /// A key period of a media playlist: from the segment after a change of the keys in force to the next.
@@ -418,7 +370,7 @@ public struct Report: Hashable, Sendable, Codable {
         }
 
         /// The entries of a playlist's uses, `nil` when it has none.
-        static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?, holdsSecret: Bool)]) -> [KeyURI]? {
+        package static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?, holdsSecret: Bool)]) -> [KeyURI]? {
             guard !uses.isEmpty else { return nil }
             return uses.map { use in
                 KeyURI(line: use.line, digest: use.holdsSecret ? nil : Hex.string(use.digest), keyID: use.evidence?.keyIDHex)
