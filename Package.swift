@@ -5,7 +5,7 @@ let package = Package(
     name: "skdpack",
     products: [
         .library(name: "HLS", targets: ["HLS"]),
-        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles", "SKDKeys", "SKDReportModel"]),
+        .library(name: "SKDPack", targets: ["SKDPack", "SKDTemplate", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDValidation"]),
         .library(name: "MP4", targets: ["MP4"]),
         .library(name: "MPEGTS", targets: ["MPEGTS"]),
         .library(name: "CPIX", targets: ["CPIX"]),
@@ -45,9 +45,18 @@ let package = Package(
         // measures, key periods), the one content behind every report format. The runs fill it; the writers
         // read it; it judges nothing.
         .target(name: "SKDReportModel", dependencies: ["HLS", "SKDBytes", "SKDKeys", "SKDTemplate"]),
+        // Validation: the reader's findings, one registry of playlist rules and the package rules behind one
+        // protocol, a title's key map checked, the media measured. Judges a package; writes nothing.
+        .target(
+            name: "SKDValidation",
+            dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles", "SKDKeys", "SKDReportModel"]),
+        // The use cases: apply (the engine that writes keys), validate and report merge as runs over a
+        // library, each filling the report model.
         .target(
             name: "SKDPack",
-            dependencies: ["HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles", "SKDKeys", "SKDReportModel"]),
+            dependencies: [
+                "HLS", "SKDTemplate", "MP4", "MPEGTS", "CPIX", "SKDBytes", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDValidation",
+            ]),
         // Reading an XML document into elements (Expat, linked in: CPIX documents, XML reports), and
         // libxml2 opened at run time (dlopen) for the report writers.
         .target(name: "SKDXML", dependencies: ["CExpat"], linkerSettings: [.linkedLibrary(":libexpat.a")]),
@@ -60,11 +69,11 @@ let package = Package(
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
         ),
-        // Report writers: JSON, XML and JUnit (libxml2's xmlTextWriter, opened when first used), SARIF; the
-        // schemas, embedded in code.
+        // Report writers: JSON, XML and JUnit (libxml2's xmlTextWriter, opened when first used), SARIF, HTML;
+        // the schemas, embedded in code. They read the report model and know no run.
         .target(
             name: "SKDReports",
-            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDXML", "SKDBytes", "SKDTemplate"],
+            dependencies: ["HLS", "SKDFiles", "SKDReportModel", "SKDXML", "SKDBytes", "SKDTemplate"],
             resources: [
                 .embedInCode("Schemas/skdpack-report.xsd"),
                 .embedInCode("Schemas/skdpack-report.schema.json"),
@@ -82,6 +91,7 @@ let package = Package(
                 "SKDKeys",
                 "SKDReportModel",
                 "SKDTemplate",
+                "SKDValidation",
                 "SKDReports",
                 "SKDBytes",
                 "MP4",
@@ -99,11 +109,14 @@ let package = Package(
         .testTarget(name: "SKDFilesTests", dependencies: ["SKDFiles", "SKDTestSupport"]),
         .testTarget(
             name: "SKDPackTests",
-            dependencies: ["HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDTemplate", "SKDTestSupport"]),
+            dependencies: [
+                "HLS", "SKDPack", "SKDFiles", "SKDKeys", "SKDReportModel", "SKDTemplate", "SKDTestSupport", "SKDValidation",
+            ]),
         .testTarget(
             name: "SKDReportsTests",
             dependencies: [
                 "HLS", "SKDReports", "SKDReportCheck", "SKDPack", "SKDKeys", "SKDReportModel", "SKDTemplate", "SKDTestSupport",
+                "SKDValidation",
             ],
             exclude: ["Golden"]
         ),

@@ -1,7 +1,7 @@
 import HLS
 
-/// The findings about a package's references that finding its playlists makes: what a master names that is
-/// not a local media playlist skdpack can read.
+/// The findings about a package that finding and reading its playlists makes: what a master names that is
+/// not a local media playlist skdpack can read, and a playlist the system cannot read or write.
 public enum PackageDiagnostics {
     public static let unsafeReference = DiagnosticKind(
         id: "PKG-reference-outside", severity: .error,
@@ -22,6 +22,10 @@ public enum PackageDiagnostics {
         id: "PKG-nested-master", severity: .error,
         summary: "A master playlist references a master playlist (another, or itself) where a media playlist belongs.",
         specSection: "4.3.4.2")
+    public static let unreadable = DiagnosticKind(
+        id: "PKG-unreadable", severity: .error,
+        summary: "A playlist of the package could not be read or written (the operating system's reason is given).",
+        specSection: "4.3.4.2")
 
-    public static let all: [DiagnosticKind] = [unsafeReference, rootRelativeReference, missingReference, masterReference]
+    public static let all: [DiagnosticKind] = [unsafeReference, rootRelativeReference, missingReference, masterReference, unreadable]
 }

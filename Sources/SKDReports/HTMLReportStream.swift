@@ -1,6 +1,4 @@
 import HLS
-import SKDKeys
-import SKDPack
 import SKDReportModel
 import SKDTemplate
 

@@ -1,6 +1,5 @@
 import HLS
 import SKDBytes
-import SKDPack
 import SKDReportModel
 
 /// Writes a report's playlist entries as JSON bytes directly, exactly as `JSONEncoder` does with

@@ -1,5 +1,4 @@
 import HLS
-import SKDPack
 import SKDReportModel
 
 /// The report as JUnit XML, the format CI servers show as test results: one test case per playlist, one

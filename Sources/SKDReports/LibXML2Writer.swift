@@ -1,3 +1,4 @@
+import SKDReportModel
 import SKDXML
 
 /// The libxml2 functions the XML writers use (`xmlTextWriter` over an `xmlBuffer`), looked up in

@@ -2,7 +2,6 @@ import Glibc
 import HLS
 import SKDBytes
 import SKDFiles
-import SKDPack
 import SKDReportModel
 
 /// The reports of a run, as a ``ReportSink``: files (`apply --report`, each appearing whole or not at all,
@@ -36,15 +35,18 @@ public final class ReportFiles: ReportSink {
     private var outputs: [Output] = []
     private static let writeSize = 256 << 10
     private let tool: Report.Tool
+    /// The tool's kinds of finding, which SARIF describes.
+    private let rules: [DiagnosticKind]
     private var summary = Report.Summary()
     /// Kept only for the formats written whole.
     private var playlists: [Report.Playlist] = []
     private let keepsPlaylists: Bool
 
     /// Opens every report asked for, before the run touches anything: a report that cannot be written
-    /// stops it first.
-    public init(_ requested: [(target: Target, format: ReportFormat)], tool: Report.Tool) throws {
+    /// stops it first. `rules`: the tool's kinds of finding, which SARIF describes.
+    public init(_ requested: [(target: Target, format: ReportFormat)], tool: Report.Tool, rules: [DiagnosticKind]) throws {
         self.tool = tool
+        self.rules = rules
         keepsPlaylists = requested.contains { $0.format == .junit || $0.format == .sarif }
         for (target, format) in requested {
             let writer: Writer =
@@ -87,7 +89,7 @@ public final class ReportFiles: ReportSink {
         for output in outputs {
             switch output.writer {
             case .streaming(let stream): try Self.write(output.pending + (try stream.finish(run: run, summary: summary)), to: output)
-            case .whole(let format): try Self.write(try format.encode(whole!), to: output)
+            case .whole(let format): try Self.write(try format.encode(whole!, rules: rules), to: output)
             }
             try output.file?.commit()
         }

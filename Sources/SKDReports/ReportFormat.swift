@@ -1,18 +1,18 @@
 import HLS
-import SKDPack
 import SKDReportModel
 
 /// The forms of a report: for machines (JSON, XML, JUnit, SARIF) and for people (HTML).
 public enum ReportFormat: String, CaseIterable, Sendable {
     case json, xml, junit, sarif, html
 
-    /// The bytes of `report` in this format.
-    public func encode(_ report: Report) throws -> [UInt8] {
+    /// The bytes of `report` in this format; SARIF describes each kind of finding from `rules` (the tool's
+    /// catalogue of kinds: `FindingKinds.all` for skdpack's), which the other formats do not carry.
+    public func encode(_ report: Report, rules: [DiagnosticKind]) throws -> [UInt8] {
         switch self {
         case .json: try ReportJSON.encode(report)
         case .xml: try ReportXML.encode(report)
         case .junit: try JUnitReport.encode(report)
-        case .sarif: try SARIFReport.encode(report, rules: RuleRegistry.allKinds)
+        case .sarif: try SARIFReport.encode(report, rules: rules)
         case .html:
             // The page is written as a stream writes it: one way to make it.
             try Self.streamed(HTMLReportStream(tool: report.tool), report)

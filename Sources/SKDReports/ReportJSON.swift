@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SKDPack
 import SKDReportModel
 
 /// The report as JSON: keys sorted, so that equal reports are equal bytes; valid against the shipped

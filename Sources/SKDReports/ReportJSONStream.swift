@@ -1,5 +1,4 @@
 import FoundationEssentials
-import SKDPack
 import SKDReportModel
 
 /// The JSON report written piece by piece. With keys sorted, `playlists` comes first in the document, so

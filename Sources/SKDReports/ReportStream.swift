@@ -1,4 +1,3 @@
-import SKDPack
 import SKDReportModel
 
 /// A report written as its playlists come, in the formats whose layout allows it (JSON and XML): memory

@@ -1,5 +1,4 @@
 import HLS
-import SKDPack
 import SKDReportModel
 
 /// The report as XML, in the namespace of ``ReportSchemas/xmlNamespace`` and valid against the shipped

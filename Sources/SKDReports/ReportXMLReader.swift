@@ -1,5 +1,4 @@
 import HLS
-import SKDPack
 import SKDReportModel
 import SKDTemplate
 import SKDXML

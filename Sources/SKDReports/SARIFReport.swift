@@ -1,7 +1,6 @@
 import FoundationEssentials
 import HLS
 import SKDBytes
-import SKDPack
 import SKDReportModel
 
 /// The report as SARIF 2.1.0, for code-scanning views: the rules that fired with their help, and a result

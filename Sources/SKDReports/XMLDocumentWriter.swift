@@ -1,3 +1,4 @@
+import SKDReportModel
 import SKDXML
 
 /// A thin, safe layer over libxml2's `xmlTextWriter` writing into memory: every call's return code is

@@ -4,6 +4,7 @@ import SKDFiles
 import SKDKeys
 import SKDPack
 import SKDTestSupport
+import SKDValidation
 import Testing
 
 /// No false alarms: the well-formed playlists of the corpus (notes without NEGATIVE) get no error from an

@@ -1,6 +1,7 @@
 import HLS
 import SKDKeys
 import SKDPack
+import SKDValidation
 import Testing
 
 /// The key map as `validate` judges a title: each FairPlay URI with the KEYID of its period, over every

@@ -3,6 +3,7 @@ import Testing
 
 @testable import SKDKeys
 @testable import SKDPack
+@testable import SKDValidation
 
 /// What a review of the one key path found, each held: secrets from any source hidden, every secret of a
 /// playlist noted, a key kept as it is still seen by the rotation check.
@@ -54,6 +55,6 @@ struct KeyPathReviewTests {
         // The first key is what the template makes (kept); the second renders to the same URI for another key.
         try fixture.apply(template: "skd://x/{content_id}", match: #"cid=(?<content_id>\w+)"#)
         let outcome = try #require(fixture.outcome("t/v.m3u8"))
-        #expect(outcome.diagnostics.contains { $0.id == ApplyDiagnostics.rotationFolded.id }, "\(outcome.diagnostics)")
+        #expect(outcome.diagnostics.contains { $0.id == KeyMapRule.rotationFoldedKind.id }, "\(outcome.diagnostics)")
     }
 }

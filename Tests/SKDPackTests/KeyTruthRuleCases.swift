@@ -5,6 +5,7 @@ import MP4
 import SKDKeys
 import SKDPack
 import SKDTestSupport
+import SKDValidation
 
 /// The init segments and CPIX documents the `MEDIA` and `CPIX` rule cases read, written once into a
 /// folder of their own: the playlists of those cases are validated as if they were in it.

@@ -13,8 +13,10 @@ struct LibraryWordsTests {
         let flag = /"[^"\n]*--[a-z][a-z-]*/
         var found: [String] = []
         var files = 0
-        for module in ["SKDPack", "SKDKeys", "SKDFiles", "SKDReports", "SKDTemplate", "SKDBytes", "SKDXML", "HLS", "CPIX", "MP4", "MPEGTS"]
-        {
+        for module in [
+            "SKDPack", "SKDKeys", "SKDFiles", "SKDValidation", "SKDReportModel", "SKDReports", "SKDTemplate", "SKDBytes", "SKDXML", "HLS",
+            "CPIX", "MP4", "MPEGTS",
+        ] {
             let directory = sources.appendingPathComponent(module)
             for file in FileManager.default.enumerator(atPath: directory.path)!.compactMap({ $0 as? String })
             where file.hasSuffix(".swift") {

@@ -2,6 +2,7 @@ import Foundation
 import HLS
 import SKDPack
 import SKDTestSupport
+import SKDValidation
 import Testing
 
 /// The promise "a mistake is reported once", as a property: into playlists that validate without an

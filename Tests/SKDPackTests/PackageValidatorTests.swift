@@ -1,6 +1,7 @@
 import HLS
 import SKDKeys
 import SKDPack
+import SKDValidation
 import Testing
 
 @Suite("package rules (PKG)")

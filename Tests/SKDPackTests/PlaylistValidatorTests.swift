@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDValidation
 import Testing
 
 @Suite("playlist validator")
@@ -91,12 +92,12 @@ struct PlaylistValidatorTests {
 
     @Test("the catalogue lists every id once, each with a summary and a spec section")
     func catalogue() {
-        let ids = RuleRegistry.allKinds.map(\.id)
+        let ids = FindingKinds.all.map(\.id)
         #expect(Set(ids).count == ids.count)
-        #expect(RuleRegistry.kind("FPS-method")?.severity == .error)
-        #expect(RuleRegistry.kind("FPS-nope") == nil)
+        #expect(FindingKinds.kind("FPS-method")?.severity == .error)
+        #expect(FindingKinds.kind("FPS-nope") == nil)
         #expect(ids == ids.sorted())
-        for kind in RuleRegistry.allKinds {
+        for kind in FindingKinds.all {
             #expect(!kind.summary.isEmpty && !kind.specSection.isEmpty, "\(kind.id)")
             #expect(["HLS", "KEY", "FPS", "TPL", "PKG", "MEDIA", "CPIX", "SEG"].contains(String(kind.id.family)), "\(kind.id)")
         }

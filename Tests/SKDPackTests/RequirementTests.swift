@@ -1,6 +1,7 @@
 import Foundation
 import HLS
 import SKDPack
+import SKDValidation
 import Testing
 
 /// One requirement of the table in `docs/requirements.md`, broken: the playlist (and, for a package rule,
@@ -334,7 +335,7 @@ struct RequirementTests {
                 #expect(!row.note.isEmpty, "\(row.ref) has no rule and says not why")
                 continue
             }
-            let kind = try #require(RuleRegistry.kind(rule), "\(row.ref) names \(rule), which is no rule")
+            let kind = try #require(FindingKinds.kind(rule), "\(row.ref) names \(rule), which is no rule")
             switch row.level {
             case "MUST", "MUST NOT", "REQUIRED": #expect(kind.severity == .error, "\(row.ref): \(rule) is \(kind.severity)")
             case "SHOULD", "SHOULD NOT": #expect(kind.severity == .warning, "\(row.ref): \(rule) is \(kind.severity)")

@@ -1,6 +1,7 @@
 import HLS
 import SKDKeys
 import SKDPack
+import SKDValidation
 import Testing
 
 /// The false alarms of issue #27, each written from its sentence: the playlist that raised the finding

@@ -2,6 +2,7 @@ import HLS
 import SKDKeys
 import SKDPack
 import SKDTemplate
+import SKDValidation
 import Testing
 
 /// One validation rule seen from both sides: a playlist that breaks it (with where the finding must be)

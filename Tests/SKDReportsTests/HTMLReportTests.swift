@@ -39,7 +39,7 @@ struct HTMLReportTests {
     func valuesAreText(_ seed: Int) throws {
         var generator = ReportGenerator(seed: UInt64(seed))
         let report = generator.report()
-        let page = String(decoding: try ReportFormat.html.encode(report), as: UTF8.self)
+        let page = String(decoding: try ReportFormat.html.encode(report, rules: FindingKinds.all), as: UTF8.self)
         #expect(Self.markupLeft(page) == [], "seed \(seed)")
         #expect(!page.contains("<script") && !page.contains("<img") && !page.contains("onerror"))
         // No Swift debug description of a value (an optional interpolated as such) reaches the page.
@@ -73,7 +73,7 @@ struct HTMLReportTests {
         let packages = Set(report.playlists.map(\.package)).count
         #expect(sectionsBeforeEnd == packages - 1, "each package's section is written when the next one starts")
         bytes += tail
-        #expect(bytes == (try ReportFormat.html.encode(report)))
+        #expect(bytes == (try ReportFormat.html.encode(report, rules: FindingKinds.all)))
     }
 
     @Test("renditions of one file name (360p/index.m3u8, 720p/index.m3u8) are told apart by their paths in the title")
@@ -88,7 +88,7 @@ struct HTMLReportTests {
                 keyPeriods: periods)
         }
         let report = Report(tool: Report.Tool(version: "0.1.0"), run: ReportFixture.run, playlists: playlists)
-        let page = String(decoding: try ReportFormat.html.encode(report), as: UTF8.self)
+        let page = String(decoding: try ReportFormat.html.encode(report, rules: FindingKinds.all), as: UTF8.self)
         #expect(page.contains("360p/index.m3u8, 720p/index.m3u8"))
         #expect(page.contains("360p/index.m3u8 0:00") && page.contains("720p/index.m3u8 0:00"))
         #expect(page.contains("360p/index.m3u8:2") && page.contains("720p/index.m3u8:2"))

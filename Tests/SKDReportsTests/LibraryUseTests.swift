@@ -41,7 +41,7 @@ struct LibraryUseTests {
                 commandLine: [("entitlement_url", "https://new-lic.example.com/fps")],
                 match: try NamedPattern(#"(?:.*[?&]cid=|^skd://)(?<content_id>[^/?&]+)"#)))
         let run = ApplyRun(options: options, library: LibraryInput(paths: [library]), destination: .inPlace)
-        let report = try ReportFiles([(.file(reportPath), .json)], tool: Report.Tool(version: "my-tool 1.0"))
+        let report = try ReportFiles([(.file(reportPath), .json)], tool: Report.Tool(version: "my-tool 1.0"), rules: FindingKinds.all)
         let result = run.run(observer: log, report: report) { notDone in
             Report.Run(
                 command: "apply", arguments: [], template: "entitlement-rotation", startedAt: "2026-11-24T00:00:00Z",
@@ -71,6 +71,12 @@ struct LibraryUseTests {
             .filter { !$0.isEmpty && !$0.hasPrefix("//") && !$0.hasPrefix("import ") }
         let tested = Set(test.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
         #expect(code.count >= 10)
+        // The page's imports are what the code needs: the test's own, but for the test's tools.
+        let imports = { (text: Substring) in
+            Set(text.split(separator: "\n").filter { $0.hasPrefix("import ") }.map(String.init))
+        }
+        let testTools: Set = ["import Foundation", "import SKDTestSupport", "import Testing"]
+        #expect(imports(Substring(block)) == imports(Substring(test)).subtracting(testTools))
         for line in code {
             let present = tested.contains(line)
             #expect(present, "the page's line is not in the test: \(line)")

@@ -59,7 +59,7 @@ struct ReportFormatTests {
 
     @Test("SARIF 2.1.0: the rules that fired with help and spec section, a result per finding; golden file")
     func sarif() throws {
-        let bytes = try SARIFReport.encode(ReportFixture.report, rules: RuleRegistry.allKinds)
+        let bytes = try SARIFReport.encode(ReportFixture.report, rules: FindingKinds.all)
         let log = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
         #expect(log["version"] as? String == "2.1.0")
         let run = try #require((log["runs"] as? [[String: Any]])?.first)

@@ -32,7 +32,7 @@ struct ReportSchemaPropertyTests {
                 "seed \(seed): the JSON report breaks the JSON Schema")
             #expect(try ReportJSON.decode(json) == report, "seed \(seed)")
         }
-        let missing = Set(RuleRegistry.allKinds.map(\.id.rawValue)).subtracting(rules)
+        let missing = Set(FindingKinds.all.map(\.id.rawValue)).subtracting(rules)
         #expect(missing.isEmpty, "rules no generated report carried: \(missing.sorted())")
     }
 
@@ -41,7 +41,7 @@ struct ReportSchemaPropertyTests {
         for seed in 0..<UInt64(Self.cases) {
             var generator = ReportGenerator(seed: seed)
             let report = generator.report()
-            let bytes = try SARIFReport.encode(report, rules: RuleRegistry.allKinds)
+            let bytes = try SARIFReport.encode(report, rules: FindingKinds.all)
             let log = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
             let results = try #require(((log["runs"] as? [[String: Any]])?.first)?["results"] as? [[String: Any]])
             let uris = results.compactMap { (result: [String: Any]) -> String? in
@@ -108,7 +108,7 @@ struct ReportGenerator {
 
     var random: SplitMix
     let seed: UInt64
-    static let kinds = RuleRegistry.allKinds
+    static let kinds = FindingKinds.all
     static let pathParts = ["title-42", "My Movie (2024)", "séries", "a%20b", "50% off", "#1", "why?", "a&b<c>\"d\"", "v1.2", "日本語", "x y"]
     static let texts = ["", "plain", "URI \"skd://a<b>&c\"", "tab\there", "bell \u{07}", "line\nbreak", "é€😀", "]]> --> <!--"]
 

@@ -1,5 +1,6 @@
 import HLS
 import SKDKeys
+import SKDValidation
 
 /// The findings `apply` makes itself (the reader's own are in ``ParseDiagnostics``).
 public enum ApplyDiagnostics {
@@ -39,11 +40,6 @@ public enum ApplyDiagnostics {
         id: "HLS-define-literal", severity: .info,
         summary: "A key URI that used {$variable} references is rewritten as a literal URI.",
         specSection: "bis 4.3")
-    public static let rotationFolded = DiagnosticKind(
-        id: "TPL-rotation-folded", severity: .error,
-        summary: "Two key periods in a row have different keys but the template gives them one URI: a player keeps the "
-            + "first period's key for both.",
-        specSection: "4.3.2.4")
     public static let keyFormatVariable = DiagnosticKind(
         id: "TPL-keyformat-variable", severity: .error,
         summary: "A key's KEYFORMAT is written with a {$variable}: apply cannot tell whether it is FairPlay's key, so "
@@ -77,21 +73,10 @@ public enum ApplyDiagnostics {
             + "master's session keys do not announce: its title would be left half changed (apply the title).",
         specSection: "4.3.4.5")
 
-    public static let unreadable = DiagnosticKind(
-        id: "PKG-unreadable", severity: .error,
-        summary: "A playlist of the package could not be read or written (the operating system's reason is given).",
-        specSection: "4.3.4.2")
-
-    public static let noKeyTruth = DiagnosticKind(
-        id: "CPIX-no-key", severity: .error,
-        summary: "No key, or more than one, is known for a FairPlay key's track and period: the CPIX document maps "
-            + "none (or two) to it, or the init segment names none.",
-        specSection: "CPIX 2.4: ContentKeyUsageRule (zero or one key per content key context)")
-
     public static let all: [DiagnosticKind] = [
-        unwritable, noKeyTruth,
+        unwritable,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, matchCapturedSecret, matchCapturedURI, literalAfterDefine,
-        mediaFailed, titleFailed, titleLocked, keyFormatVariable, rotationFolded,
-        unreadable, renditionAlone, rootRelativeTitle,
+        mediaFailed, titleFailed, titleLocked, keyFormatVariable,
+        renditionAlone, rootRelativeTitle, KeyMapRule.rotationFoldedKind,
     ].sorted { $0.id < $1.id }
 }

@@ -3,6 +3,7 @@ import SKDFiles
 import SKDKeys
 import SKDReportModel
 import SKDTemplate
+import SKDValidation
 import Synchronization
 
 /// What `apply` is asked to do.

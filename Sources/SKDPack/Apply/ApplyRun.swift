@@ -219,7 +219,7 @@ public struct ApplySummary: Sendable {
 
     public mutating func add(_ outcome: PlaylistOutcome) {
         read += 1
-        if outcome.diagnostics.contains(where: { $0.id == ApplyDiagnostics.unreadable.id || $0.id == ApplyDiagnostics.titleLocked.id }) {
+        if outcome.diagnostics.contains(where: { $0.id == PackageDiagnostics.unreadable.id || $0.id == ApplyDiagnostics.titleLocked.id }) {
             ioFailures += 1
         }
         if outcome.failed {

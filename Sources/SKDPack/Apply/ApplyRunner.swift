@@ -3,6 +3,7 @@ import HLS
 import SKDFiles
 import SKDKeys
 import SKDTemplate
+import SKDValidation
 
 /// Runs `apply` over packages of playlists: media playlists first, then their master.
 public struct ApplyRunner: Sendable {
@@ -72,7 +73,7 @@ public struct ApplyRunner: Sendable {
         } else if let failure = title.commit() {
             let path = outcomes[failure.outcome].path
             outcomes[failure.outcome].diagnostics.append(
-                ApplyDiagnostics.unreadable(failure.error.description, at: SourceLocation(path: path, line: 1, column: 1, offset: 0)))
+                PackageDiagnostics.unreadable(failure.error.description, at: SourceLocation(path: path, line: 1, column: 1, offset: 0)))
             markNotWritten(&outcomes, because: path, except: failure.renamed)
         }
         return outcomes
@@ -371,7 +372,7 @@ public struct ApplyRunner: Sendable {
         } catch {
             var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
             outcome.diagnostics.append(
-                ApplyDiagnostics.unreadable(
+                PackageDiagnostics.unreadable(
                     error.description, at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
             return outcome
         }

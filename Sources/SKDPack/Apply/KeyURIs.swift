@@ -5,6 +5,7 @@ import SKDBytes
 import SKDFiles
 import SKDKeys
 import SKDTemplate
+import SKDValidation
 import Synchronization
 
 /// The key URIs of an `apply` run: the one way a FairPlay key gets its URI, whatever its values' sources.

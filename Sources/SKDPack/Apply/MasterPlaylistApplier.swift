@@ -2,6 +2,7 @@ import HLS
 import SKDKeys
 import SKDReportModel
 import SKDTemplate
+import SKDValidation
 
 /// Keeps a master playlist's FairPlay `EXT-X-SESSION-KEY`s equal to the FairPlay keys its media
 /// playlists use (README "What apply does", rule 6): stale ones go, missing ones are added when the template or

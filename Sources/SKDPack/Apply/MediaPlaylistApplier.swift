@@ -7,6 +7,7 @@ import SKDFiles
 import SKDKeys
 import SKDReportModel
 import SKDTemplate
+import SKDValidation
 
 /// Applies a template to one media playlist (README "What apply does", rules 1 to 5).
 ///
@@ -742,7 +743,7 @@ private struct MediaWalk {
     /// its period, would otherwise be said at every key).
     private mutating func reportOnce(_ problem: KeyTruthProblem, line: Int) {
         guard reportedTruthProblems.insert(problem.message).inserted else { return }
-        report(ApplyDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
+        report(KeyTruthDiagnostics.noKeyTruth, problem.message + "; the playlist is left as it was", line: line)
     }
 
     /// Notes that a FairPlay key is written, and keeps its value (when `key` is given) for the master.

@@ -99,16 +99,6 @@ public struct RunResult: Sendable {
     var notDone: Int? { done < total ? total - done : nil }
 }
 
-/// Where a run's report goes, playlist by playlist (``SKDReports``'s report files are one).
-public protocol ReportSink: AnyObject {
-    /// One playlist, in report order.
-    func add(_ playlist: Report.Playlist) throws
-    /// Ends the report, with what the run was.
-    func finish(run: Report.Run) throws
-    /// Leaves nothing of a report that could not be finished.
-    func discard()
-}
-
 /// How a run ended, for its exit status.
 public enum RunStatus: Sendable, Equatable {
     /// Everything done, nothing to complain of (exit 0).

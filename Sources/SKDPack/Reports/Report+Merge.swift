@@ -2,6 +2,7 @@ import SKDFiles
 import SKDKeys
 import SKDReportModel
 import SKDTemplate
+import SKDValidation
 
 /// Joining the reports of shards (`skdpack report merge`).
 extension Report {

@@ -148,13 +148,13 @@ extension ApplySettings {
             names.map { name in
                 let id = DiagnosticID(rawValue: name)
                 guard allowed.contains(id) else {
-                    let known = RuleRegistry.kind(id) != nil
+                    let known = FindingKinds.kind(id) != nil
                     throw UsageFailure(
                         "--disable \(name): "
                             + (known
                                 ? "apply lets only the reader's grammar findings pass"
                                 : "no such rule"
-                                    + (NearestName.nearest(to: name, in: RuleRegistry.allKinds.map(\.id.rawValue)).map {
+                                    + (NearestName.nearest(to: name, in: FindingKinds.all.map(\.id.rawValue)).map {
                                         " (did you mean \($0)?)"
                                     } ?? ""))
                             + "; these may be: " + allowed.map(\.rawValue).sorted().joined(separator: ", "))
@@ -204,7 +204,9 @@ extension ApplySettings {
             run.allowsSharedContentIDs = allowSharedContentID
             let reports: ReportFiles?
             do {
-                reports = reportFormats.isEmpty ? nil : try ReportFiles(reportFormats, tool: Report.Tool(version: SKDPackVersion.current))
+                reports =
+                    reportFormats.isEmpty
+                    ? nil : try ReportFiles(reportFormats, tool: Report.Tool(version: SKDPackVersion.current), rules: FindingKinds.all)
             } catch {
                 printer.print(error: "\(error)")
                 throw ExitStatus.failure

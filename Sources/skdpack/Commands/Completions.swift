@@ -3,6 +3,7 @@ import Glibc
 import SKDPack
 import SKDReports
 import SKDTemplate
+import SKDValidation
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

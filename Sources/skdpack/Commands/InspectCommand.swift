@@ -6,6 +6,7 @@ import MPEGTS
 import SKDKeys
 import SKDPack
 import SKDTemplate
+import SKDValidation
 
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

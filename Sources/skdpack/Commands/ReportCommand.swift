@@ -90,7 +90,7 @@ struct ReportMergeCommand: ParsableCommand {
                 // The shards' arguments as read back (redacted when they were written), less --shard.
                 merged.run.arguments = Self.withoutShard(merged.run.arguments.map(\.text)).map { Redacted(readBack: $0) }
                 var output = OutputSink(fd: 1, path: "<stdout>")
-                try output.write(format.encode(merged))
+                try output.write(format.encode(merged, rules: FindingKinds.all))
                 try output.flush()
                 shared = merged.keyURIsSharedByTitles
             } catch let failure as UsageFailure {

@@ -31,7 +31,7 @@ struct RulesCommand: ParsableCommand {
     }
 
     func run() throws {
-        let kinds = RuleRegistry.allKinds
+        let kinds = FindingKinds.all
         var output = OutputSink(fd: 1, path: "<stdout>")
         switch format {
         case .json:

@@ -7,6 +7,7 @@ import SKDKeys
 import SKDPack
 import SKDReports
 import SKDTemplate
+import SKDValidation
 
 struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -7,6 +7,7 @@ import SKDPack
 import SKDReportModel
 import SKDReports
 import SKDTemplate
+import SKDValidation
 
 /// What a `validate` run is asked to do, as plain values: read from the command line's words by
 /// ``ValidateFastPath``'s table (whether ArgumentParser has checked them first or not), and run the same way.
@@ -46,7 +47,9 @@ extension ValidateSettings {
             var targets = try ReportOptions.targets(reports)
             if case .report(let format) = format { targets.insert((.stream(fd: 1, name: "<stdout>"), format), at: 0) }
             do {
-                report = targets.isEmpty ? nil : try ReportFiles(targets, tool: Report.Tool(version: SKDPackVersion.current))
+                report =
+                    targets.isEmpty
+                    ? nil : try ReportFiles(targets, tool: Report.Tool(version: SKDPackVersion.current), rules: FindingKinds.all)
             } catch {
                 printer.print(error: "\(error)")
                 printer.flush()

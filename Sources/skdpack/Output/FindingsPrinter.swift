@@ -1,5 +1,6 @@
 import HLS
 import SKDPack
+import SKDValidation
 
 /// The human form of `validate`'s findings: `path:line:col: severity: message [RULE]`, the line itself and
 /// a caret under the column, playlist by playlist as they come; then one summary line.

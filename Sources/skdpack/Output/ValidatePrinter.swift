@@ -1,6 +1,7 @@
 import Glibc
 import HLS
 import SKDPack
+import SKDValidation
 
 /// What `validate` tells as it goes: the human form of each playlist's findings on standard output (when
 /// asked for: a report goes there otherwise), notes and a progress bar on standard error.

@@ -5,8 +5,8 @@ import SKDKeys
 /// patterns (and equal to any `--var` given, to the title's own values with `--catalog` or
 /// `--path-pattern`, and to its key period's own, `kid` and `key_index`, as `apply` renders them): a title
 /// packaged by hand, missed by a migration, or given another title's or another period's key, shows up.
-struct TemplateMatchRule: ValidationRule {
-    static let kind = DiagnosticKind(
+package struct TemplateMatchRule: ValidationRule {
+    package static let kind = DiagnosticKind(
         id: "TPL-key-mismatch", severity: .error,
         summary: "A FairPlay key URI is not one the given template makes (form, variable patterns, values given).",
         specSection: "4.3.2.4")

@@ -280,6 +280,6 @@ extension PlaylistValidation {
     public static func unreadable(_ error: IOError) -> PlaylistValidation {
         let location = SourceLocation(path: error.path, line: 1, column: 1, offset: 0)
         return PlaylistValidation(
-            path: error.path, kind: .unknown, diagnostics: [ApplyDiagnostics.unreadable(error.description, at: location)])
+            path: error.path, kind: .unknown, diagnostics: [PackageDiagnostics.unreadable(error.description, at: location)])
     }
 }

@@ -47,26 +47,11 @@ public enum RuleRegistry {
         [
             PackageDiagnostics.unsafeReference, PackageDiagnostics.rootRelativeReference, PackageDiagnostics.missingReference,
             PackageDiagnostics.masterReference,
-            ApplyDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind,
+            PackageDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind,
             KeyMapRule.unknownKind, RunKeyMap.kind, RunKeyMap.notComparedKind,
         ] + PackageValidator.rules.flatMap(\.kinds)
-
-    /// Every kind of finding skdpack makes, in id order: the reader's, the rules', the package's, and those
-    /// of `apply` (which reports carry, SARIF with their help text).
-    public static let allKinds: [DiagnosticKind] = {
-        var byID: [DiagnosticID: DiagnosticKind] = [:]
-        for kind in ParseDiagnostics.all + playlistRules.map({ $0.kind }) + packageKinds + ApplyDiagnostics.all {
-            byID[kind.id] = kind
-        }
-        return byID.values.sorted { $0.id < $1.id }
-    }()
 
     /// The kinds `validate` makes (what `--disable` accepts).
     public static let validationKinds: [DiagnosticKind] =
         (ParseDiagnostics.all + playlistRules.map { $0.kind } + packageKinds).sorted { $0.id < $1.id }
-
-    /// The kind with id `id`, if there is one.
-    public static func kind(_ id: DiagnosticID) -> DiagnosticKind? {
-        allKinds.first { $0.id == id }
-    }
 }

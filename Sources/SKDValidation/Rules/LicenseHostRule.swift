@@ -5,8 +5,8 @@ import SKDTemplate
 /// The https license URL a player derives from an `skd://host/…` URI must point at a server the operator
 /// trusts (`--allow-host`, or the template's `allow_hosts`): a typo'd or stale host sends every license
 /// request of the title somewhere else.
-struct LicenseHostRule: ValidationRule {
-    static let kind = DiagnosticKind(
+package struct LicenseHostRule: ValidationRule {
+    package static let kind = DiagnosticKind(
         id: "TPL-host-not-allowed", severity: .error,
         summary:
             "The https license URL derived from a FairPlay key URI is on a host not allowed (hosts given, the template's allow_hosts).",

@@ -4,7 +4,7 @@ import SKDKeys
 /// Every FairPlay key period must have exactly one key in the key server's document for the playlist's
 /// track: none (no rule selects it) or two (rules overlap) is a document the packager cannot follow.
 struct CPIXNoKeyRule: ValidationRule {
-    static let kind = ApplyDiagnostics.noKeyTruth
+    static let kind = KeyTruthDiagnostics.noKeyTruth
 
     static let tags: Set<TagName>? = []
     static let keyTruth: KeyTruthSource? = .cpix

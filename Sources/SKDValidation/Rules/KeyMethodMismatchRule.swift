@@ -2,8 +2,8 @@ import HLS
 
 /// Keys of different KEYFORMAT may apply to one segment only "if they ultimately produce the same
 /// decryption key": with different METHODs they cannot, and the segment plays under one system only.
-struct KeyMethodMismatchRule: ValidationRule {
-    static let kind = DiagnosticKind(
+package struct KeyMethodMismatchRule: ValidationRule {
+    package static let kind = DiagnosticKind(
         id: "KEY-method-mismatch", severity: .error,
         summary: "Keys of different KEYFORMAT in force on the same segment have different METHODs.",
         specSection: "4.3.2.4")

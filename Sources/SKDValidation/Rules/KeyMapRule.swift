@@ -8,7 +8,13 @@ import SKDReportModel
 /// else a `KEYID` of the period's key tags; where neither is there, nobody here can tell, and nothing is said.
 /// Run over a title (a master's media playlists, or one media playlist alone); `apply` keeps the same map
 /// while it writes (``KeyMap/Conflict/kind(writing:)``).
-enum KeyMapRule {
+package enum KeyMapRule {
+    /// Said by `apply`, which would write the one URI: the map it keeps as it writes refuses it.
+    public static let rotationFoldedKind = DiagnosticKind(
+        id: "TPL-rotation-folded", severity: .error,
+        summary: "Two key periods in a row have different keys but the template gives them one URI: a player keeps the "
+            + "first period's key for both.",
+        specSection: "4.3.2.4")
     static let uriTwoKeysKind = DiagnosticKind(
         id: "FPS-uri-two-keys", severity: .error,
         summary: "One FairPlay URI stands for two content keys (their KEYIDs or key truth differ): the license server "
@@ -63,16 +69,16 @@ enum KeyMapRule {
 extension KeyMap.Conflict {
     /// The finding a conflict is: `writing`, met by `apply` while it renders (a template that folds two
     /// keys into one URI is `TPL-rotation-folded`), else by `validate`.
-    func kind(writing: Bool) -> DiagnosticKind {
+    package func kind(writing: Bool) -> DiagnosticKind {
         switch self {
-        case .oneURIForTwoKeys: writing ? ApplyDiagnostics.rotationFolded : KeyMapRule.uriTwoKeysKind
+        case .oneURIForTwoKeys: writing ? KeyMapRule.rotationFoldedKind : KeyMapRule.uriTwoKeysKind
         case .twoURIsForOneKey: KeyMapRule.keyTwoURIsKind
         }
     }
 
     /// What it says, at the second place: both periods and their evidence, never the URI (it may hold a
     /// token); `writing`: what to put in the template, whose variables are `variables`.
-    func message(writing: Bool, variables: [String] = []) -> String {
+    package func message(writing: Bool, variables: [String] = []) -> String {
         switch self {
         case .oneURIForTwoKeys(let first, let second):
             let what = writing ? "yet the template gives both one URI" : "yet both have this FairPlay URI"
@@ -124,8 +130,8 @@ extension KeyMap.Conflict {
 /// title is held to the titles read before it, in the run's order (its findings are made before it is
 /// shown, so a run's output still streams): the same URI for another KEYID, or with nothing that says the
 /// key is shared, is an error at the later title's key line, naming the earlier one.
-struct RunKeyMap {
-    static let kind = DiagnosticKind(
+package struct RunKeyMap {
+    package static let kind = DiagnosticKind(
         id: "FPS-uri-two-titles", severity: .error,
         summary: "Two titles use one FairPlay URI and nothing says they share its key (their KEYIDs differ, or they "
             + "have none): the license server answers one key, so one title plays with the other's.",
@@ -133,13 +139,15 @@ struct RunKeyMap {
 
     /// What a merge of shards' reports could not hold to this rule: a URI with a token has no digest in a
     /// report (``Report/KeyURI``).
-    static let notComparedKind = DiagnosticKind(
+    package static let notComparedKind = DiagnosticKind(
         id: "FPS-uri-not-compared", severity: .info,
         summary: "Merged reports: FairPlay URIs that hold a token carry no digest, so the titles of different shards "
             + "are not held to one another on them (titles run in one job are).",
         specSection: "skdpack: a report keeps no digest a token could be guessed against")
 
     private var byURI: [UInt64: (title: String, evidence: KeyEvidence?, place: KeyMap.Place)] = [:]
+
+    package init() {}
 
     /// The findings of `title`'s playlists against the titles noted before, then noted.
     mutating func check(_ playlists: [PlaylistValidation], title: String) -> [Diagnostic] {
@@ -164,7 +172,7 @@ struct RunKeyMap {
 
     /// What the finding says, at the later title's key: the other title's key (`other`, its place) and the
     /// key ids that tell the two keys, where both have one.
-    static func message(other: String, ours: String?, theirs: String?) -> String {
+    package static func message(other: String, ours: String?, theirs: String?) -> String {
         let why =
             if let ours, let theirs {
                 "for another key (KEYID 0x\(ours) here, KEYID 0x\(theirs) there)"

@@ -53,7 +53,7 @@ public struct ValidationRunner: Sendable {
 
     /// A title's playlists held to the titles of the run before it (``RunKeyMap``): each finding given to
     /// the playlist it is about, unless the rule is disabled. (Its messages name places and KEYIDs, never a URI.)
-    func heldToTheRun(_ playlists: [PlaylistValidation], title: String, keys: inout RunKeyMap) -> [PlaylistValidation] {
+    package func heldToTheRun(_ playlists: [PlaylistValidation], title: String, keys: inout RunKeyMap) -> [PlaylistValidation] {
         guard options.findingPolicy.keeps(RunKeyMap.kind.id) else { return playlists }
         let findings = keys.check(playlists, title: title)
         guard !findings.isEmpty else { return playlists }

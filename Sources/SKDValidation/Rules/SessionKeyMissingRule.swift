@@ -5,8 +5,8 @@ import SKDKeys
 /// title whose master was left as it was), a media key it leaves out is fetched only when playback
 /// reaches it: a stall at a key rotation, or at start on the rendition that uses it. A warning, since
 /// announcing only the first key of a rotation is a choice some operators make.
-enum SessionKeyMissingRule {
-    static let kind = DiagnosticKind(
+package enum SessionKeyMissingRule {
+    package static let kind = DiagnosticKind(
         id: "PKG-session-key-missing", severity: .warning,
         summary: "A master announces session keys, but not every FairPlay key its media playlists use.",
         specSection: "4.3.4.5")

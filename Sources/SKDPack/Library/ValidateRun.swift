@@ -1,6 +1,7 @@
 import HLS
 import SKDFiles
 import SKDReportModel
+import SKDValidation
 
 /// The `validate` use case, whole: a library's playlists discovered and sharded, every package validated
 /// (in parallel, its results handed on in order), an input that could not be read reported as a playlist
