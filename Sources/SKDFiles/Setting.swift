@@ -28,6 +28,22 @@ public enum Setting: String, Sendable, CaseIterable {
     case root
     /// Letting several titles share a content id.
     case allowSharedContentID
+    /// The template the keys' URIs are made or checked by.
+    case template
+    /// The catalogue of values per title.
+    case catalog
+    /// Where the KID comes from (the init segments).
+    case kidFrom
+    /// Checking the keys against the init segments.
+    case media
+    /// The most an init segment is read of.
+    case maximumInitSize
+    /// A rule not to run.
+    case disabledRule
+    /// Where the rules are listed.
+    case ruleList
+    /// The longest key URI allowed.
+    case maximumURILength
 
     /// The setting in plain words, for library users.
     public var plainWords: String {
@@ -45,6 +61,14 @@ public enum Setting: String, Sendable, CaseIterable {
         case .elsewhere: "a directory or standard output"
         case .root: "the web server's document root"
         case .allowSharedContentID: "the setting that lets titles share a content id"
+        case .template: "the template"
+        case .catalog: "the catalogue"
+        case .kidFrom: "the KID's source"
+        case .media: "the setting that checks the init segments"
+        case .maximumInitSize: "the init segment size limit"
+        case .disabledRule: "a rule disabled"
+        case .ruleList: "RuleRegistry.validationKinds"
+        case .maximumURILength: "the key URI length limit"
         }
     }
 }

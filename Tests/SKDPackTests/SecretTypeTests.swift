@@ -227,7 +227,9 @@ struct SecretTypeTests {
     static let reviewedUnknownSecrets: [String: (count: Int, reason: String)] = [
         "Sources/SKDPack/Reports/Report+Merge.swift": (2, "messages made of a merged report's own redacted fields and counts"),
         "Sources/SKDPack/Apply/KeyFormatVersion.swift": (3, "an EXT-X-VERSION line: a number"),
-        "Sources/skdpack/Commands/TemplateOptions.swift": (1, "usage failures, which show no value given (TemplateOptions.checked)"),
+        "Sources/skdpack/Commands/TemplateOptions.swift": (
+            2, "usage failures and the Planner's request problems, which show no value given (Planner.checked)"
+        ),
         "Sources/skdpack/Commands/ReportCommand.swift": (1, "a merged report's finding, read back redacted"),
         "Sources/skdpack/Commands/TemplatesCommand.swift": (5, "the shipped templates' text, and a template file's own problems"),
         "Sources/skdpack/SKDPackCommand.swift": (1, "ArgumentParser's usage message, which echoes no String option's value"),

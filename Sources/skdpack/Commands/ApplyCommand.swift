@@ -171,18 +171,18 @@ extension ApplySettings {
             let printer = DiagnosticPrinter()
             defer { printer.flush() }
             let destination = try self.destination()
+            var values = ValuesRequest()
+            (values.values, values.valueFiles, values.catalog, values.pathPattern, values.match) =
+                (variables, variableFiles, catalog, pathPattern, match)
             var options = ApplyOptions(
-                template: try TemplateOptions.keyTemplate(of: template),
-                variables: try TemplateOptions.sources(
-                    given: try TemplateOptions.given(variables: variables, files: variableFiles), catalog: catalog,
-                    pathPattern: pathPattern, match: match),
+                template: try Planner.keyTemplate(template, names: .commandLine),
+                variables: try Planner.variableSources(values, names: .commandLine),
                 assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
-            options.variables.fromFiles = TemplateOptions.names(ofFiles: variableFiles)
             options.readerOptions = try self.input.reader(options.readerOptions)
             options.readerOptions.parsesEveryTag = false
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             options.keepsChangeDetails = !reportFormats.isEmpty
-            options.keyTruth = try KeyTruthOptions.apply(cpix: cpix, kidFrom: kidFrom, maxInitSize: maxInitSize)
+            options.keyTruth = try Planner.applyKeyTruth(cpix: cpix, kidFrom: kidFrom, maximumInitSize: maxInitSize, names: .commandLine)
             options.ignoredFindings = try Self.ignoredFindings(disabledRules)
             guard lockWait >= 0, lockWait.isFinite else {
                 throw UsageFailure("--lock-wait \(lockWait): give a number of seconds, 0 or more")

@@ -39,8 +39,8 @@ struct RenderCommand: ParsableCommand {
 
     func run() throws {
         try reportingUsage {
-            let definition = try templateOptions.keyTemplate().definition
-            let sources = try templateOptions.sources()
+            let definition = try Planner.keyTemplate(templateOptions.template, names: .commandLine).definition
+            let sources = try Planner.variableSources(templateOptions.values, names: .commandLine)
             let identity = PlaylistIdentity(path: playlist)
             // A --var for no variable of the template is a typo, said as apply says it.
             let names = definition.uri.variableNames

@@ -17,6 +17,14 @@ extension SettingNames {
         case .elsewhere: "--output DIR or standard output"
         case .root: "--root DIR"
         case .allowSharedContentID: "--allow-shared-content-id"
+        case .template: "--template"
+        case .catalog: "--catalog"
+        case .kidFrom: "--kid-from"
+        case .media: "--media"
+        case .maximumInitSize: "--max-init-size"
+        case .disabledRule: "--disable"
+        case .ruleList: "skdpack rules"
+        case .maximumURILength: "--max-uri-length"
         }
     }
 }

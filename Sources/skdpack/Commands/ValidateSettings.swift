@@ -82,56 +82,14 @@ extension ValidateSettings {
     }
 
     private func validationOptions() throws -> ValidationOptions {
-        var options = ValidationOptions()
-        // (The rules' ids are gathered only to check a --disable: start-up pays for what a run uses.)
-        let known = disabledRules.isEmpty ? [] : Set(RuleRegistry.validationKinds.map(\.id))
-        for rule in disabledRules {
-            guard known.contains(DiagnosticID(rawValue: rule)) else {
-                let nearest = NearestName.nearest(to: rule, in: known.map(\.rawValue).sorted()).map { "; did you mean \($0)?" } ?? ""
-                throw UsageFailure("--disable \(rule): no such rule\(nearest) (skdpack rules lists them)")
-            }
-            options.disabledRules.insert(DiagnosticID(rawValue: rule))
-        }
-        guard maxURILength > 0 else { throw UsageFailure("--max-uri-length must be a positive number of bytes") }
-        options.maximumURILength = maxURILength
-        options.warningsAsErrors = warningsAsErrors
-        options.reader = try input.reader(options.reader)
-        guard maxInitSize > 0 else { throw UsageFailure("--max-init-size must be positive") }
-        options.checksMedia = media
-        options.checksSegments = segments
-        options.keyTruth = KeyTruth(
-            documents: try KeyTruthOptions.documents(cpix), initSegments: InitSegmentStore(limit: maxInitSize))
-        var pinned: [String: String] = [:]
-        let given = try TemplateOptions.given(variables: variables, files: variableFiles)
-        for (name, value) in given { pinned[name] = value }
-        let fromFiles = TemplateOptions.names(ofFiles: variableFiles)
-        options.fromFiles = fromFiles
-        options.allowHosts = allowHosts
-        if let template {
-            let definition = try TemplateOptions.keyTemplate(of: template).definition
-            for name in pinned.keys where !definition.uri.variableNames.contains(name) {
-                throw UsageFailure(
-                    "\(fromFiles.contains(name) ? "--var-file" : "--var") \(name): the template \(definition.name) has no variable \(name)"
-                        + (NearestName.nearest(to: name, in: definition.uri.variableNames).map { "; did you mean \($0)?" } ?? "")
-                        + " (its variables: \(definition.uri.variableNames.joined(separator: ", ")))"
-                )
-            }
-            do {
-                options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned, names: .commandLine)
-            } catch {
-                throw UsageFailure("--template \(template): \(error)")
-            }
-            options.allowHosts += definition.allowHosts
-        } else if !pinned.isEmpty {
-            throw UsageFailure("--var needs --template: the values are checked against the keys it makes")
-        }
-        if catalog != nil || pathPattern != nil {
-            guard template != nil else {
-                throw UsageFailure(
-                    "\(catalog != nil ? "--catalog" : "--path-pattern") needs --template: the values are checked against the keys it makes")
-            }
-            options.titleValues = try TemplateOptions.sources(given: [], catalog: catalog, pathPattern: pathPattern, match: nil)
-        }
-        return options
+        var request = ValidateRequest()
+        (request.disabledRules, request.warningsAsErrors, request.maximumURILength, request.template) =
+            (disabledRules, warningsAsErrors, maxURILength, template)
+        (request.values.values, request.values.valueFiles, request.values.catalog, request.values.pathPattern) =
+            (variables, variableFiles, catalog, pathPattern)
+        (request.allowHosts, request.media, request.segments, request.cpix, request.maximumInitSize) =
+            (allowHosts, media, segments, cpix, maxInitSize)
+        request.reader = try input.reader(request.reader)
+        return try Planner.validation(request, names: .commandLine)
     }
 }

@@ -1,0 +1,65 @@
+import CPIX
+import HLS
+import MP4
+import SKDFiles
+import SKDKeys
+import SKDTemplate
+import SKDValidation
+
+/// A request the ``Planner`` cannot turn into a run: the setting to change and why, in words that name the
+/// settings as the caller's ``SettingNames`` do (`--var-file token: … is empty` from `skdpack`). The value
+/// of a variable is never in it (it may be a secret).
+public struct RequestProblem: Error, Sendable, CustomStringConvertible {
+    /// The setting to change.
+    public var setting: Setting
+    public var message: String
+    public var description: String { message }
+
+    public init(_ setting: Setting, _ message: String) {
+        (self.setting, self.message) = (setting, message)
+    }
+}
+
+/// The values a run's key URIs take and where they come from, as the caller gave them: plain words, as a
+/// command line has them (`NAME=VALUE`, `NAME=FILE`, paths, patterns); the ``Planner`` reads and checks them.
+public struct ValuesRequest: Sendable, Equatable {
+    /// Values for the whole run, `NAME=VALUE`.
+    public var values: [String] = []
+    /// Values for the whole run read from files, `NAME=FILE` (a file's text, one final newline dropped).
+    public var valueFiles: [String] = []
+    /// A catalogue (CSV with a header row, or JSON) of values per title.
+    public var catalog: String?
+    /// A regular expression whose named groups, matched on each playlist's path, are values.
+    public var pathPattern: String?
+    /// A regular expression whose named groups, matched on each old FairPlay key URI, are values.
+    public var match: String?
+
+    public init() {}
+}
+
+/// What a `validate` run is asked to do, as plain values; ``Planner/validation(_:names:)`` makes its
+/// ``ValidationOptions`` of them, or says which setting is wrong.
+public struct ValidateRequest: Sendable {
+    /// Rule ids not to run.
+    public var disabledRules: [String] = []
+    public var warningsAsErrors = false
+    public var maximumURILength = ValidationOptions().maximumURILength
+    /// The template the FairPlay keys are held to: a shipped name, a template file or an inline URI template.
+    public var template: String?
+    /// The values the template's keys take (``ValuesRequest/match`` has no use here).
+    public var values = ValuesRequest()
+    /// Hosts a key URI may name besides the template's.
+    public var allowHosts: [String] = []
+    /// Check the keys against the init segments (`MEDIA` rules).
+    public var media = false
+    /// Read the media segments (`SEG` rules).
+    public var segments = false
+    /// CPIX documents, or directories of them, the keys are checked against.
+    public var cpix: [String] = []
+    /// The most an init segment is read of.
+    public var maximumInitSize = InitSegmentFile.defaultLimit
+    /// The reader's limits.
+    public var reader = ReaderOptions()
+
+    public init() {}
+}

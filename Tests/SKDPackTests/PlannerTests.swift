@@ -1,0 +1,74 @@
+import Foundation
+import SKDFiles
+import SKDPack
+import Testing
+
+/// The Planner turns a request into a run's options or into a problem that names the setting to change,
+/// in the caller's words for it: every problem names its own setting, through the names given (no flag
+/// of skdpack's unless the caller's names are its flags).
+@Suite("requests: the Planner's problems name their setting")
+struct PlannerTests {
+    /// Names each setting so that a message shows which it named.
+    static let marked = SettingNames { "<\($0.rawValue)>" }
+
+    static func scratchFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-planner-\(UUID().uuidString)").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Requests each wrong in one way, with the setting the problem must name.
+    static func wrongRequests() throws -> [(ValidateRequest, Setting)] {
+        var cases: [(ValidateRequest, Setting)] = []
+        func request(_ change: (inout ValidateRequest) -> Void) -> ValidateRequest {
+            var request = ValidateRequest()
+            change(&request)
+            return request
+        }
+        let empty = try scratchFile("")
+        cases.append((request { $0.disabledRules = ["FPS-metod"] }, .disabledRule))
+        cases.append((request { $0.maximumURILength = 0 }, .maximumURILength))
+        cases.append((request { $0.maximumInitSize = -1 }, .maximumInitSize))
+        cases.append((request { $0.values.values = ["entitlement_url=https://lic.example.com"] }, .values))
+        cases.append((request { $0.template = "entitlment" }, .template))
+        cases.append((request { ($0.template, $0.values.values) = ("entitlement", ["bad name=1"]) }, .values))
+        cases.append((request { ($0.template, $0.values.values) = ("entitlement", ["entitlement_ur=https://x"]) }, .values))
+        cases.append((request { ($0.template, $0.values.valueFiles) = ("entitlement", ["token=\(empty)"]) }, .valueFiles))
+        cases.append((request { ($0.template, $0.values.valueFiles) = ("entitlement", ["token=/no/such/file"]) }, .valueFiles))
+        cases.append((request { ($0.template, $0.values.values) = ("entitlement", ["content_id=a\"b"]) }, .values))
+        cases.append((request { ($0.template, $0.values.catalog) = ("entitlement", "/no/such/catalog.csv") }, .catalog))
+        cases.append((request { $0.values.catalog = "/no/such/catalog.csv" }, .catalog))
+        cases.append((request { ($0.template, $0.values.pathPattern) = ("entitlement", "(?<x") }, .pathPattern))
+        cases.append((request { $0.cpix = ["/no/such/keys.xml"] }, .cpix))
+        return cases
+    }
+
+    @Test("every wrong request is refused naming its own setting, in the caller's words")
+    func problemsNameTheirSetting() throws {
+        for (request, setting) in try Self.wrongRequests() {
+            do {
+                _ = try Planner.validation(request, names: Self.marked)
+                Issue.record("not refused: \(setting)")
+            } catch {
+                #expect(error.setting == setting, "\(error.message)")
+                #expect(error.message.hasPrefix("<\(setting.rawValue)>"), "\(error.message)")
+            }
+            // In plain words (the default names) no flag of skdpack's shows.
+            do {
+                _ = try Planner.validation(request, names: SettingNames())
+            } catch {
+                #expect(!error.message.contains("--"), "\(error.message)")
+            }
+        }
+    }
+
+    @Test("a request right in every way plans a run")
+    func rightRequest() throws {
+        var request = ValidateRequest()
+        (request.template, request.values.values, request.disabledRules) =
+            ("entitlement", ["entitlement_url=https://lic.example.com/fps"], ["FPS-method"])
+        let options = try Planner.validation(request, names: Self.marked)
+        #expect(options.templateMatcher?.definition.name == "entitlement")
+        #expect(options.disabledRules.map(\.rawValue) == ["FPS-method"])
+    }
+}
