@@ -45,6 +45,23 @@ struct ValidateCommandTests {
         #expect(result.stdoutText == "1 playlist checked: 0 errors, 0 warnings, 0 notes\n")
     }
 
+    @Test("a path that is not there is said once, counted apart from the playlists checked, and failed in the report; exit 2")
+    func missingPath() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("title.m3u8", Self.media(Self.brokenKey.replacingOccurrences(of: "AES-128", with: "SAMPLE-AES")))
+        let missing = scratch.path("lib/movie-z")
+        let report = scratch.path("report.json")
+        let result = try SKDPackRunner.run(["validate", "--report", report, missing, scratch.path("title.m3u8")])
+        #expect(result.status == 2)
+        #expect(result.stderr.components(separatedBy: "movie-z").count == 2, "once: \(result.stderr)")
+        #expect(!result.stdoutText.contains("movie-z"), "no finding at a line of a file that is not there: \(result.stdoutText)")
+        #expect(result.stdoutText == "1 playlist checked: 0 errors, 0 warnings, 0 notes; 1 path not read\n")
+        // The report keeps it as a playlist that failed: a CI view shows it red.
+        let json = try scratch.text("report.json")
+        #expect(json.contains("movie-z") && json.contains("PKG-unreadable"))
+    }
+
     @Test("--disable turns a rule off; an unknown rule is a usage error (exit 2)")
     func disable() throws {
         let scratch = try Scratch()

@@ -28,34 +28,34 @@ public struct ValidateRun: Sendable {
         var errors = false
         let runner = ValidationRunner(options: options)
         var runKeys = RunKeyMap()
-        func add(_ validation: PlaylistValidation, package: String) throws {
+        func add(_ validation: PlaylistValidation, package: String, unread: IOError? = nil) throws {
             let validation = Self.shown(validation, as: job.shown(validation.path))
             if validation.count(.error) > 0 { errors = true }
             try report?.add(
                 Report.Playlist(validation, package: job.shown(package), redaction: options.redaction.adding(validation.redaction)))
-            observer.validated(validation)
+            // An input not read is told once, as what it is, and counted apart from the playlists checked.
+            if let unread { observer.notRead(unread) } else { observer.validated(validation) }
         }
         do {
             // An input that is not there, or holds no playlist, is in the report as a playlist that failed:
             // a CI view of the report shows it red, not a green run over less than was asked.
             for problem in job.discovery.problems {
-                observer.note(problem.description)
-                try add(.unreadable(problem), package: problem.path)
+                try add(.unreadable(problem), package: problem.path, unread: problem)
             }
             // Package by package, each package's playlists by path: the order of reports.
             result.done = try job.run(jobs: library.jobs, stop: stop) {
                 runner.run($0)
             } consume: { package in
-                var playlists = runner.heldToTheRun(package.playlists, title: AtomicFile.directory(of: package.package), keys: &runKeys)
-                for problem in package.unreadable {
-                    observer.note(problem.description)
-                    // In the report too, as a playlist that failed, with the reason.
-                    playlists.append(.unreadable(problem))
+                let playlists = runner.heldToTheRun(package.playlists, title: AtomicFile.directory(of: package.package), keys: &runKeys)
+                // A playlist not read is in the report too, as a playlist that failed, with the reason.
+                let entries =
+                    playlists.map { ($0, nil as IOError?) } + package.unreadable.map { (PlaylistValidation.unreadable($0), $0) }
+                for (playlist, unread) in entries.sorted(by: { $0.0.path < $1.0.path }) {
+                    try add(playlist, package: package.package, unread: unread)
                 }
-                for playlist in playlists.sorted(by: { $0.path < $1.path }) { try add(playlist, package: package.package) }
                 unreadable += package.unreadable.count
-                observer.progress(done: playlists.count, of: job.total)
-                return playlists.count
+                observer.progress(done: entries.count, of: job.total)
+                return entries.count
             }
             if let links = job.discovery.skippedLinksNote(library.names) { observer.note(links) }
             try report?.finish(run: describe(result.notDone))
@@ -86,6 +86,14 @@ public protocol ValidateObserver {
     func note(_ message: String)
     /// A playlist's results, in report order, its paths as the user gave them.
     func validated(_ validation: PlaylistValidation)
+    /// An input, or a playlist of a package, that could not be read (the report has it as a playlist that
+    /// failed).
+    func notRead(_ problem: IOError)
     /// `playlists` more of `total` are done.
     func progress(done playlists: Int, of total: Int)
+}
+
+extension ValidateObserver {
+    /// Told as a note, by default.
+    public func notRead(_ problem: IOError) { note(problem.description) }
 }

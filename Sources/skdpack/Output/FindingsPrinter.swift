@@ -43,8 +43,8 @@ struct FindingsPrinter {
 
     /// The summary line: `3 playlists checked: 1 error, 2 warnings, 0 notes`, and with `--segments` how
     /// many segments were read and how much of them.
-    func finish(to output: inout OutputSink) throws(IOError) {
-        var line = Self.summary(playlists: playlists, counts)
+    func finish(to output: inout OutputSink, notRead: Int) throws(IOError) {
+        var line = Self.summary(playlists: playlists, counts, notRead: notRead)
         if let segments {
             line +=
                 "; \(segments.read) segment\(segments.read == 1 ? "" : "s") read, \(Self.bytes(segments.bytesRead)) of "
@@ -67,9 +67,10 @@ struct FindingsPrinter {
         return "\(tenths / 10).\(tenths % 10) \(units[unit - 1])"
     }
 
-    static func summary(playlists: Int, _ counts: [Severity: Int]) -> String {
+    static func summary(playlists: Int, _ counts: [Severity: Int], notRead: Int) -> String {
         func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         return "\(counted(playlists, "playlist")) checked: \(counted(counts[.error] ?? 0, "error")), "
             + "\(counted(counts[.warning] ?? 0, "warning")), \(counted(counts[.info] ?? 0, "note"))"
+            + (notRead > 0 ? "; \(notRead) \(notRead == 1 ? "path" : "paths") not read" : "")
     }
 }

@@ -18,6 +18,8 @@ final class ValidatePrinter: ValidateObserver {
     /// goes to standard error then (a CI log shows what the run found, the report its details).
     private var playlists = 0
     private var counts: [Severity: Int] = [:]
+    /// Inputs and playlists that could not be read: said once each, and counted in the summary.
+    private var notRead = 0
 
     init(printer: DiagnosticPrinter, findings: FindingsPrinter?, spooled: String?, progress: Bool) {
         self.printer = printer
@@ -27,6 +29,11 @@ final class ValidatePrinter: ValidateObserver {
     }
 
     func note(_ message: String) { printer.print(error: message) }
+
+    func notRead(_ problem: IOError) {
+        notRead += 1
+        note(problem.description)
+    }
 
     func validated(_ validation: PlaylistValidation) {
         if findings == nil {
@@ -49,10 +56,10 @@ final class ValidatePrinter: ValidateObserver {
     func finish() {
         progressBar?.finish()
         if findings == nil {
-            printer.print(message: printer.redaction.redacted(FindingsPrinter.summary(playlists: playlists, counts)))
+            printer.print(message: printer.redaction.redacted(FindingsPrinter.summary(playlists: playlists, counts, notRead: notRead)))
         }
         do {
-            try findings?.finish(to: &sink)
+            try findings?.finish(to: &sink, notRead: notRead)
             try sink.flush()
         } catch {
             printer.print(error: "\(error)")
