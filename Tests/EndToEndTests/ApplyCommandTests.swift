@@ -216,6 +216,41 @@ struct ApplyCommandTests {
         #expect(result.stderr.contains("apply: 9 playlists read, 8 changed, 1 unchanged, 0 failed"))
     }
 
+    @Test("--diff of a title one of whose playlists fails shows no hunk: the title is changed whole or not at all")
+    func diffOfAFailedTitle() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        func key(_ kid: String) -> String {
+            "#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"skd://old/\(kid)\",KEYFORMAT=\"com.apple.streamingkeydelivery\",KEYID=0x\(kid)"
+        }
+        let one = String(repeating: "1", count: 32)
+        let two = String(repeating: "2", count: 32)
+        func media(_ keys: [String]) -> String {
+            "#EXTM3U\n#EXT-X-VERSION:5\n#EXT-X-TARGETDURATION:6\n"
+                + keys.enumerated().map { "\($0.element)\n#EXTINF:6,\ns\($0.offset).ts\n" }.joined() + "#EXT-X-ENDLIST\n"
+        }
+        try FileManager.default.createDirectory(atPath: scratch.path("t"), withIntermediateDirectories: true)
+        try scratch.write("t/360p.m3u8", media([key(one)]))
+        try scratch.write("t/720p.m3u8", media([key(one), key(two)]))
+        try scratch.write(
+            "t/master.m3u8",
+            "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000\n360p.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2000000\n720p.m3u8\n")
+        // One URI for the title where 720p's key rotates: 720p fails, so 360p would not change either.
+        let arguments = [
+            "apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--var", "content_id=t",
+        ]
+        let diff = try SKDPackRunner.run(arguments + ["--diff", scratch.path("t")])
+        #expect(diff.status == 1, "\(diff.stderr)")
+        #expect(diff.stderr.contains("[TPL-rotation-folded]"), "\(diff.stderr)")
+        #expect(diff.stdoutText.isEmpty, "no hunk of a title left as it was: \(diff.stdoutText)")
+        // The same title with a URI per key: its hunks, every playlist's.
+        let fixed = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement-kid", "--var", "entitlement_url=https://lic.example.com/fps", "--var", "content_id=t"]
+                + ["--diff", scratch.path("t")])
+        #expect(fixed.status == 0, "\(fixed.stderr)")
+        #expect(fixed.stdoutText.contains("+++ b/360p.m3u8") && fixed.stdoutText.contains("+++ b/720p.m3u8"), "\(fixed.stdoutText)")
+    }
+
     @Test("a key inserted into clear media (--assume-encrypted) is counted once, as written, in the summary and the report")
     func clearMediaInsertionCountedOnce() throws {
         let scratch = try Scratch()

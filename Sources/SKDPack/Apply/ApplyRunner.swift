@@ -63,13 +63,26 @@ public struct ApplyRunner: Sendable {
             }
         }
         defer { withExtendedLifetime(lock) {} }
-        let title = TitleWrite(inPlace: destination == .inPlace)
+        let diff: AtomicFile?
+        do {
+            diff = destination == .diff ? try AtomicFile(target: stream!.temporaryDirectory + "/skdpack-diff.patch") : nil
+        } catch {
+            return notRead(package, error)
+        }
+        let title = TitleWrite(inPlace: destination == .inPlace, diff: diff)
         var outcomes = applyAll(package, title: title)
         let failed = outcomes.filter(\.failed).map(\.path)
         if let first = failed.first {
             title.discard()
             let culprit = first + (failed.count > 1 ? " and \(failed.count - 1) more" : "")
             markNotWritten(&outcomes, because: culprit, except: [])
+        } else if let diff {
+            // The title's hunks, now that it is known whole.
+            do {
+                try diff.copy(to: stream!.fd, path: stream!.name)
+            } catch {
+                return notRead(package, error)
+            }
         } else if let failure = title.commit() {
             let path = outcomes[failure.outcome].path
             outcomes[failure.outcome].diagnostics.append(
@@ -77,6 +90,16 @@ public struct ApplyRunner: Sendable {
             markNotWritten(&outcomes, because: path, except: failure.renamed)
         }
         return outcomes
+    }
+
+    /// Every playlist of `package` failed with `error` (its diff could not be held or shown).
+    private func notRead(_ package: PlaylistPackage, _ error: IOError) -> [PlaylistOutcome] {
+        (package.media + [package.master].compactMap { $0 }).map { file in
+            var outcome = PlaylistOutcome(path: file.path, kind: .unknown)
+            outcome.diagnostics.append(
+                PackageDiagnostics.unreadable(error.description, at: SourceLocation(path: file.path, line: 1, column: 1, offset: 0)))
+            return outcome
+        }
     }
 
     /// Says, on each playlist of a title that would have been written and was not, which one stopped it:
@@ -198,7 +221,7 @@ public struct ApplyRunner: Sendable {
                 var plan = first.followUp ?? MediaPlaylistApplier.Plan()
                 if first.versionDigitOffset != nil { plan.raiseVersion = true }
                 var emitter = DiffEmitter(
-                    sink: OutputSink(fd: stream!.fd, path: stream!.name), path: file.relativePath,
+                    sink: OutputSink(fd: title.diff!.fd, path: stream!.name), path: file.relativePath,
                     redaction: options.redaction.adding(first.outcome.secretValues))
                 let second = try applier.pass(
                     try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
@@ -287,7 +310,7 @@ public struct ApplyRunner: Sendable {
             case .diff:
                 guard survey.outcome.changed else { break }
                 var emitter = DiffEmitter(
-                    sink: OutputSink(fd: stream!.fd, path: stream!.name), path: file.relativePath,
+                    sink: OutputSink(fd: title.diff!.fd, path: stream!.name), path: file.relativePath,
                     redaction: options.redaction.adding(secrets))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.finish()

@@ -22,8 +22,14 @@ final class TitleWrite {
 
     private let inPlace: Bool
     private var staged: [Staged] = []
+    /// A dry run's diff of the title (``ApplyDestination/diff``), held in a temporary file until the title is
+    /// known whole: a title that fails shows no hunk of a playlist that would then not change.
+    let diff: AtomicFile?
 
-    init(inPlace: Bool) { self.inPlace = inPlace }
+    init(inPlace: Bool, diff: AtomicFile? = nil) {
+        self.inPlace = inPlace
+        self.diff = diff
+    }
 
     var isEmpty: Bool { staged.isEmpty }
 
@@ -36,6 +42,7 @@ final class TitleWrite {
     func discard() {
         for entry in staged { entry.output.discard() }
         staged.removeAll()
+        diff?.discard()
     }
 
     /// Why a title could not be committed: the playlist at fault (its outcome's index), and the outcomes
