@@ -243,6 +243,12 @@ struct ApplyCommandTests {
         #expect(diff.status == 1, "\(diff.stderr)")
         #expect(diff.stderr.contains("[TPL-rotation-folded]"), "\(diff.stderr)")
         #expect(diff.stdoutText.isEmpty, "no hunk of a title left as it was: \(diff.stdoutText)")
+        // The cause is told first, and the consequences name it alone (not the master it held back).
+        let lines = diff.stderr.split(separator: "\n")
+        let cause = try #require(lines.firstIndex { $0.contains("[TPL-rotation-folded]") })
+        let consequences = lines.indices.filter { lines[$0].contains("[PKG-title-failed]") || lines[$0].contains("[PKG-media-failed]") }
+        #expect(consequences.count == 2 && consequences.allSatisfy { $0 > cause }, "\(diff.stderr)")
+        #expect(diff.stderr.contains("not updated: \(scratch.path("t/720p.m3u8")) of its title could not be"), "\(diff.stderr)")
         // The same title with a URI per key: its hunks, every playlist's.
         let fixed = try SKDPackRunner.run(
             ["apply", "--template", "entitlement-kid", "--var", "entitlement_url=https://lic.example.com/fps", "--var", "content_id=t"]

@@ -128,6 +128,13 @@ public struct PlaylistOutcome: Sendable {
     public var diagnostics: [Diagnostic] = []
     /// An error kept the playlist as it was.
     public var failed: Bool { diagnostics.contains { $0.severity == .error } }
+    /// Whether its only errors say it was left as it was because another playlist of its title failed
+    /// (`PKG-media-failed`, `PKG-title-failed`): a consequence, told after its cause.
+    public var onlyFollowsTitle: Bool {
+        let errors = diagnostics.filter { $0.severity == .error }
+        let consequences: Set = [ApplyDiagnostics.mediaFailed.id, ApplyDiagnostics.titleFailed.id]
+        return !errors.isEmpty && errors.allSatisfy { consequences.contains($0.id) }
+    }
     /// The FairPlay keys the playlist uses once applied, for its master's session keys.
     public var fairPlayKeys: [KeyAttributes] = []
     /// The values of the template's secret variables met on the way, whatever their source: only ever used

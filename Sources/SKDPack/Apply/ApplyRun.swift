@@ -107,6 +107,7 @@ public struct ApplyRun: Sendable {
                     matchMisses += misses
                     if misses == 0, outcome.counts.keysRewritten > 0 { matchedSomewhere = true }
                 }
+                var shown: [PlaylistOutcome] = []
                 for var outcome in outcomes {
                     outcome.path = job.shown(outcome.path)
                     for index in outcome.diagnostics.indices {
@@ -116,8 +117,12 @@ public struct ApplyRun: Sendable {
                     result.summary.add(outcome)
                     try report?.add(
                         Report.Playlist(outcome, package: job.shown(package), redaction: redaction.adding(outcome.secretValues)))
-                    observer.applied(outcome)
+                    shown.append(outcome)
                 }
+                // Told causes first: a playlist left as it was only because another of its title failed
+                // comes after the one that failed, whatever their paths.
+                let consequences = shown.filter(\.onlyFollowsTitle)
+                for outcome in shown.filter({ !$0.onlyFollowsTitle }) + consequences { observer.applied(outcome) }
                 observer.progress(done: outcomes.count, of: job.total)
                 return outcomes.count
             }
@@ -197,7 +202,8 @@ public protocol ApplyObserver {
     /// A message about the run rather than a playlist: an input that cannot be read, a mistake in the
     /// plan, a warning.
     func note(_ message: String)
-    /// A playlist done, in report order, its paths as the user gave them and its secrets hidden.
+    /// A playlist done, its paths as the user gave them and its secrets hidden: a title's playlists in
+    /// report order, but those left as they were only because another of the title failed after the rest.
     func applied(_ outcome: PlaylistOutcome)
     /// `playlists` more of `total` are done.
     func progress(done playlists: Int, of total: Int)

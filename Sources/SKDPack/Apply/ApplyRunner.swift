@@ -71,10 +71,13 @@ public struct ApplyRunner: Sendable {
         }
         let title = TitleWrite(inPlace: destination == .inPlace, diff: diff)
         var outcomes = applyAll(package, title: title)
-        let failed = outcomes.filter(\.failed).map(\.path)
-        if let first = failed.first {
+        let failed = outcomes.filter(\.failed)
+        if !failed.isEmpty {
             title.discard()
-            let culprit = first + (failed.count > 1 ? " and \(failed.count - 1) more" : "")
+            // Named by the playlists that failed of themselves, not by a master held back by them.
+            let causes = failed.filter { !$0.onlyFollowsTitle }.map(\.path)
+            let named = causes.isEmpty ? failed.map(\.path) : causes
+            let culprit = named[0] + (named.count > 1 ? " and \(named.count - 1) more" : "")
             markNotWritten(&outcomes, because: culprit, except: [])
         } else if let diff {
             // The title's hunks, now that it is known whole.
