@@ -52,7 +52,8 @@ struct PlanTests {
         defer { scratch.remove() }
         try scratch.write(
             "typo.yaml", "name: typo\nuri: \"skd://{contnet_id}\"\nvariables:\n  content_id: {pattern: \"[a-z0-9-]+\"}\n")
-        let message = "typo.yaml:2:13: error: uri: {contnet_id} is not declared under variables (declared: content_id;"
+        let message =
+            "typo.yaml:2:13: error: uri: {contnet_id} is not declared under variables (did you mean {content_id}?) (declared: content_id;"
         let check = try SKDPackRunner.run(["templates", "check", scratch.path("typo.yaml")])
         #expect(check.status != 0)
         #expect(check.stderr.contains(message), "\(check.stderr)")

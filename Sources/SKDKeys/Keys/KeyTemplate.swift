@@ -127,8 +127,12 @@ public struct KeyTemplate: Sendable {
             else { continue }
             // The column inside a quoted URI, counted from its opening quote.
             let mark = YAMLMark(line: uriMark.line, column: uriMark.column + placeholder.column)
+            // A misspelt name is told with the one meant, as a misspelt --var is.
+            let meant = NearestName.nearest(
+                to: placeholder.name, in: declared + VariableSources.builtInNames + KeyTruth.variableNames)
             refuse(
-                "uri: {\(placeholder.name)} is not declared under variables (declared: \(declared.joined(separator: ", ")); "
+                "uri: {\(placeholder.name)} is not declared under variables\(meant.map { " (did you mean {\($0)}?)" } ?? "") "
+                    + "(declared: \(declared.joined(separator: ", ")); "
                     + "built-in: \(VariableSources.builtInNames.joined(separator: ", ")); from key truth: "
                     + "\(KeyTruth.variableNames.joined(separator: ", ")))",
                 mark)
