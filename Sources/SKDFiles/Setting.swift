@@ -44,6 +44,10 @@ public enum Setting: String, Sendable, CaseIterable {
     case ruleList
     /// The longest key URI allowed.
     case maximumURILength
+    /// How long to wait for a title another run holds.
+    case lockWait
+    /// The directory every playlist is written under.
+    case output
 
     /// The setting in plain words, for library users.
     public var plainWords: String {
@@ -69,6 +73,8 @@ public enum Setting: String, Sendable, CaseIterable {
         case .disabledRule: "a rule disabled"
         case .ruleList: "RuleRegistry.validationKinds"
         case .maximumURILength: "the key URI length limit"
+        case .lockWait: "the wait for a title another run holds"
+        case .output: "the output directory"
         }
     }
 }

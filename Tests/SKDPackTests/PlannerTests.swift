@@ -71,4 +71,50 @@ struct PlannerTests {
         #expect(options.templateMatcher?.definition.name == "entitlement")
         #expect(options.disabledRules.map(\.rawValue) == ["FPS-method"])
     }
+
+    /// Apply requests each wrong in one way, with the setting the problem must name.
+    static func wrongApplyRequests() -> [(ApplyRequest, Setting)] {
+        func request(_ change: (inout ApplyRequest) -> Void) -> ApplyRequest {
+            var request = ApplyRequest(template: "entitlement")
+            request.values.values = ["entitlement_url=https://lic.example.com/fps"]
+            change(&request)
+            return request
+        }
+        return [
+            (request { $0.template = "entitlment" }, .template),
+            (request { $0.titleLockWait = -1 }, .lockWait),
+            (request { $0.titleLockWait = .infinity }, .lockWait),
+            (request { $0.ignoredFindings = ["FPS-method"] }, .disabledRule),
+            (request { $0.ignoredFindings = ["HLS-tab-charcter"] }, .disabledRule),
+            (request { $0.kidFrom = "cpix" }, .kidFrom),
+            (request { ($0.kidFrom, $0.cpix) = ("media", ["keys.xml"]) }, .kidFromMedia),
+            (request { $0.maximumInitSize = 0 }, .maximumInitSize),
+            (request { ($0.destination, $0.inputs) = (.directory("lib/out"), ["lib"]) }, .output),
+            (request { $0.values.match = "(?<content_id" }, .match),
+            (request { $0.values.valueFiles = ["token"] }, .valueFiles),
+        ]
+    }
+
+    @Test("every wrong apply request is refused naming its own setting, in the caller's words")
+    func applyProblemsNameTheirSetting() {
+        for (request, setting) in Self.wrongApplyRequests() {
+            do {
+                _ = try Planner.apply(request, names: Self.marked)
+                Issue.record("not refused: \(setting)")
+            } catch {
+                #expect(error.setting == setting, "\(error.message)")
+                #expect(error.message.hasPrefix("<\(setting.rawValue)>"), "\(error.message)")
+            }
+        }
+        // Right in every way: a run's options.
+        #expect((try? Planner.apply(Self.wrongApplyRequests()[1].0.with { $0.titleLockWait = 0 }, names: Self.marked)) != nil)
+    }
+}
+
+extension ApplyRequest {
+    fileprivate func with(_ change: (inout ApplyRequest) -> Void) -> ApplyRequest {
+        var changed = self
+        change(&changed)
+        return changed
+    }
 }

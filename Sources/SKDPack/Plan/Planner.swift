@@ -99,9 +99,9 @@ public enum Planner {
         }
         if kidFrom != nil, !cpix.isEmpty {
             throw RequestProblem(
-                .kidFrom,
-                "\(names[.cpix]) and \(names[.kidFromMedia]) both give {kid}: give one (validate \(names[.cpix]) \(names[.media]) checks "
-                    + "one against the other)")
+                .kidFromMedia,
+                "\(names[.kidFromMedia]) and \(names[.cpix]) both give {kid}: give one (validate \(names[.cpix]) \(names[.media]) "
+                    + "checks one against the other)")
         }
         guard maximumInitSize > 0 else { throw RequestProblem(.maximumInitSize, "\(names[.maximumInitSize]) must be positive") }
         return KeyTruth(
@@ -168,6 +168,58 @@ public enum Planner {
             options.titleValues = try variableSources(titleValues, given: [], names: names)
         }
         return options
+    }
+
+    /// The options of an `apply` run.
+    public static func apply(_ request: ApplyRequest, names: SettingNames) throws(RequestProblem) -> ApplyOptions {
+        try check(request.destination, inputs: request.inputs, names: names)
+        var options = ApplyOptions(
+            template: try keyTemplate(request.template, names: names), variables: try variableSources(request.values, names: names),
+            assumeEncrypted: request.assumeEncrypted, sessionKeys: request.sessionKeys)
+        options.readerOptions = request.reader
+        options.readerOptions.parsesEveryTag = false
+        options.keepsChangeDetails = request.keepsChangeDetails
+        options.keyTruth = try applyKeyTruth(
+            cpix: request.cpix, kidFrom: request.kidFrom, maximumInitSize: request.maximumInitSize, names: names)
+        options.ignoredFindings = try ignoredFindings(request.ignoredFindings, names: names)
+        guard request.titleLockWait >= 0, request.titleLockWait.isFinite else {
+            throw RequestProblem(.lockWait, "\(names[.lockWait]) \(request.titleLockWait): give a number of seconds, 0 or more")
+        }
+        options.titleLockWait = request.titleLockWait
+        options.validatesWrites = request.validatesWrites
+        return options
+    }
+
+    /// An output directory inside an input directory would be read as input by the next run.
+    static func check(_ destination: ApplyDestination, inputs: [String], names: SettingNames) throws(RequestProblem) {
+        guard case .directory(let output) = destination,
+            let input = inputs.first(where: { $0 != "-" && PathComponents.isSameOrInside(output, $0) })
+        else { return }
+        throw RequestProblem(
+            .output,
+            "\(names[.output]) \(output) is inside the input \(input): the next run would read what this one wrote; write outside it")
+    }
+
+    /// The findings of `names` apply lets pass: the reader's grammar findings (``ApplyOptions/ignorableKinds``).
+    static func ignoredFindings(_ ids: [String], names: SettingNames) throws(RequestProblem) -> Set<DiagnosticID> {
+        guard !ids.isEmpty else { return [] }
+        let allowed = Set(ApplyOptions.ignorableKinds.map(\.id))
+        var ignored: Set<DiagnosticID> = []
+        for name in ids {
+            let id = DiagnosticID(rawValue: name)
+            guard allowed.contains(id) else {
+                let why =
+                    FindingKinds.kind(id) != nil
+                    ? "apply lets only the reader's grammar findings pass"
+                    : "no such rule"
+                        + (NearestName.nearest(to: name, in: FindingKinds.all.map(\.id.rawValue)).map { " (did you mean \($0)?)" } ?? "")
+                throw RequestProblem(
+                    .disabledRule,
+                    "\(names[.disabledRule]) \(name): \(why); these may be: " + allowed.map(\.rawValue).sorted().joined(separator: ", "))
+            }
+            ignored.insert(id)
+        }
+        return ignored
     }
 
     /// `NAME=VALUE`, checked: NAME is letters, digits and `_`, not starting with a digit; the value holds

@@ -63,3 +63,40 @@ public struct ValidateRequest: Sendable {
 
     public init() {}
 }
+
+/// What an `apply` run is asked to do, as plain values; ``Planner/apply(_:names:)`` makes its
+/// ``ApplyOptions`` of them, or says which setting is wrong.
+public struct ApplyRequest: Sendable {
+    /// The template the keys' URIs are made by: a shipped name, a template file or an inline URI template.
+    public var template: String
+    /// The values the keys' URIs take, and where they come from.
+    public var values = ValuesRequest()
+    /// Where the results go.
+    public var destination: ApplyDestination = .check
+    /// The playlists and directories given: an output directory inside one of them is refused.
+    public var inputs: [String] = []
+    /// Give clear media playlists a FairPlay key.
+    public var assumeEncrypted = false
+    /// Add the FairPlay session keys a master lacks.
+    public var sessionKeys = false
+    /// CPIX documents, or directories of them, that give each key period its key.
+    public var cpix: [String] = []
+    /// Where `{kid}` comes from instead: `media` (the init segments).
+    public var kidFrom: String?
+    /// The most an init segment is read of.
+    public var maximumInitSize = InitSegmentFile.defaultLimit
+    /// The reader's grammar findings to let pass.
+    public var ignoredFindings: [String] = []
+    /// How long to wait, in seconds, for a title another run holds.
+    public var titleLockWait: Double = 30
+    /// Validate each playlist as written.
+    public var validatesWrites = false
+    /// Keep every change's lines, for a report.
+    public var keepsChangeDetails = true
+    /// The reader's limits.
+    public var reader = ReaderOptions()
+
+    public init(template: String) {
+        self.template = template
+    }
+}

@@ -140,29 +140,6 @@ struct ApplyCommand: ParsableCommand {
 }
 
 extension ApplySettings {
-    /// `--disable`'s rules, each one ``ApplyOptions/ignorableKinds`` allows.
-    static func ignoredFindings(_ names: [String]) throws -> Set<DiagnosticID> {
-        guard !names.isEmpty else { return [] }
-        let allowed = Set(ApplyOptions.ignorableKinds.map(\.id))
-        return try Set(
-            names.map { name in
-                let id = DiagnosticID(rawValue: name)
-                guard allowed.contains(id) else {
-                    let known = FindingKinds.kind(id) != nil
-                    throw UsageFailure(
-                        "--disable \(name): "
-                            + (known
-                                ? "apply lets only the reader's grammar findings pass"
-                                : "no such rule"
-                                    + (NearestName.nearest(to: name, in: FindingKinds.all.map(\.id.rawValue)).map {
-                                        " (did you mean \($0)?)"
-                                    } ?? ""))
-                            + "; these may be: " + allowed.map(\.rawValue).sorted().joined(separator: ", "))
-                }
-                return id
-            })
-    }
-
     /// Applies the template to the playlists, as the settings say; exit status as the README says.
     func run() throws {
         let clock = RunClock()
@@ -171,24 +148,17 @@ extension ApplySettings {
             let printer = DiagnosticPrinter()
             defer { printer.flush() }
             let destination = try self.destination()
-            var values = ValuesRequest()
-            (values.values, values.valueFiles, values.catalog, values.pathPattern, values.match) =
-                (variables, variableFiles, catalog, pathPattern, match)
-            var options = ApplyOptions(
-                template: try Planner.keyTemplate(template, names: .commandLine),
-                variables: try Planner.variableSources(values, names: .commandLine),
-                assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
-            options.readerOptions = try self.input.reader(options.readerOptions)
-            options.readerOptions.parsesEveryTag = false
+            var request = ApplyRequest(template: template)
+            (request.values.values, request.values.valueFiles, request.values.catalog, request.values.pathPattern) =
+                (variables, variableFiles, catalog, pathPattern)
+            (request.values.match, request.destination, request.inputs) = (match, destination, paths)
+            (request.assumeEncrypted, request.sessionKeys, request.cpix, request.kidFrom, request.maximumInitSize) =
+                (assumeEncrypted, sessionKeys, cpix, kidFrom, maxInitSize)
+            (request.ignoredFindings, request.titleLockWait, request.validatesWrites) = (disabledRules, lockWait, validate)
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
-            options.keepsChangeDetails = !reportFormats.isEmpty
-            options.keyTruth = try Planner.applyKeyTruth(cpix: cpix, kidFrom: kidFrom, maximumInitSize: maxInitSize, names: .commandLine)
-            options.ignoredFindings = try Self.ignoredFindings(disabledRules)
-            guard lockWait >= 0, lockWait.isFinite else {
-                throw UsageFailure("--lock-wait \(lockWait): give a number of seconds, 0 or more")
-            }
-            options.titleLockWait = lockWait
-            options.validatesWrites = validate
+            request.keepsChangeDetails = !reportFormats.isEmpty
+            request.reader = try self.input.reader(request.reader)
+            let options = try Planner.apply(request, names: .commandLine)
             let redaction = options.redaction
             printer.redaction = redaction
             let input = try StandardInput.inputs(paths) {
@@ -245,11 +215,6 @@ extension ApplySettings {
         guard !paths.isEmpty else { throw UsageFailure("give at least one playlist, directory, or - for standard input") }
         if inPlace { return .inPlace }
         if let output {
-            // An output folder inside an input folder would be read as input by the next run.
-            if let input = paths.first(where: { $0 != "-" && PathComponents.isSameOrInside(output, $0) }) {
-                throw UsageFailure(
-                    "--output \(output) is inside the input \(input): the next run would read what this one wrote; write outside it")
-            }
             // A name like a playlist's, not there yet: the user meant a file, which --output is not.
             let lowered = output.lowercased()
             if lowered.hasSuffix(".m3u8") || lowered.hasSuffix(".m3u"), access(output, F_OK) != 0 {

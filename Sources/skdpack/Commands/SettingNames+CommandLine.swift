@@ -25,6 +25,8 @@ extension SettingNames {
         case .disabledRule: "--disable"
         case .ruleList: "skdpack rules"
         case .maximumURILength: "--max-uri-length"
+        case .lockWait: "--lock-wait"
+        case .output: "--output"
         }
     }
 }
