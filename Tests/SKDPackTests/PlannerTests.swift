@@ -11,21 +11,22 @@ struct PlannerTests {
     /// Names each setting so that a message shows which it named.
     static let marked = SettingNames { "<\($0.rawValue)>" }
 
-    static func scratchFile(_ text: String) throws -> String {
+    /// A file holding `text`, removed after `body`.
+    static func withScratchFile<T>(_ text: String, _ body: (String) throws -> T) throws -> T {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-planner-\(UUID().uuidString)").path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        return try body(path)
     }
 
     /// Requests each wrong in one way, with the setting the problem must name.
-    static func wrongRequests() throws -> [(ValidateRequest, Setting)] {
+    static func wrongRequests(empty: String) -> [(ValidateRequest, Setting)] {
         var cases: [(ValidateRequest, Setting)] = []
         func request(_ change: (inout ValidateRequest) -> Void) -> ValidateRequest {
             var request = ValidateRequest()
             change(&request)
             return request
         }
-        let empty = try scratchFile("")
         cases.append((request { $0.disabledRules = ["FPS-metod"] }, .disabledRule))
         cases.append((request { $0.maximumURILength = 0 }, .maximumURILength))
         cases.append((request { $0.maximumInitSize = -1 }, .maximumInitSize))
@@ -45,7 +46,11 @@ struct PlannerTests {
 
     @Test("every wrong request is refused naming its own setting, in the caller's words")
     func problemsNameTheirSetting() throws {
-        for (request, setting) in try Self.wrongRequests() {
+        try Self.withScratchFile("") { empty in try problemsNameTheirSetting(Self.wrongRequests(empty: empty)) }
+    }
+
+    func problemsNameTheirSetting(_ requests: [(ValidateRequest, Setting)]) throws {
+        for (request, setting) in requests {
             do {
                 _ = try Planner.validation(request, names: Self.marked)
                 Issue.record("not refused: \(setting)")
@@ -70,6 +75,33 @@ struct PlannerTests {
         let options = try Planner.validation(request, names: Self.marked)
         #expect(options.templateMatcher?.definition.name == "entitlement")
         #expect(options.disabledRules.map(\.rawValue) == ["FPS-method"])
+    }
+
+    /// A value given wrongly is never shown back: without its `=`, with a bad name, with a character no URI
+    /// carries, given twice, in a file; whatever the mistake, the problem's message holds no value.
+    @Test("no problem shows a value given", arguments: ["s3cr3t-Token-value", "Zm9vYmFyYmF6cXV4"])
+    func noValueShown(_ secret: String) throws {
+        try Self.withScratchFile(secret + "\"\n") { file in
+            let mistakes: [(inout ValidateRequest) -> Void] = [
+                { $0.values.values = [secret] },
+                { $0.values.values = ["1bad=\(secret)"] },
+                { $0.values.values = ["content_id=\(secret)\"x"] },
+                { $0.values.valueFiles = [file] },
+                { $0.values.valueFiles = ["content_id=\(file)"] },
+                { ($0.values.values, $0.values.valueFiles) = (["content_id=\(secret)"], ["content_id=\(file)"]) },
+            ]
+            for mistake in mistakes {
+                var request = ValidateRequest()
+                request.template = "entitlement"
+                mistake(&request)
+                do {
+                    _ = try Planner.validation(request, names: SettingNames())
+                    Issue.record("not refused")
+                } catch let error as RequestProblem {
+                    #expect(!error.message.contains(secret), "\(error.message)")
+                }
+            }
+        }
     }
 
     /// Apply requests each wrong in one way, with the setting the problem must name.

@@ -255,8 +255,9 @@ public enum Planner {
     private static func nameAndText(
         _ argument: String, _ setting: Setting, text: String, names: SettingNames
     ) throws(RequestProblem) -> (name: String, text: String) {
+        // (The argument is not shown: without its `=` it may be a value alone, a secret.)
         guard let equals = argument.firstIndex(of: "=") else {
-            throw RequestProblem(setting, "\(names[setting]) \(argument): write NAME=\(text)")
+            throw RequestProblem(setting, "\(names[setting]): write NAME=\(text) (one was given without its '=')")
         }
         let name = String(argument[..<equals])
         guard !name.isEmpty, name.allSatisfy({ $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }), !name.first!.isNumber else {
