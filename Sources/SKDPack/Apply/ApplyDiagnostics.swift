@@ -34,7 +34,8 @@ public enum ApplyDiagnostics {
     public static let matchCapturedURI = DiagnosticKind(
         id: "TPL-match-uri", severity: .error,
         summary: "The old-URI pattern's group content_id captured a URI's scheme or query (a group that takes the rest of the old "
-            + "URI), not a content id alone: the new URI would name a title the license server does not know.",
+            + "URI), or the old URI's host where the URI names its title in a query: not a content id alone, so the new URI "
+            + "would name a title the license server does not know.",
         specSection: "4.3.2.4")
     public static let literalAfterDefine = DiagnosticKind(
         id: "HLS-define-literal", severity: .info,

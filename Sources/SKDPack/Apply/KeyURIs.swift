@@ -80,11 +80,11 @@ final class KeyURIs: Sendable {
     /// Why the content id `value`, which the `--match` group `content_id` captured from the old key URI
     /// `oldURI`, cannot be one: it holds a URI's scheme (`://`) or query (`?`), as a group that takes the rest
     /// of an old URI does (`skd://(?<content_id>.*)` over `skd://lic.example.com/fps?cid=t-7`); or it is the
-    /// old URI's host, a server's name (it has a dot), where the URI goes on with a path or query
+    /// old URI's host, a server's name (it has a dot), where the URI names more in a query
     /// (`skd://(?<content_id>[^/?&]+)` over `skd://lic.example.com/fps?cid=t-7`: the entitlement form names
-    /// its title there, and every title of the license server would get one content id). A host without a dot
-    /// followed by a path is the content id of `skd://{content_id}/{key}` (`skd://title-2001/0`), as packagers
-    /// write it. `nil` when it does not.
+    /// its title there, and every title of the license server would get one content id). A URI with a path
+    /// alone is the content id of `skd://{content_id}/{key}` (`skd://title-2001/0`), as packagers write it.
+    /// `nil` when it does not.
     static func uriInContentID(
         _ value: UnsafeBufferPointer<UInt8>, oldURI: UnsafeBufferPointer<UInt8>?, pattern: String, names: SettingNames
     ) -> String? {
@@ -102,22 +102,34 @@ final class KeyURIs: Sendable {
         guard let oldURI, isHostOfEntitlementURI(value, oldURI) else { return nil }
         return
             "the \(names.match) group content_id of \(pattern) captured \(captured), the old key URI's host (a server's name), where the URI "
-            + "goes on with a path or query (the entitlement form, which names its title there): every title of that "
+            + "names its title in a query (the entitlement form): every title of that "
             + "license server would get the content id \(captured); capture the title's id, for example "
             + "[?&]cid=(?<content_id>[^&]+) for a cid= query value"
     }
 
-    /// Whether `value` is a server's name (it has a dot) and the authority of `uri` (what follows `scheme://`
-    /// up to `/`, `?` or `#`), and the URI goes on after it with a path or query.
+    /// Whether `value` is a server's name (it has a dot) and the host of `uri` (what follows `scheme://`, its
+    /// user part and port left out, letter case aside; or the host with its port), and the URI names more in a
+    /// query after it, as the entitlement form names its title (`?cid=…`). A URI with a path alone
+    /// (`skd://acme.movie-7/0`) is the packagers' `skd://{content_id}/{key}`.
     private static func isHostOfEntitlementURI(_ value: UnsafeBufferPointer<UInt8>, _ uri: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard value.contains(UInt8(ascii: ".")), let schemeEnd = uri.indices.first(where: { uri[$0...].starts(with: "://".utf8) }) else {
-            return false
+        guard value.contains(UInt8(ascii: ".")), let schemeEnd = uri.indices.first(where: { uri[$0...].starts(with: "://".utf8) })
+        else { return false }
+        let start = schemeEnd + 3
+        let end = uri[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? uri.count
+        guard let query = uri[end...].firstIndex(of: UInt8(ascii: "?")), query + 1 < uri.count,
+            uri[end..<query].firstIndex(of: UInt8(ascii: "#")) == nil
+        else { return false }
+        var authority = uri[start..<end]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = uri[(at + 1)..<end] }
+        let host = authority.lastIndex(of: UInt8(ascii: ":")).map { uri[authority.startIndex..<$0] } ?? authority
+        func same(_ part: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+            part.count == value.count && zip(part, value).allSatisfy { Self.lowercased($0) == Self.lowercased($1) }
         }
-        let hostStart = schemeEnd + 3
-        let hostEnd =
-            uri[hostStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? uri.count
-        guard hostEnd < uri.count, uri[hostEnd] != UInt8(ascii: "#"), hostEnd + 1 < uri.count else { return false }
-        return uri[hostStart..<hostEnd].elementsEqual(value)
+        return same(host) || same(authority)
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
     }
 
     /// The groups of `match` whose values the template `definition` writes in clear: those it uses that
@@ -408,7 +420,8 @@ final class KeyURIs: Sendable {
 
         /// Notes the content id a key's `--match` group or the playlist's path gives, unless it is the one
         /// noted last (a key-rotated playlist gives the same at every period).
-        /// A content id from `--match` that holds a URI's scheme or query is refused (``KeyURIs/uriInContentID(_:pattern:names:)``).
+        /// A content id from `--match` that holds a URI's scheme or query, or is the old URI's host, is refused
+        /// (``KeyURIs/uriInContentID(_:oldURI:pattern:names:)``).
         private mutating func noteContentID(_ key: Key, in outcome: inout PlaylistOutcome) throws(Unrendered) {
             if captures != nil, let oldURI = key.oldURI, let capture = uris.contentIDCapture, let range = captures![capture] {
                 let bytes = UnsafeBufferPointer(rebasing: oldURI[range])
