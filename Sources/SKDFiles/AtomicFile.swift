@@ -72,33 +72,8 @@ public final class AtomicFile {
 
     /// Copies what was written to `destination` (standard output), then removes the file.
     public func copy(to destination: Int32, path: String) throws(IOError) {
-        var size = stat()
-        guard fstat(fd, &size) == 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
-        var offset = off_t(0)
-        // sendfile copies in the kernel; where it cannot (some outputs), read and write.
-        while offset < size.st_size {
-            let sent = SystemCall.retrying { sendfile(destination, fd, &offset, Int(size.st_size - offset)) }
-            if sent > 0 { continue }
-            if sent < 0, errno == EINVAL || errno == ENOSYS {
-                try copyByReading(from: offset, to: destination, path: path)
-                break
-            }
-            throw IOError(path: path, operation: "write", errno: errno)
-        }
+        try FileCopy.copy(fd, named: target, to: destination, path: path)
         discard()
-    }
-
-    private func copyByReading(from offset: off_t, to destination: Int32, path: String) throws(IOError) {
-        guard lseek(fd, offset, SEEK_SET) >= 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
-        var sink = OutputSink(fd: destination, path: path)
-        while true {
-            let count = SystemCall.retrying { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
-            guard count >= 0 else { throw IOError(path: target, operation: "read back", errno: errno) }
-            if count == 0 { break }
-            try sink.write(Array(buffer[..<count]))
-        }
-        try sink.flush()
     }
 
     /// Removes the temporary file; the target stays as it was.
@@ -128,5 +103,41 @@ public final class AtomicFile {
     public static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+/// A file's bytes, from its start, copied to another descriptor: in the kernel (sendfile) where it can, read
+/// and written where it cannot (some outputs).
+enum FileCopy {
+    static func copy(_ fd: Int32, named name: String, to destination: Int32, path: String) throws(IOError) {
+        var size = stat()
+        guard fstat(fd, &size) == 0 else { throw IOError(path: name, operation: "read back", errno: errno) }
+        var offset = off_t(0)
+        while offset < size.st_size {
+            let sent = SystemCall.retrying { sendfile(destination, fd, &offset, Int(size.st_size - offset)) }
+            if sent > 0 { continue }
+            if sent < 0, errno == EINVAL || errno == ENOSYS {
+                try copyByReading(fd, named: name, from: offset, to: destination, path: path)
+                return
+            }
+            throw IOError(path: path, operation: "write", errno: sent < 0 ? errno : EIO)
+        }
+    }
+
+    private static func copyByReading(
+        _ fd: Int32, named name: String, from offset: off_t, to destination: Int32, path: String
+    )
+        throws(IOError)
+    {
+        guard lseek(fd, offset, SEEK_SET) >= 0 else { throw IOError(path: name, operation: "read back", errno: errno) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var sink = OutputSink(fd: destination, path: path)
+        while true {
+            let count = SystemCall.retrying { buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            guard count >= 0 else { throw IOError(path: name, operation: "read back", errno: errno) }
+            if count == 0 { break }
+            try sink.write(Array(buffer[..<count]))
+        }
+        try sink.flush()
     }
 }

@@ -63,9 +63,9 @@ public struct ApplyRunner: Sendable {
             }
         }
         defer { withExtendedLifetime(lock) {} }
-        let diff: AtomicFile?
+        let diff: UnnamedFile?
         do {
-            diff = destination == .diff ? try AtomicFile(target: stream!.temporaryDirectory + "/skdpack-diff.patch") : nil
+            diff = destination == .diff ? try UnnamedFile(name: "the diff of \(package.key)") : nil
         } catch {
             return notRead(package, error)
         }
@@ -224,7 +224,7 @@ public struct ApplyRunner: Sendable {
                 var plan = first.followUp ?? MediaPlaylistApplier.Plan()
                 if first.versionDigitOffset != nil { plan.raiseVersion = true }
                 var emitter = DiffEmitter(
-                    sink: OutputSink(fd: title.diff!.fd, path: stream!.name), path: file.relativePath,
+                    sink: OutputSink(fd: title.diff!.fd, path: title.diff!.name), path: file.relativePath,
                     redaction: options.redaction.adding(first.outcome.secretValues))
                 let second = try applier.pass(
                     try FileDescriptorSource.open(path: file.path), identity: identity, plan: plan, into: &emitter)
@@ -313,7 +313,7 @@ public struct ApplyRunner: Sendable {
             case .diff:
                 guard survey.outcome.changed else { break }
                 var emitter = DiffEmitter(
-                    sink: OutputSink(fd: title.diff!.fd, path: stream!.name), path: file.relativePath,
+                    sink: OutputSink(fd: title.diff!.fd, path: title.diff!.name), path: file.relativePath,
                     redaction: options.redaction.adding(secrets))
                 try applier.write(try FileDescriptorSource.open(path: file.path), path: file.path, survey: survey, into: &emitter)
                 try emitter.finish()

@@ -22,11 +22,12 @@ final class TitleWrite {
 
     private let inPlace: Bool
     private var staged: [Staged] = []
-    /// A dry run's diff of the title (``ApplyDestination/diff``), held in a temporary file until the title is
-    /// known whole: a title that fails shows no hunk of a playlist that would then not change.
-    let diff: AtomicFile?
+    /// A dry run's diff of the title (``ApplyDestination/diff``), held in a temporary file with no name
+    /// until the title is known whole: a title that fails shows no hunk of a playlist that would then not
+    /// change.
+    let diff: UnnamedFile?
 
-    init(inPlace: Bool, diff: AtomicFile? = nil) {
+    init(inPlace: Bool, diff: UnnamedFile? = nil) {
         self.inPlace = inPlace
         self.diff = diff
     }
@@ -42,7 +43,6 @@ final class TitleWrite {
     func discard() {
         for entry in staged { entry.output.discard() }
         staged.removeAll()
-        diff?.discard()
     }
 
     /// Why a title could not be committed: the playlist at fault (its outcome's index), and the outcomes
