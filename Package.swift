@@ -81,7 +81,7 @@ let package = Package(
         ),
         // Checking an XML report against the XSD with libxml2's validator: for the tests, and for tools that
         // receive reports. Not linked into skdpack, so that libxml2 and ICU are not loaded at its start-up.
-        .target(name: "SKDReportCheck", dependencies: ["CLibXML2"]),
+        .target(name: "SKDReportCheck", dependencies: ["CLibXML2", "SKDXML"]),
         .executableTarget(
             name: "skdpack",
             dependencies: [

@@ -1,9 +1,14 @@
 import CLibXML2
+import SKDXML
 
 /// libxml2's one-time set-up (`xmlInitParser`), which is not safe to run on two threads at once: every
-/// user of libxml2 in a process (the validator here, a test's own reader) calls it through this, once.
+/// user of libxml2 in a process (the validator here, a test's own reader, the report writer) sets it up
+/// through `LibXML2Library`'s, once.
 public enum LibXML2 {
     private static let initialized: Bool = {
+        // The library the report writer opens, set up there first (dlopen returns the one linked here where
+        // their sonames agree, and this call then finds it set up); the one linked here set up after it.
+        _ = try? LibXML2Library.open()
         xmlInitParser()
         return true
     }()

@@ -32,7 +32,7 @@ struct LibXML2Writer {
         }
     }
 
-    // Set once, here, and only called afterwards (libxml2 initialises itself on first use of the writer).
+    // Set once, here, and only called afterwards (libxml2 set up once per process by LibXML2Library.open).
     private static let loaded = Result { () throws(LibXML2Library.Unavailable) in
         try LibXML2Writer(library: LibXML2Library.open())
     }

@@ -34,7 +34,15 @@ package struct LibXML2Library: @unchecked Sendable {
         }
     }
 
-    private static let opened = Result { () throws(Unavailable) in try open(trying: sonames) }
+    /// Opened and set up (`xmlInitParser`) once per process: libxml2's set-up is not safe on two threads at
+    /// once, so every user of libxml2 here (the report writer, the XSD validator, the tests' oracle) comes
+    /// through this one.
+    private static let opened = Result { () throws(Unavailable) in
+        let library = try open(trying: sonames)
+        let initialize: @convention(c) () -> Void = try library.function("xmlInitParser")
+        initialize()
+        return library
+    }
 
     /// The first of `names` that loads, or an error that names each and why it did not.
     package static func open(trying names: [String]) throws(Unavailable) -> LibXML2Library {
