@@ -34,8 +34,9 @@ let package = Package(
         .target(name: "MPEGTS", dependencies: ["SKDBytes"]),
         // The template language: parse, check, render, escape, redact. Knows URIs, not playlists.
         .target(name: "SKDTemplate", dependencies: ["SKDBytes"]),
-        // The library's file system: finding a package's playlists and the titles they make, atomic files,
-        // title locks, shards, parallel runs in order. Knows playlists' references, not keys or templates.
+        // The library's file system: finding a package's playlists and the titles they make (with the tracks a
+        // master says they carry), atomic files, title locks, shards, parallel runs in order; the settings a
+        // message may name. Knows playlists' references, not keys or templates.
         .target(name: "SKDFiles", dependencies: ["HLS", "CPIX", "SKDBytes"]),
         // The FairPlay model: key tags and their URIs' templates (and reading them backwards), the variables and
         // where their values come from, the keys the media and the CPIX documents say are used, a title's key
@@ -44,7 +45,7 @@ let package = Package(
         // The report model: what one run of apply or validate did, as data (playlists, changes, findings,
         // measures, key periods), the one content behind every report format. The runs fill it; the writers
         // read it; it judges nothing.
-        .target(name: "SKDReportModel", dependencies: ["HLS", "SKDBytes", "SKDKeys", "SKDTemplate"]),
+        .target(name: "SKDReportModel", dependencies: ["HLS", "SKDBytes", "SKDTemplate"]),
         // Validation: the reader's findings, one registry of playlist rules and the package rules behind one
         // protocol, a title's key map checked, the media measured. Judges a package; writes nothing.
         .target(

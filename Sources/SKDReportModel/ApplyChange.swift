@@ -1,4 +1,3 @@
-import SKDKeys
 import SKDTemplate
 
 /// One change `apply` made (or would make) to a playlist.

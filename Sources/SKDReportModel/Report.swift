@@ -1,6 +1,5 @@
 import HLS
 import SKDBytes
-import SKDKeys
 import SKDTemplate
 
 /// What one run of `apply` or `validate` did, as data: the one content model behind every report format
@@ -231,20 +230,6 @@ public struct Report: Hashable, Sendable, Codable {
             self.segments = segments
         }
 
-        package init(_ measured: MeasuredPlaylist, _ redaction: Redaction) {
-            self.init(
-                segmentsRead: measured.segmentsRead, segmentsNotMeasured: measured.segmentsNotMeasured, bytesRead: measured.bytesRead,
-                durationMilliseconds: Self.milliseconds(measured.duration), peakBitRate: measured.peakBitRate,
-                averageBitRate: measured.averageBitRate, codecs: measured.codecs,
-                resolution: measured.width.flatMap { width in measured.height.map { "\(width)x\($0)" } }, channels: measured.channels,
-                segments: measured.segments.map {
-                    Segment(
-                        line: $0.line, uri: redaction.redacted($0.uri), durationMilliseconds: Self.milliseconds($0.duration),
-                        bytes: $0.bytes,
-                        bitRate: $0.bitRate, extinfMilliseconds: $0.extinf.map(Self.milliseconds))
-                })
-        }
-
         /// Whole milliseconds; 0 for what is not finite, and no more than a report can count (an EXTINF may
         /// be written with any number of digits).
         package static func milliseconds(_ seconds: Double) -> Int {
@@ -352,7 +337,7 @@ public struct Report: Hashable, Sendable, Codable {
     }
 
     /// A FairPlay key URI of a playlist as reports carry it: the line of the first key with it, the URI's
-    /// digest (``KeyEvidence/digest(_:)``, never the URI), and the KEYID (or key truth's key id) that tells
+    /// digest (a 64-bit digest of it, never the URI), and the KEYID (or key truth's key id) that tells
     /// its key, where one does. A URI that holds a secret has no digest, only `holdsSecret`: a digest is the
     /// same in every run, so anyone with the report could test guesses of the token against it.
     public struct KeyURI: Hashable, Sendable, Codable {
@@ -370,10 +355,10 @@ public struct Report: Hashable, Sendable, Codable {
         }
 
         /// The entries of a playlist's uses, `nil` when it has none.
-        package static func list(_ uses: [(line: Int, digest: UInt64, evidence: KeyEvidence?, holdsSecret: Bool)]) -> [KeyURI]? {
+        package static func list(_ uses: [(line: Int, digest: UInt64, keyID: String?, holdsSecret: Bool)]) -> [KeyURI]? {
             guard !uses.isEmpty else { return nil }
             return uses.map { use in
-                KeyURI(line: use.line, digest: use.holdsSecret ? nil : Hex.string(use.digest), keyID: use.evidence?.keyIDHex)
+                KeyURI(line: use.line, digest: use.holdsSecret ? nil : Hex.string(use.digest), keyID: use.keyID)
             }
         }
     }

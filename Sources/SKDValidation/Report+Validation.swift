@@ -17,7 +17,7 @@ extension Report.Playlist {
             keyURIs: Report.KeyURI.list(
                 validation.keyUses.map { use in
                     // A URI the redaction changes holds a secret.
-                    (use.place.line, use.digest, use.evidence, redaction.hidesSomething(in: use.uri))
+                    (use.place.line, use.digest, use.evidence?.keyIDHex, redaction.hidesSomething(in: use.uri))
                 }))
     }
 }
@@ -37,6 +37,23 @@ extension Report.Declared {
                 Rendition(
                     line: $0.line, type: $0.type, group: $0.group, name: redaction.redacted($0.name), uri: redaction.redacted($0.uri),
                     channels: $0.channels)
+            })
+    }
+}
+
+extension Report.Measured {
+    /// What a media playlist's segments measured (``MeasuredPlaylist``), its text as `redaction` leaves it.
+    init(_ measured: MeasuredPlaylist, _ redaction: Redaction) {
+        self.init(
+            segmentsRead: measured.segmentsRead, segmentsNotMeasured: measured.segmentsNotMeasured, bytesRead: measured.bytesRead,
+            durationMilliseconds: Self.milliseconds(measured.duration), peakBitRate: measured.peakBitRate,
+            averageBitRate: measured.averageBitRate, codecs: measured.codecs,
+            resolution: measured.width.flatMap { width in measured.height.map { "\(width)x\($0)" } }, channels: measured.channels,
+            segments: measured.segments.map {
+                Segment(
+                    line: $0.line, uri: redaction.redacted($0.uri), durationMilliseconds: Self.milliseconds($0.duration),
+                    bytes: $0.bytes,
+                    bitRate: $0.bitRate, extinfMilliseconds: $0.extinf.map(Self.milliseconds))
             })
     }
 }

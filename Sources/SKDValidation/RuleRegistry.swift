@@ -47,7 +47,7 @@ public enum RuleRegistry {
         [
             PackageDiagnostics.unsafeReference, PackageDiagnostics.rootRelativeReference, PackageDiagnostics.missingReference,
             PackageDiagnostics.masterReference,
-            PackageDiagnostics.unreadable, KeyMapRule.uriTwoKeysKind, KeyMapRule.keyTwoURIsKind,
+            PackageDiagnostics.unreadable, KeyMapDiagnostics.uriTwoKeys, KeyMapDiagnostics.keyTwoURIs,
             KeyMapRule.unknownKind, RunKeyMap.kind, RunKeyMap.notComparedKind,
         ] + PackageValidator.rules.flatMap(\.kinds)
 

@@ -55,6 +55,6 @@ struct KeyPathReviewTests {
         // The first key is what the template makes (kept); the second renders to the same URI for another key.
         try fixture.apply(template: "skd://x/{content_id}", match: #"cid=(?<content_id>\w+)"#)
         let outcome = try #require(fixture.outcome("t/v.m3u8"))
-        #expect(outcome.diagnostics.contains { $0.id == KeyMapRule.rotationFoldedKind.id }, "\(outcome.diagnostics)")
+        #expect(outcome.diagnostics.contains { $0.id == KeyMapDiagnostics.rotationFolded.id }, "\(outcome.diagnostics)")
     }
 }

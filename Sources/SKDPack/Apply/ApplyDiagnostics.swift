@@ -78,6 +78,6 @@ public enum ApplyDiagnostics {
         unwritable,
         unusableMethod, clearPlaylist, renderFailed, matchFailed, matchCapturedSecret, matchCapturedURI, literalAfterDefine,
         mediaFailed, titleFailed, titleLocked, keyFormatVariable,
-        renditionAlone, rootRelativeTitle, KeyMapRule.rotationFoldedKind,
+        renditionAlone, rootRelativeTitle, KeyMapDiagnostics.rotationFolded,
     ].sorted { $0.id < $1.id }
 }

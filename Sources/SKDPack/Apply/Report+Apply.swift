@@ -15,7 +15,7 @@ extension Report.Playlist {
                 ? nil
                 : Report.KeyURI.list(
                     outcome.keyMap.entries.filter { $0.place.playlist == outcome.path }.map {
-                        ($0.place.line, $0.uri, $0.evidence, outcome.keyURIsHoldSecrets)
+                        ($0.place.line, $0.uri, $0.evidence.keyIDHex, outcome.keyURIsHoldSecrets)
                     }))
     }
 }
