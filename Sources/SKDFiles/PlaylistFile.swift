@@ -121,7 +121,7 @@ public struct PlaylistDiscovery: Sendable {
             guard let first = skippedLinks.first else { return nil }
             let count = skippedLinks.count
             return "skipped \(count) symbolic link\(count == 1 ? "" : "s") (\(first)\(count > 1 ? ", …" : "")): "
-                + "not followed without \(names.followSymlinks)"
+                + "not followed without \(names[.followSymlinks])"
         }
     }
 
@@ -174,7 +174,7 @@ public struct PlaylistDiscovery: Sendable {
                     problems.append(
                         IOError(
                             path: input, operation: "read", errno: ELOOP,
-                            reason: "it is a symbolic link, and links are followed only with \(names.followSymlinks)"))
+                            reason: "it is a symbolic link, and links are followed only with \(names[.followSymlinks])"))
                     continue
                 }
             }
@@ -374,7 +374,7 @@ public struct PlaylistDiscovery: Sendable {
                 diagnostics.append(
                     PackageDiagnostics.rootRelativeReference(
                         "\(reference.path) is relative to the web server's root, which skdpack cannot see here "
-                            + "(\(names.root) says where it is); it is not checked",
+                            + "(\(names[.root]) says where it is); it is not checked",
                         at: SourceLocation(path: master.path, line: reference.line, column: 1, offset: 0)))
             }
             for (reference, resolved, relative) in found {

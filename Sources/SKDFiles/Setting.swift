@@ -91,22 +91,8 @@ public struct SettingNames: Sendable {
 
     public subscript(_ setting: Setting) -> String { name(setting) }
 
-    public var values: String { name(.values) }
-    public var valueFiles: String { name(.valueFiles) }
-    public var sessionKeys: String { name(.sessionKeys) }
-    public var match: String { name(.match) }
-    public var pathPattern: String { name(.pathPattern) }
-    public var assumeEncrypted: String { name(.assumeEncrypted) }
-    public var followSymlinks: String { name(.followSymlinks) }
-    public var cpix: String { name(.cpix) }
-    public var kidFromMedia: String { name(.kidFromMedia) }
-    public var destinations: String { name(.destinations) }
-    public var elsewhere: String { name(.elsewhere) }
-    public var root: String { name(.root) }
-    public var allowSharedContentID: String { name(.allowSharedContentID) }
-
     /// Where a value for variable `name` can come from, for a message saying it has none.
     public func whereValuesComeFrom(for name: String) -> String {
-        "give \(values) \(name)=…, a catalogue column, or a \(pathPattern) or \(match) group named \(name)"
+        "give \(self[.values]) \(name)=…, a catalogue column, or a \(self[.pathPattern]) or \(self[.match]) group named \(name)"
     }
 }

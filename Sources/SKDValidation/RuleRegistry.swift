@@ -45,11 +45,9 @@ public enum RuleRegistry {
     /// once they are read.
     static let packageKinds: [DiagnosticKind] =
         [
-            PackageDiagnostics.unsafeReference, PackageDiagnostics.rootRelativeReference, PackageDiagnostics.missingReference,
-            PackageDiagnostics.masterReference,
-            PackageDiagnostics.unreadable, KeyMapDiagnostics.uriTwoKeys, KeyMapDiagnostics.keyTwoURIs,
+            KeyMapDiagnostics.uriTwoKeys, KeyMapDiagnostics.keyTwoURIs,
             KeyMapRule.unknownKind, RunKeyMap.kind, RunKeyMap.notComparedKind,
-        ] + PackageValidator.rules.flatMap(\.kinds)
+        ] + PackageDiagnostics.all + PackageValidator.rules.flatMap(\.kinds)
 
     /// The kinds `validate` makes (what `--disable` accepts).
     public static let validationKinds: [DiagnosticKind] =

@@ -41,6 +41,7 @@ struct PlannerTests {
         cases.append((request { $0.values.catalog = "/no/such/catalog.csv" }, .catalog))
         cases.append((request { ($0.template, $0.values.pathPattern) = ("entitlement", "(?<x") }, .pathPattern))
         cases.append((request { $0.cpix = ["/no/such/keys.xml"] }, .cpix))
+        cases.append((request { $0.values.match = "cid=(?<content_id>.*)" }, .match))
         return cases
     }
 

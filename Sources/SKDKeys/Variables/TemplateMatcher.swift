@@ -69,7 +69,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         }
         // Each value with where it came from, when the run gave it (the others are this title's, or this key's).
         let pins = pinned.keys.sorted().map { name in
-            "\(name)=\(renderer.shown(pinned[name]!, of: name))" + (self.pinned[name] != nil ? " (\(names.values))" : "")
+            "\(name)=\(renderer.shown(pinned[name]!, of: name))" + (self.pinned[name] != nil ? " (\(names[.values]))" : "")
         }.joined(separator: ", ")
         // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
         let secrets = definition.secretNames
@@ -117,7 +117,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         for candidate in candidates {
             do {
                 let rendered = try renderer.render { name in
-                    candidate[name].map { TemplateValue($0, source: pinned[name] == nil ? "the URI" : self.names.values) }
+                    candidate[name].map { TemplateValue($0, source: pinned[name] == nil ? "the URI" : self.names[.values]) }
                 }
                 if rendered == uri { return .found(candidate) }
                 if firstRendering == nil { firstRendering = rendered }

@@ -30,7 +30,7 @@ public struct VariableSources: Sendable {
     public var fromFiles: Set<String> = []
 
     /// How messages name where the value of `name` given for the run came from (`--var` or `--var-file`).
-    public func givenSource(of name: String) -> String { fromFiles.contains(name) ? names.valueFiles : names.values }
+    public func givenSource(of name: String) -> String { fromFiles.contains(name) ? names[.valueFiles] : names[.values] }
 
     public init(
         commandLine: [(name: String, value: String)] = [], catalog: Catalog? = nil, pathPattern: NamedPattern? = nil,
@@ -86,7 +86,7 @@ public struct VariableSources: Sendable {
         }
         if let pathPattern, let groups = pathPattern.groups(in: playlist.path) {
             for (name, value) in groups {
-                values[name] = TemplateValue(value, source: "\(names.pathPattern) on \(playlist.path)")
+                values[name] = TemplateValue(value, source: "\(names[.pathPattern]) on \(playlist.path)")
             }
         }
         return values
@@ -121,7 +121,7 @@ public struct VariableSources: Sendable {
                 case .given:
                     return TemplateValue(self.commandLine.last { $0.name == name }!.value, source: self.givenSource(of: name))
                 // The key's line is where any finding about the value is reported, so the source need not say it.
-                case .match where matchGroups[name] != nil: return TemplateValue(matchGroups[name]!, source: self.names.match)
+                case .match where matchGroups[name] != nil: return TemplateValue(matchGroups[name]!, source: self.names[.match])
                 case .keyIndex: return TemplateValue(String(keyIndex), source: Self.keyIndexSource)
                 case .kid where kid != nil: return TemplateValue(kid!, source: Self.kidSource)
                 case .oldURI where oldURI != nil: return TemplateValue(oldURI!, source: Self.oldURISource)

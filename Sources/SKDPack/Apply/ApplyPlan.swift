@@ -101,10 +101,10 @@ public struct ApplyPlan: Sendable {
             // One KEYID for all of them: they share the key.
             if let keyID = titles[0].keyID, titles.allSatisfy({ $0.keyID == keyID }) { return nil }
             let named = titles.prefix(3).map(\.title).joined(separator: ", ") + (titles.count > 3 ? " and \(titles.count - 3) more" : "")
-            let patterns = [names.match, names.pathPattern]
+            let patterns = [names[.match], names[.pathPattern]]
             let from = definition.uri.variableNames.map { name -> String in
                 guard let value = titles[0].values[name] else { return "{\(name)}" }
-                let source = value.source.hasPrefix(names.match) ? names.match : value.source
+                let source = value.source.hasPrefix(names[.match]) ? names[.match] : value.source
                 // A value a pattern captured is shown: the usual reason is a pattern that captures too much.
                 let redaction = options.redaction.adding(titles[0].secrets)
                 return "{\(name)} from \(source)" + (patterns.contains(source) ? ": \(redaction.redact(value.value))" : "")
@@ -113,8 +113,8 @@ public struct ApplyPlan: Sendable {
             return "\(titles.count) titles would get the same key URIs (\(named)): the template's values (\(from)) are the same "
                 + "for them, and a license server answers one key for a URI; "
                 + (captured ? "a pattern that captures too much? " : "")
-                + "give each title its own values (a catalogue, \(names.pathPattern) or \(names.match) group, or a run per title "
-                + "with its own \(names.values)); \(names.allowSharedContentID) only if they really share their keys"
+                + "give each title its own values (a catalogue, \(names[.pathPattern]) or \(names[.match]) group, or a run per title "
+                + "with its own \(names[.values])); \(names[.allowSharedContentID]) only if they really share their keys"
         }
     }
 
@@ -222,7 +222,7 @@ public struct ApplyPlan: Sendable {
     private func groupNames() -> [String] {
         let known = Set(templateVariables).union(VariableSources.builtInNames)
             .union(options.keyTruth.documents.isEmpty ? [] : ["content_id"])
-        let patterns = [(names.match, options.variables.match), (names.pathPattern, options.variables.pathPattern)]
+        let patterns = [(names[.match], options.variables.match), (names[.pathPattern], options.variables.pathPattern)]
         return patterns.flatMap { name, pattern in
             (pattern?.groupNames ?? []).filter { !known.contains($0) }.map { group in
                 "the group \(group) of \(name) names no variable of the template \(definition.name)"
@@ -267,7 +267,7 @@ public struct ApplyPlan: Sendable {
         }
         if let pattern = options.variables.pathPattern, used.isDisjoint(with: pattern.groupNames) {
             problems.append(
-                "no placeholder of the template \(definition.uri) takes a group of \(names.pathPattern) "
+                "no placeholder of the template \(definition.uri) takes a group of \(names[.pathPattern]) "
                     + "(its groups: \(pattern.groupNames.sorted().joined(separator: ", "))); name a group after a placeholder")
         }
         return problems
@@ -281,7 +281,7 @@ public struct ApplyPlan: Sendable {
         let paths = packages.flatMap(playlists(of:)).map(\.path)
         guard let example = paths.first, !paths.contains(where: { pattern.groups(in: $0) != nil }) else { return [] }
         return [
-            "\(names.pathPattern) \(pattern.text) matches none of the \(paths.count) playlist paths of the run (for example "
+            "\(names[.pathPattern]) \(pattern.text) matches none of the \(paths.count) playlist paths of the run (for example "
                 + "\(example)): it is matched on each path as the inputs give it"
         ]
     }
@@ -367,7 +367,7 @@ public struct ApplyPlan: Sendable {
             guard KeyTruth.variableNames.contains(name), !available.contains(name), !given.contains(name),
                 definition.variables[name]?.defaultValue == nil
             else { return nil }
-            let from = name == "kid_uuid" ? "\(names.cpix) or \(names.kidFromMedia)" : names.cpix
+            let from = name == "kid_uuid" ? "\(names[.cpix]) or \(names[.kidFromMedia])" : names[.cpix]
             return "{\(name)} comes from a CPIX document, and none was given (\(from))"
         }
     }

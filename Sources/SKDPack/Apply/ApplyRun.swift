@@ -81,7 +81,7 @@ public struct ApplyRun: Sendable {
         }
         if destination == .standardOutput, job.total > 1 {
             observer.note(
-                "\(job.total) playlists to write: give \(names.destinations) (standard output takes one)")
+                "\(job.total) playlists to write: give \(names[.destinations]) (standard output takes one)")
             result.run.status = .failed
             return result
         }
@@ -131,22 +131,22 @@ public struct ApplyRun: Sendable {
                 for (id, titles) in contentIDs.shared {
                     let named = titles.prefix(3).map(job.shown).joined(separator: ", ") + (titles.count > 3 ? ", …" : "")
                     observer.note(
-                        "warning: \(titles.count) titles got the content id \(redaction.redact(id)) from \(names.match) or "
-                            + "\(names.pathPattern) (\(named)); a pattern that captures too much? (\(names.allowSharedContentID) if they share it)"
+                        "warning: \(titles.count) titles got the content id \(redaction.redact(id)) from \(names[.match]) or "
+                            + "\(names[.pathPattern]) (\(named)); a pattern that captures too much? (\(names[.allowSharedContentID]) if they share it)"
                     )
                 }
             }
             for (title, ids) in contentIDs.titlesWithSeveral {
                 let named = ids.prefix(3).map(redaction.redact).joined(separator: ", ") + (ids.count > 3 ? ", …" : "")
                 observer.note(
-                    "warning: the keys of \(job.shown(title)) got \(ids.count) content ids from \(names.match) or \(names.pathPattern) "
+                    "warning: the keys of \(job.shown(title)) got \(ids.count) content ids from \(names[.match]) or \(names[.pathPattern]) "
                         + "(\(named)); a pattern that captures more than the content id (a period, a key id)?")
             }
             // A pattern that fits none of the run's key URIs is one mistake, said once beside its errors: the run's
             // (exit 2, as the plan's refusals), not the playlists'.
             if matchMisses > 1, !matchedSomewhere, let match = options.variables.match {
                 observer.note(
-                    "error: \(names.match) \(match.text) found none of the \(matchMisses) key URIs it was given (each "
+                    "error: \(names[.match]) \(match.text) found none of the \(matchMisses) key URIs it was given (each "
                         + "\(ApplyDiagnostics.matchFailed.id) error above quotes one): the pattern does not fit these URIs")
                 patternFitsNothing = true
             }

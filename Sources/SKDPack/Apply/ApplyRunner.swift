@@ -32,7 +32,7 @@ public struct ApplyRunner: Sendable {
             outcome.diagnostics.append(
                 ApplyDiagnostics.rootRelativeTitle(
                     "this master names \(count == 1 ? "a playlist" : "\(count) playlists") from the web server's root (\(first)"
-                        + (count > 1 ? ", …" : "") + "), which skdpack cannot read here: give \(options.variables.names.root) "
+                        + (count > 1 ? ", …" : "") + "), which skdpack cannot read here: give \(options.variables.names[.root]) "
                         + "(the document root on this disk); the title is left as it was, whole",
                     at: SourceLocation(path: master.path, line: 1, column: 1, offset: 0)))
             return [outcome]
@@ -194,7 +194,7 @@ public struct ApplyRunner: Sendable {
                 ApplyDiagnostics.renditionAlone(
                     "\(file.path), rewritten alone, would no longer use the key this master announces here (the master lists "
                         + "it and is not part of this run): apply the title (this master or its folder), so that its session "
-                        + "keys follow, or write the playlist to \(options.variables.names.elsewhere); it is left as it was",
+                        + "keys follow, or write the playlist to \(options.variables.names[.elsewhere]); it is left as it was",
                     at: SourceLocation(path: master, line: stale.line, column: 1, offset: 0)))
             return
         }

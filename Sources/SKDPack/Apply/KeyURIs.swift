@@ -95,13 +95,13 @@ final class KeyURIs: Sendable {
             }
         let captured = String(decoding: value, as: UTF8.self)
         if holdsURI {
-            return "the \(names.match) group content_id of \(pattern) captured \(captured), which holds a "
+            return "the \(names[.match]) group content_id of \(pattern) captured \(captured), which holds a "
                 + "URI's scheme or query, not a content id alone: capture the content id only, for example "
                 + "[?&]cid=(?<content_id>[^&]+) for a query value or skd://(?<content_id>[^/?&]+) for the host part"
         }
         guard let oldURI, isHostOfEntitlementURI(value, oldURI) else { return nil }
         return
-            "the \(names.match) group content_id of \(pattern) captured \(captured), the old key URI's host (a server's name), where the URI "
+            "the \(names[.match]) group content_id of \(pattern) captured \(captured), the old key URI's host (a server's name), where the URI "
             + "names its title in a query (the entitlement form): every title of that "
             + "license server would get the content id \(captured); capture the title's id, for example "
             + "[?&]cid=(?<content_id>[^&]+) for a cid= query value"
@@ -148,7 +148,7 @@ final class KeyURIs: Sendable {
         guard !secrets.isEmpty, let (name, value) = groups.first(where: { group in secrets.contains { group.value.contains($0.revealed) } })
         else { return nil }
         let redaction = Redaction(secrets: secrets)
-        return "the \(names.match) group \(name) of \(pattern) captured \(redaction.redact(value)), which holds the old key URI's "
+        return "the \(names[.match]) group \(name) of \(pattern) captured \(redaction.redact(value)), which holds the old key URI's "
             + "secret (its token): the new URI would carry it in clear; capture only what the new URI may show (a content id: "
             + "[?&]cid=(?<content_id>[^&]+)); a token the new URI must carry is a variable the template declares secret: true "
             + "(a template file), whose value every message and report hides"
@@ -327,9 +327,9 @@ final class KeyURIs: Sendable {
                     if key.oldURI == nil, uris.variables.match?.groupNames.contains(name) == true {
                         // A key skdpack adds (the period had other systems' keys only): no old URI to match.
                         message +=
-                            " (this key period has no FairPlay key for \(names.match) to read \(name) from: the key is "
-                            + "added; give \(name) for such titles with \(names.values) \(name)=…, a catalogue column or a "
-                            + "\(names.pathPattern) group)"
+                            " (this key period has no FairPlay key for \(names[.match]) to read \(name) from: the key is "
+                            + "added; give \(name) for such titles with \(names[.values]) \(name)=…, a catalogue column or a "
+                            + "\(names[.pathPattern]) group)"
                     } else {
                         message += " (\(names.whereValuesComeFrom(for: name)))"
                     }
@@ -371,7 +371,7 @@ final class KeyURIs: Sendable {
             if uris.makes(text) { throw .alreadyMade }
             throw .refused(
                 ApplyDiagnostics.matchFailed,
-                "the key URI \(text) does not match \(uris.variables.names.match) \(match.text)\(Self.anchorHint(match.text)); "
+                "the key URI \(text) does not match \(uris.variables.names[.match]) \(match.text)\(Self.anchorHint(match.text)); "
                     + "the playlist is left as it was")
         }
 
@@ -469,7 +469,7 @@ final class KeyURIs: Sendable {
             for source in slot.sources {
                 switch source {
                 case .truth where key.truth?.values[slot.name] != nil: return key.truth!.source
-                case .match where group(slot.name, key) != nil: return names.match
+                case .match where group(slot.name, key) != nil: return names[.match]
                 case .keyIndex: return VariableSources.keyIndexSource
                 case .kid where key.kid != nil: return VariableSources.kidSource
                 case .oldURI where key.oldURI != nil: return VariableSources.oldURISource

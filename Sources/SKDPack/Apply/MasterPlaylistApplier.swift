@@ -180,7 +180,7 @@ public struct MasterPlaylistApplier: Sendable {
                 SessionKeyMissingRule.kind(
                     "this master announces \(existing.count) FairPlay session key\(existing.count == 1 ? "" : "s"), and its media use "
                         + "\(missing.count) FairPlay key\(missing.count == 1 ? "" : "s") it does not announce (key rotation, or keys per "
-                        + "track): a player fetches their licences only when it reaches them; \(names.sessionKeys) announces every one",
+                        + "track): a player fetches their licences only when it reaches them; \(names[.sessionKeys]) announces every one",
                     at: SourceLocation(path: path, line: existing.last!.line, column: 1, offset: 0)))
         }
         survey.outcome.diagnostics = diagnostics

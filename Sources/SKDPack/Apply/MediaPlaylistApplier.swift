@@ -784,7 +784,7 @@ private struct MediaWalk {
             } else {
                 report(
                     ApplyDiagnostics.clearPlaylist,
-                    "no segment of this playlist is encrypted; no FairPlay key is added (give \(applier.options.variables.names.assumeEncrypted) if they are)",
+                    "no segment of this playlist is encrypted; no FairPlay key is added (give \(applier.options.variables.names[.assumeEncrypted]) if they are)",
                     line: first.line)
             }
         }

@@ -111,6 +111,9 @@ public enum Planner {
 
     /// The options of a `validate` run.
     public static func validation(_ request: ValidateRequest, names: SettingNames) throws(RequestProblem) -> ValidationOptions {
+        if request.values.match != nil {
+            throw RequestProblem(.match, "\(names[.match]) has no use in validate: it reads no old key URIs")
+        }
         var options = ValidationOptions()
         // (The rules' ids are gathered only to check a disabled one: start-up pays for what a run uses.)
         let known = request.disabledRules.isEmpty ? [] : Set(RuleRegistry.validationKinds.map(\.id))

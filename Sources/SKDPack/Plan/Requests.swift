@@ -34,7 +34,11 @@ public struct ValuesRequest: Sendable, Equatable {
     /// A regular expression whose named groups, matched on each old FairPlay key URI, are values.
     public var match: String?
 
-    public init() {}
+    public init(
+        values: [String] = [], valueFiles: [String] = [], catalog: String? = nil, pathPattern: String? = nil, match: String? = nil
+    ) {
+        (self.values, self.valueFiles, self.catalog, self.pathPattern, self.match) = (values, valueFiles, catalog, pathPattern, match)
+    }
 }
 
 /// What a `validate` run is asked to do, as plain values; ``Planner/validation(_:names:)`` makes its
@@ -46,7 +50,7 @@ public struct ValidateRequest: Sendable {
     public var maximumURILength = ValidationOptions().maximumURILength
     /// The template the FairPlay keys are held to: a shipped name, a template file or an inline URI template.
     public var template: String?
-    /// The values the template's keys take (``ValuesRequest/match`` has no use here).
+    /// The values the template's keys take (no ``ValuesRequest/match``: validate reads no old URIs).
     public var values = ValuesRequest()
     /// Hosts a key URI may name besides the template's.
     public var allowHosts: [String] = []

@@ -149,9 +149,9 @@ extension ApplySettings {
             defer { printer.flush() }
             let destination = try self.destination()
             var request = ApplyRequest(template: template)
-            (request.values.values, request.values.valueFiles, request.values.catalog, request.values.pathPattern) =
-                (variables, variableFiles, catalog, pathPattern)
-            (request.values.match, request.destination, request.inputs) = (match, destination, paths)
+            request.values = ValuesRequest(
+                values: variables, valueFiles: variableFiles, catalog: catalog, pathPattern: pathPattern, match: match)
+            (request.destination, request.inputs) = (destination, paths)
             (request.assumeEncrypted, request.sessionKeys, request.cpix, request.kidFrom, request.maximumInitSize) =
                 (assumeEncrypted, sessionKeys, cpix, kidFrom, maxInitSize)
             (request.ignoredFindings, request.titleLockWait, request.validatesWrites) = (disabledRules, lockWait, validate)

@@ -49,10 +49,7 @@ struct TemplateOptions: ParsableArguments {
 
     /// What the options ask for, for the ``Planner`` to read and check.
     var values: ValuesRequest {
-        var values = ValuesRequest()
-        (values.values, values.valueFiles, values.catalog, values.pathPattern, values.match) =
-            (variables, variableFiles, catalog, pathPattern, match)
-        return values
+        ValuesRequest(values: variables, valueFiles: variableFiles, catalog: catalog, pathPattern: pathPattern, match: match)
     }
 }
 

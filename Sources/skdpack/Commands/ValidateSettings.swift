@@ -85,8 +85,7 @@ extension ValidateSettings {
         var request = ValidateRequest()
         (request.disabledRules, request.warningsAsErrors, request.maximumURILength, request.template) =
             (disabledRules, warningsAsErrors, maxURILength, template)
-        (request.values.values, request.values.valueFiles, request.values.catalog, request.values.pathPattern) =
-            (variables, variableFiles, catalog, pathPattern)
+        request.values = ValuesRequest(values: variables, valueFiles: variableFiles, catalog: catalog, pathPattern: pathPattern)
         (request.allowHosts, request.media, request.segments, request.cpix, request.maximumInitSize) =
             (allowHosts, media, segments, cpix, maxInitSize)
         request.reader = try input.reader(request.reader)
