@@ -51,17 +51,24 @@ struct PlannerTests {
     }
 
     func problemsNameTheirSetting(_ requests: [(ValidateRequest, Setting)]) throws {
+        Self.expectRefused(requests) { request, names throws(RequestProblem) in _ = try Planner.validation(request, names: names) }
+    }
+
+    /// Each of `requests` refused by `plan`, the problem naming its own setting first, in the names given;
+    /// and in plain words (the default names) no flag of skdpack's.
+    static func expectRefused<Request>(
+        _ requests: [(Request, Setting)], by plan: (Request, SettingNames) throws(RequestProblem) -> Void
+    ) {
         for (request, setting) in requests {
             do {
-                _ = try Planner.validation(request, names: Self.marked)
+                try plan(request, Self.marked)
                 Issue.record("not refused: \(setting)")
             } catch {
                 #expect(error.setting == setting, "\(error.message)")
                 #expect(error.message.hasPrefix("<\(setting.rawValue)>"), "\(error.message)")
             }
-            // In plain words (the default names) no flag of skdpack's shows.
             do {
-                _ = try Planner.validation(request, names: SettingNames())
+                try plan(request, SettingNames())
             } catch {
                 #expect(!error.message.contains("--"), "\(error.message)")
             }
@@ -77,6 +84,9 @@ struct PlannerTests {
         #expect(options.templateMatcher?.definition.name == "entitlement")
         #expect(options.disabledRules.map(\.rawValue) == ["FPS-method"])
     }
+
+    /// A value given wrongly is never shown back: without its `=`, with a bad name, with a character no URI
+    /// carries, given twice, in a file; whatever the mistake, the problem's message holds no value.
 
     /// A value given wrongly is never shown back: without its `=`, with a bad name, with a character no URI
     /// carries, given twice, in a file; whatever the mistake, the problem's message holds no value.
@@ -130,14 +140,8 @@ struct PlannerTests {
 
     @Test("every wrong apply request is refused naming its own setting, in the caller's words")
     func applyProblemsNameTheirSetting() {
-        for (request, setting) in Self.wrongApplyRequests() {
-            do {
-                _ = try Planner.apply(request, names: Self.marked)
-                Issue.record("not refused: \(setting)")
-            } catch {
-                #expect(error.setting == setting, "\(error.message)")
-                #expect(error.message.hasPrefix("<\(setting.rawValue)>"), "\(error.message)")
-            }
+        Self.expectRefused(Self.wrongApplyRequests()) { request, names throws(RequestProblem) in
+            _ = try Planner.apply(request, names: names)
         }
         // Right in every way: a run's options.
         #expect((try? Planner.apply(Self.wrongApplyRequests()[1].0.with { $0.titleLockWait = 0 }, names: Self.marked)) != nil)
