@@ -48,6 +48,8 @@ public enum Setting: String, Sendable, CaseIterable {
     case lockWait
     /// The directory every playlist is written under.
     case output
+    /// Writing each changed playlist where it is.
+    case inPlace
 
     /// The setting in plain words, for library users.
     public var plainWords: String {
@@ -75,6 +77,7 @@ public enum Setting: String, Sendable, CaseIterable {
         case .maximumURILength: "the key URI length limit"
         case .lockWait: "the wait for a title another run holds"
         case .output: "the output directory"
+        case .inPlace: "the setting that writes in place"
         }
     }
 }

@@ -62,6 +62,27 @@ struct ValidateCommandTests {
         #expect(json.contains("movie-z") && json.contains("PKG-unreadable"))
     }
 
+    @Test("--catalog without a column the template needs is refused (exit 2): its keys' server would pass unchecked")
+    func catalogueMissingAColumn() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write("no-url.csv", "title_dir,content_id\nlegacy-title,legacy-0042\n")
+        let title = scratch.path("library/legacy-title")
+        let run = try SKDPackRunner.run(
+            ["validate", "--template", "entitlement", "--catalog", scratch.path("no-url.csv"), title])
+        #expect(run.status == 2, "\(run.stderr)")
+        #expect(
+            run.stderr.contains("no-url.csv: it has no entitlement_url column, and nothing else gives {entitlement_url}"),
+            "\(run.stderr)")
+        // Given another way, the run checks every key against it.
+        let given = try SKDPackRunner.run(
+            [
+                "validate", "--template", "entitlement", "--catalog", scratch.path("no-url.csv"), "--var",
+                "entitlement_url=https://lic.example.com/fps", title,
+            ])
+        #expect(given.status != 2, "\(given.stderr)")
+    }
+
     @Test("--disable turns a rule off; an unknown rule is a usage error (exit 2)")
     func disable() throws {
         let scratch = try Scratch()

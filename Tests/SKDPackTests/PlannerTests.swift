@@ -133,6 +133,8 @@ struct PlannerTests {
             (request { ($0.kidFrom, $0.cpix) = ("media", ["keys.xml"]) }, .kidFromMedia),
             (request { $0.maximumInitSize = 0 }, .maximumInitSize),
             (request { ($0.destination, $0.inputs) = (.directory("lib/out"), ["lib"]) }, .output),
+            (request { ($0.destination, $0.inputs) = (.directory("lib"), ["lib/title"]) }, .output),
+            (request { ($0.destination, $0.inputs) = (.directory("lib/"), ["lib"]) }, .output),
             (request { $0.values.match = "(?<content_id" }, .match),
             (request { $0.values.valueFiles = ["token"] }, .valueFiles),
         ]

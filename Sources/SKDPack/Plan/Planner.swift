@@ -168,7 +168,26 @@ public enum Planner {
             }
             var titleValues = request.values
             (titleValues.values, titleValues.valueFiles, titleValues.match) = ([], [], nil)
-            options.titleValues = try variableSources(titleValues, given: [], names: names)
+            let sources = try variableSources(titleValues, given: [], names: names)
+            if let catalog = sources.catalog, let definition = options.templateMatcher?.definition {
+                // A variable the catalogue was meant to give and has no column for would be checked against its
+                // form only: any license server would pass. Refused, as apply refuses it.
+                let patternGroups = sources.pathPattern?.groupNames ?? []
+                let missing = definition.uri.variableNames.filter { name in
+                    let spec = definition.variables[name]
+                    return pinned[name] == nil && !VariableSources.builtInNames.contains(name) && !KeyTruth.variableNames.contains(name)
+                        && !patternGroups.contains(name) && spec?.defaultValue == nil && spec?.required != false
+                        && !catalog.columns.contains(name)
+                }
+                if let name = missing.first {
+                    throw RequestProblem(
+                        .catalog,
+                        "\(names[.catalog]) \(catalog.path): it has no \(name) column, and nothing else gives {\(name)}, so every key's "
+                            + "\(name) would pass unchecked; add the column, or give it with \(names[.values]) \(name)=…"
+                            + (NearestName.nearest(to: name, in: catalog.columns.sorted()).map { " (is its column \($0) meant?)" } ?? ""))
+                }
+            }
+            options.titleValues = sources
         }
         return options
     }
@@ -193,14 +212,30 @@ public enum Planner {
         return options
     }
 
-    /// An output directory inside an input directory would be read as input by the next run.
+    /// An output directory that is an input, inside one, or holds one would be read with it by the next run
+    /// (and a title's playlists written into the folder above it make a title of that folder).
     static func check(_ destination: ApplyDestination, inputs: [String], names: SettingNames) throws(RequestProblem) {
-        guard case .directory(let output) = destination,
-            let input = inputs.first(where: { $0 != "-" && PathComponents.isSameOrInside(output, $0) })
-        else { return }
-        throw RequestProblem(
-            .output,
-            "\(names[.output]) \(output) is inside the input \(input): the next run would read what this one wrote; write outside it")
+        guard case .directory(let output) = destination else { return }
+        for input in inputs where input != "-" {
+            if PathComponents.isSameOrInside(output, input), PathComponents.isSameOrInside(input, output) {
+                throw RequestProblem(
+                    .output,
+                    "\(names[.output]) \(output) is the input \(input) itself: to change the playlists where they are, use "
+                        + "\(names[.inPlace]); else write outside it")
+            }
+            if PathComponents.isSameOrInside(output, input) {
+                throw RequestProblem(
+                    .output,
+                    "\(names[.output]) \(output) is inside the input \(input): the next run would read what this one wrote; write outside it"
+                )
+            }
+            if PathComponents.isSameOrInside(input, output) {
+                throw RequestProblem(
+                    .output,
+                    "\(names[.output]) \(output) holds the input \(input): its playlists would be written beside it, and the next run "
+                        + "over \(output) would read both; write outside it")
+            }
+        }
     }
 
     /// The findings of `names` apply lets pass: the reader's grammar findings (``ApplyOptions/ignorableKinds``).

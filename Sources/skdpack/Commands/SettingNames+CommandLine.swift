@@ -27,6 +27,7 @@ extension SettingNames {
         case .maximumURILength: "--max-uri-length"
         case .lockWait: "--lock-wait"
         case .output: "--output"
+        case .inPlace: "--in-place"
         }
     }
 }
