@@ -83,6 +83,31 @@ struct ValidateCommandTests {
         #expect(given.status != 2, "\(given.stderr)")
     }
 
+    @Test("keys on another license server: the finding says so, and names a value read from a file as --var-file's")
+    func wrongServer() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let title = scratch.path("library/legacy-title")
+        let migrated = try SKDPackRunner.run(
+            ["apply", "--template", "entitlement", "--var", "entitlement_url=https://evil.example.net/fps", "--catalog"]
+                + [PackageLocation.root.appendingPathComponent("examples/catalog.csv").path, "--in-place", title])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        try scratch.write("url.txt", "https://lic.example.com/fps\n")
+        let run = try SKDPackRunner.run(
+            ["validate", "--template", "entitlement", "--var-file", "entitlement_url=\(scratch.path("url.txt"))", title])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdoutText.contains("(--var-file)") && !run.stdoutText.contains("(--var)"), "\(run.stdoutText)")
+        let given = try SKDPackRunner.run(
+            [
+                "validate", "--template", "entitlement", "--catalog",
+                PackageLocation.root.appendingPathComponent("examples/catalog.csv").path,
+            ]
+                + [title])
+        #expect(given.status == 1, "\(given.stderr)")
+        #expect(given.stdoutText.contains("another license server"), "\(given.stdoutText)")
+        #expect(!given.stdoutText.contains("another title's key"), "\(given.stdoutText)")
+    }
+
     @Test("--disable turns a rule off; an unknown rule is a usage error (exit 2)")
     func disable() throws {
         let scratch = try Scratch()

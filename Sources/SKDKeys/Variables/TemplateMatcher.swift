@@ -27,10 +27,18 @@ public final class TemplateMatcher: @unchecked Sendable {
 
     /// How messages name where pinned values come from.
     public let names: SettingNames
+    /// The pinned values read from files (`--var-file`), named so in messages.
+    public let fromFiles: Set<String>
 
-    public init(definition: TemplateDefinition, pinned: [String: String] = [:], names: SettingNames = SettingNames()) throws {
+    /// How messages name where the pinned value of `name` came from.
+    func givenSource(of name: String) -> String { names[fromFiles.contains(name) ? .valueFiles : .values] }
+
+    public init(
+        definition: TemplateDefinition, pinned: [String: String] = [:], fromFiles: Set<String> = [], names: SettingNames = SettingNames()
+    ) throws {
         self.definition = definition
         self.pinned = pinned
+        self.fromFiles = fromFiles
         self.names = names
         var pattern = ""
         var placeholders: [Template.Placeholder] = []
@@ -69,7 +77,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         }
         // Each value with where it came from, when the run gave it (the others are this title's, or this key's).
         let pins = pinned.keys.sorted().map { name in
-            "\(name)=\(renderer.shown(pinned[name]!, of: name))" + (self.pinned[name] != nil ? " (\(names[.values]))" : "")
+            "\(name)=\(renderer.shown(pinned[name]!, of: name))" + (self.pinned[name] != nil ? " (\(givenSource(of: name)))" : "")
         }.joined(separator: ", ")
         // The rendering holds the pinned values as they are: a secret one (a token) is hidden.
         let secrets = definition.secretNames
@@ -117,7 +125,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         for candidate in candidates {
             do {
                 let rendered = try renderer.render { name in
-                    candidate[name].map { TemplateValue($0, source: pinned[name] == nil ? "the URI" : self.names[.values]) }
+                    candidate[name].map { TemplateValue($0, source: pinned[name] == nil ? "the URI" : self.givenSource(of: name)) }
                 }
                 if rendered == uri { return .found(candidate) }
                 if firstRendering == nil { firstRendering = rendered }

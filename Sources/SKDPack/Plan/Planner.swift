@@ -152,7 +152,7 @@ public enum Planner {
                         + " (its variables: \(definition.uri.variableNames.joined(separator: ", ")))")
             }
             do {
-                options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned, names: names)
+                options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned, fromFiles: fromFiles, names: names)
             } catch {
                 throw RequestProblem(.template, "\(names[.template]) \(template): \(error)")
             }

@@ -85,9 +85,18 @@ package struct TemplateMatchRule: ValidationRule {
                 let source = context.expectedValues[name]?.source ?? "its values"
                 return "this key carries \(name)=\(carried)\(owner), but this title's is \(own) (\(source))"
             }.joined(separator: "; ")
-                + (differing.allSatisfy { context.expectedValues[$0.name] == nil && period[$0.name] != nil }
-                    ? ": a player would play this period with another period's key"
-                    : ": another title's key would play this title with that title's license")
+                + Self.consequence(of: differing.map(\.name), period: { context.expectedValues[$0] == nil && period[$0] != nil })
         context.report(Self.kind, message, at: location)
+    }
+
+    /// What a key URI carrying other values than its own does to a player: another period's key, another
+    /// title's, or a request to another license server than this title's.
+    private static func consequence(of differing: [String], period: (String) -> Bool) -> String {
+        if differing.allSatisfy(period) { return ": a player would play this period with another period's key" }
+        if differing.contains("content_id") || differing.contains("kid") {
+            return ": another title's key would play this title with that title's license"
+        }
+        return ": a player would ask for this title's key with values that are not this title's (another license server, "
+            + "another account)"
     }
 }
