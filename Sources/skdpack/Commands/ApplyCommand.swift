@@ -21,7 +21,7 @@ struct ApplyCommand: ParsableCommand {
             stops the run with exit status 2. A title (a master and its playlists) is changed whole or not at \
             all: if one of its playlists has an error, none is written, and the exit status is 1.
 
-            Variables, strongest first: --var, --match groups, --path-pattern groups, the --catalog row, the \
+            Variables, strongest first: --var and --var-file, --match groups, --path-pattern groups, the --catalog row, the \
             built-ins (playlist, playlist_stem, title_dir, key_index, kid, old_uri), the template's defaults.
 
             Key truth: with --cpix, each FairPlay key gets the key the key server's CPIX document gives its track \
@@ -57,10 +57,10 @@ struct ApplyCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write every playlist under DIR, at its path relative to its input.", valueName: "DIR"))
     var output: String?
 
-    @Flag(help: "Write nothing; exit 1 if anything would change.")
+    @Flag(help: "Write nothing; exit 1 if anything would change. One destination only: in place, an output folder, a check or a diff.")
     var check = false
 
-    @Flag(help: "Write nothing; print a unified diff of what would change.")
+    @Flag(help: "Write nothing; print a unified diff of what would change (exit 0 whether or not anything would).")
     var diff = false
 
     @Flag(help: "Give clear media playlists (no keys at all) a FairPlay key.")

@@ -17,7 +17,8 @@ struct ValidateCommand: ParsableCommand {
             Every playlist given, or found under a directory given, is read in one streaming pass; each \
             finding is printed as path:line:col: severity: message [RULE] with the line and a caret. \
             `skdpack rules` lists the rules. Exit status: 0 no errors, 1 errors found, 2 an input could not \
-            be read (or held no playlist).
+            be read (or held no playlist), or the command is wrong (an unknown rule, a template, value, catalogue \
+            or CPIX document that cannot be used).
 
             Key truth: --media reads each init segment EXT-X-MAP names (once per file) and checks the keys \
             against it (MEDIA rules: cbcs for FairPlay, the KID a key names against the default KID, clear \
