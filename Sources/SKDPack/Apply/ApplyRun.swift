@@ -109,6 +109,10 @@ public struct ApplyRun: Sendable {
                 }
                 var shown: [PlaylistOutcome] = []
                 for var outcome in outcomes {
+                    // (Read from the file as it was read: not one rewritten in place.)
+                    if !(destination == .inPlace && outcome.changed && !outcome.failed) {
+                        outcome.diagnostics = LineOffsets.filled(outcome.diagnostics)
+                    }
                     outcome.path = job.shown(outcome.path)
                     for index in outcome.diagnostics.indices {
                         outcome.diagnostics[index].location.path = job.shown(outcome.diagnostics[index].location.path)

@@ -29,7 +29,9 @@ public struct ValidateRun: Sendable {
         let runner = ValidationRunner(options: options)
         var runKeys = RunKeyMap()
         func add(_ validation: PlaylistValidation, package: String, unread: IOError? = nil) throws {
-            let validation = Self.shown(validation, as: job.shown(validation.path))
+            var validation = validation
+            validation.diagnostics = LineOffsets.filled(validation.diagnostics)
+            validation = Self.shown(validation, as: job.shown(validation.path))
             if validation.count(.error) > 0 { errors = true }
             try report?.add(
                 Report.Playlist(validation, package: job.shown(package), redaction: options.redaction.adding(validation.redaction)))
