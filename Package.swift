@@ -128,7 +128,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "skdpack", "SKDReportCheck", "SKDTestSupport",
+                "skdpack", "SKDPack", "SKDReportCheck", "SKDTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
     ],

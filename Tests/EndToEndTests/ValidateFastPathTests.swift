@@ -1,4 +1,5 @@
 import ArgumentParser
+import SKDPack
 import Testing
 
 @testable import skdpack
@@ -65,12 +66,15 @@ struct ValidateFastPathTests {
     /// What ArgumentParser parsed, as the settings the table should read from the same words: the test's
     /// own reading of the declarations, against which the table is held.
     static func settings(_ command: ValidateCommand) -> ValidateSettings {
-        ValidateSettings(
-            paths: command.paths, format: command.format, reports: command.report, disabledRules: command.disabledRules,
-            warningsAsErrors: command.warningsAsErrors, maxURILength: command.maxURILength, template: command.template,
-            variables: command.variables, variableFiles: command.variableFiles, catalog: command.catalog,
-            pathPattern: command.pathPattern, allowHosts: command.allowHosts, media: command.media, segments: command.segments,
-            cpix: command.cpix, maxInitSize: command.maxInitSize.bytes,
+        var request = ValidateRequest()
+        (request.disabledRules, request.warningsAsErrors, request.maximumURILength, request.template) =
+            (command.disabledRules, command.warningsAsErrors, command.maxURILength, command.template)
+        request.values = ValuesRequest(
+            values: command.variables, valueFiles: command.variableFiles, catalog: command.catalog, pathPattern: command.pathPattern)
+        (request.allowHosts, request.media, request.segments, request.cpix, request.maximumInitSize) =
+            (command.allowHosts, command.media, command.segments, command.cpix, command.maxInitSize.bytes)
+        return ValidateSettings(
+            paths: command.paths, format: command.format, reports: command.report, request: request,
             input: ApplyFastPathTests.input(followSymlinks: command.followSymlinks, root: command.root, command.library, command.limits))
     }
 

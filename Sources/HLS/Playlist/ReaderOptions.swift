@@ -1,5 +1,5 @@
 /// How a ``PlaylistReader`` reads.
-public struct ReaderOptions: Sendable {
+public struct ReaderOptions: Sendable, Equatable {
     /// Lines longer than this are passed through but not parsed, and reported.
     public var maximumLineLength: Int = LineReader.defaultMaximumLineLength
     /// Reading stops with an error (`HLS-playlist-too-large`) at the line that takes the input past this

@@ -43,7 +43,7 @@ public struct ValuesRequest: Sendable, Equatable {
 
 /// What a `validate` run is asked to do, as plain values; ``Planner/validation(_:names:)`` makes its
 /// ``ValidationOptions`` of them, or says which setting is wrong.
-public struct ValidateRequest: Sendable {
+public struct ValidateRequest: Sendable, Equatable {
     /// Rule ids not to run.
     public var disabledRules: [String] = []
     public var warningsAsErrors = false

@@ -3,24 +3,27 @@
 enum ValidateFastPath {
     typealias Table = OptionTable<ValidateSettings>
 
-    /// `validate`'s options: what each sets in ``ValidateSettings``. (Lists of one kind each, typed: one list
+    /// `validate`'s options: what each sets in ``ValidateSettings``, most of them in its ``ValidateRequest``. (Lists of one kind each, typed: one list
     /// of every kind is more than the type checker will take.)
     static let table = Table(options: flags + values + numbers + Table.lifting(InputSettings.options, into: \.input), paths: \.paths)
 
     private static let flags: [Table.Option] = [
-        Table.flag("--warnings-as-errors", \.warningsAsErrors), Table.flag("--media", \.media), Table.flag("--segments", \.segments),
+        Table.flag("--warnings-as-errors", \.request.warningsAsErrors), Table.flag("--media", \.request.media),
+        Table.flag("--segments", \.request.segments),
     ]
 
     private static let values: [Table.Option] = [
         Table.number("--format", \.format) { ValidateCommand.Format(argument: $0) },
-        Table.value("--template") { $0.template = $1 }, Table.value("--catalog") { $0.catalog = $1 },
-        Table.value("--path-pattern") { $0.pathPattern = $1 },
-        Table.repeated("--report", \.reports), Table.repeated("--disable", \.disabledRules), Table.repeated("--var", \.variables),
-        Table.repeated("--var-file", \.variableFiles), Table.repeated("--allow-host", \.allowHosts), Table.repeated("--cpix", \.cpix),
+        Table.value("--template") { $0.request.template = $1 }, Table.value("--catalog") { $0.request.values.catalog = $1 },
+        Table.value("--path-pattern") { $0.request.values.pathPattern = $1 },
+        Table.repeated("--report", \.reports), Table.repeated("--disable", \.request.disabledRules),
+        Table.repeated("--var", \.request.values.values), Table.repeated("--var-file", \.request.values.valueFiles),
+        Table.repeated("--allow-host", \.request.allowHosts), Table.repeated("--cpix", \.request.cpix),
     ]
 
     private static let numbers: [Table.Option] = [
-        Table.number("--max-uri-length", \.maxURILength) { Int($0) }, Table.number("--max-init-size", \.maxInitSize, Table.size),
+        Table.number("--max-uri-length", \.request.maximumURILength) { Int($0) },
+        Table.number("--max-init-size", \.request.maximumInitSize, Table.size),
     ]
 
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let

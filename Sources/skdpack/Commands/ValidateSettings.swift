@@ -9,25 +9,15 @@ import SKDReports
 import SKDTemplate
 import SKDValidation
 
-/// What a `validate` run is asked to do, as plain values: read from the command line's words by
-/// ``ValidateFastPath``'s table (whether ArgumentParser has checked them first or not), and run the same way.
+/// What a `validate` command line asks for: the request the library plans (``ValidateRequest``) and what the
+/// command line itself does (the paths, standard output's format, the report files, the walk and the reader's
+/// limits), read from the words by ``ValidateFastPath``'s table (whether ArgumentParser has checked them first
+/// or not), and run the same way.
 struct ValidateSettings: Equatable {
     var paths: [String] = []
     var format: ValidateCommand.Format = .human
     var reports: [String] = []
-    var disabledRules: [String] = []
-    var warningsAsErrors = false
-    var maxURILength = ValidationOptions().maximumURILength
-    var template: String?
-    var variables: [String] = []
-    var variableFiles: [String] = []
-    var catalog: String?
-    var pathPattern: String?
-    var allowHosts: [String] = []
-    var media = false
-    var segments = false
-    var cpix: [String] = []
-    var maxInitSize = InitSegmentFile.defaultLimit
+    var request = ValidateRequest()
     var input = InputSettings()
 }
 
@@ -62,7 +52,7 @@ extension ValidateSettings {
             let result = run.run(observer: observer, report: report, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
                     command: "validate", arguments: RunClock.subcommandArguments.map { options.redaction.redacted($0) },
-                    template: options.redaction.redacted(template),
+                    template: options.redaction.redacted(request.template),
                     shard: self.input.shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true
@@ -82,12 +72,7 @@ extension ValidateSettings {
     }
 
     private func validationOptions() throws -> ValidationOptions {
-        var request = ValidateRequest()
-        (request.disabledRules, request.warningsAsErrors, request.maximumURILength, request.template) =
-            (disabledRules, warningsAsErrors, maxURILength, template)
-        request.values = ValuesRequest(values: variables, valueFiles: variableFiles, catalog: catalog, pathPattern: pathPattern)
-        (request.allowHosts, request.media, request.segments, request.cpix, request.maximumInitSize) =
-            (allowHosts, media, segments, cpix, maxInitSize)
+        var request = self.request
         request.reader = try input.reader(request.reader)
         return try Planner.validation(request, names: .commandLine)
     }
