@@ -68,16 +68,18 @@ struct ApplyFastPathTests {
     /// What ArgumentParser parsed, as the settings the table should read from the same words: the test's
     /// own reading of the declarations, against which the table is held.
     static func settings(_ command: ApplyCommand) -> ApplySettings {
-        ApplySettings(
-            template: command.templateOptions.template, variables: command.templateOptions.variables,
-            catalog: command.templateOptions.catalog, pathPattern: command.templateOptions.pathPattern,
-            match: command.templateOptions.match, paths: command.paths, inPlace: command.inPlace,
-            output: command.output, check: command.check, diff: command.diff,
-            assumeEncrypted: command.assumeEncrypted, sessionKeys: command.sessionKeys,
-            allowSharedContentID: command.allowSharedContentID,
-            input: input(followSymlinks: command.followSymlinks, root: command.root, command.library, command.limits),
-            reports: command.report, cpix: command.cpix, kidFrom: command.kidFrom, maxInitSize: command.maxInitSize.bytes,
-            disabledRules: command.disabledRules, lockWait: command.lockWait, validate: command.validate)
+        var settings = ApplySettings(template: command.templateOptions.template)
+        settings.request.values = command.templateOptions.values
+        (settings.paths, settings.inPlace, settings.output, settings.check, settings.diff) =
+            (command.paths, command.inPlace, command.output, command.check, command.diff)
+        (settings.request.assumeEncrypted, settings.request.sessionKeys, settings.allowSharedContentID) =
+            (command.assumeEncrypted, command.sessionKeys, command.allowSharedContentID)
+        settings.input = input(followSymlinks: command.followSymlinks, root: command.root, command.library, command.limits)
+        (settings.reports, settings.request.cpix, settings.request.kidFrom, settings.request.maximumInitSize) =
+            (command.report, command.cpix, command.kidFrom, command.maxInitSize.bytes)
+        (settings.request.ignoredFindings, settings.request.titleLockWait, settings.request.validatesWrites) =
+            (command.disabledRules, command.lockWait, command.validate)
+        return settings
     }
 
     /// What both commands' declarations say of their inputs, as ``InputSettings``.

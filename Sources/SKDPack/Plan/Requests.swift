@@ -70,7 +70,7 @@ public struct ValidateRequest: Sendable, Equatable {
 
 /// What an `apply` run is asked to do, as plain values; ``Planner/apply(_:names:)`` makes its
 /// ``ApplyOptions`` of them, or says which setting is wrong.
-public struct ApplyRequest: Sendable {
+public struct ApplyRequest: Sendable, Equatable {
     /// The template the keys' URIs are made by: a shipped name, a template file or an inline URI template.
     public var template: String
     /// The values the keys' URIs take, and where they come from.

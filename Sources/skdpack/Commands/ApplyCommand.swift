@@ -148,13 +148,8 @@ extension ApplySettings {
             let printer = DiagnosticPrinter()
             defer { printer.flush() }
             let destination = try self.destination()
-            var request = ApplyRequest(template: template)
-            request.values = ValuesRequest(
-                values: variables, valueFiles: variableFiles, catalog: catalog, pathPattern: pathPattern, match: match)
+            var request = self.request
             (request.destination, request.inputs) = (destination, paths)
-            (request.assumeEncrypted, request.sessionKeys, request.cpix, request.kidFrom, request.maximumInitSize) =
-                (assumeEncrypted, sessionKeys, cpix, kidFrom, maxInitSize)
-            (request.ignoredFindings, request.titleLockWait, request.validatesWrites) = (disabledRules, lockWait, validate)
             // Without a report only counts are shown, and counts keep memory flat; a report lists every change.
             request.keepsChangeDetails = !reportFormats.isEmpty
             request.reader = try self.input.reader(request.reader)
@@ -187,7 +182,7 @@ extension ApplySettings {
             let result = run.run(observer: observer, report: reports, stop: { StopSignal.requested != nil }) { notDone in
                 var described = clock.run(
                     command: "apply", arguments: RunClock.subcommandArguments.map { redaction.redacted($0) },
-                    template: redaction.redacted(template),
+                    template: redaction.redacted(request.template),
                     shard: self.input.shard)
                 if StopSignal.requested != nil, let notDone {
                     described.partial = true

@@ -4,26 +4,28 @@
 enum ApplyFastPath {
     typealias Table = OptionTable<ApplySettings>
 
-    /// `apply`'s options: what each sets in ``ApplySettings``. (Lists of one kind each, typed: one list of
+    /// `apply`'s options: what each sets in ``ApplySettings``, most of them in its ``ApplyRequest``. (Lists of one kind each, typed: one list of
     /// every kind is more than the type checker will take.)
     static let table = Table(options: flags + values + numbers + Table.lifting(InputSettings.options, into: \.input), paths: \.paths)
 
     private static let flags: [Table.Option] = [
         Table.flag("--in-place", \.inPlace), Table.flag("--check", \.check), Table.flag("--diff", \.diff),
-        Table.flag("--assume-encrypted", \.assumeEncrypted), Table.flag("--session-keys", \.sessionKeys),
-        Table.flag("--allow-shared-content-id", \.allowSharedContentID), Table.flag("--validate", \.validate),
+        Table.flag("--assume-encrypted", \.request.assumeEncrypted), Table.flag("--session-keys", \.request.sessionKeys),
+        Table.flag("--allow-shared-content-id", \.allowSharedContentID), Table.flag("--validate", \.request.validatesWrites),
     ]
 
     private static let values: [Table.Option] = [
-        Table.value("--template") { $0.template = $1 }, Table.value("--catalog") { $0.catalog = $1 },
-        Table.value("--path-pattern") { $0.pathPattern = $1 }, Table.value("--match") { $0.match = $1 },
-        Table.value("--output") { $0.output = $1 }, Table.value("--kid-from") { $0.kidFrom = $1 },
-        Table.repeated("--var", \.variables), Table.repeated("--var-file", \.variableFiles),
-        Table.repeated("--report", \.reports), Table.repeated("--cpix", \.cpix), Table.repeated("--disable", \.disabledRules),
+        Table.value("--template") { $0.request.template = $1 }, Table.value("--catalog") { $0.request.values.catalog = $1 },
+        Table.value("--path-pattern") { $0.request.values.pathPattern = $1 }, Table.value("--match") { $0.request.values.match = $1 },
+        Table.value("--output") { $0.output = $1 }, Table.value("--kid-from") { $0.request.kidFrom = $1 },
+        Table.repeated("--var", \.request.values.values), Table.repeated("--var-file", \.request.values.valueFiles),
+        Table.repeated("--report", \.reports), Table.repeated("--cpix", \.request.cpix),
+        Table.repeated("--disable", \.request.ignoredFindings),
     ]
 
     private static let numbers: [Table.Option] = [
-        Table.number("--lock-wait", \.lockWait) { Double($0) }, Table.number("--max-init-size", \.maxInitSize, Table.size),
+        Table.number("--lock-wait", \.request.titleLockWait) { Double($0) },
+        Table.number("--max-init-size", \.request.maximumInitSize, Table.size),
     ]
 
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let
