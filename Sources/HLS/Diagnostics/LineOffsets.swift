@@ -1,8 +1,6 @@
-import Glibc
-
 /// The byte offsets of findings placed by line only (a package's findings, made from what a playlist's
 /// facts kept: lines, not offsets), read from the files once, after the findings are made: one pass per file
-/// that has such a finding, up to its last such line, counting line feeds (the reader's line ends).
+/// that has such a finding, up to its last such line.
 public enum LineOffsets {
     /// `diagnostics` with the offset of each one on a line past the first whose offset is not known (0)
     /// set to its line's start plus its column's bytes (the column of such a finding is 1, or counted in
@@ -25,27 +23,15 @@ public enum LineOffsets {
         return filled
     }
 
-    /// The offset where each of `lines` starts in the file at `path`, read up to the last of them.
+    /// The offset where each of `lines` starts in the file at `path`, read up to the last of them by the
+    /// reader's own line reader (so lines are numbered as the findings' are).
     static func lineStarts(_ lines: Set<Int>, in path: String) throws(IOError) -> [Int: Int] {
         guard let last = lines.max() else { return [:] }
-        let source = try FileDescriptorSource.open(path: path)
+        var reader = LineReader(source: try FileDescriptorSource.open(path: path))
         var starts: [Int: Int] = [:]
-        var line = 1
-        var offset = 0
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        defer { buffer.deallocate() }
-        while line < last {
-            let count = try source.read(into: buffer)
-            guard count > 0 else { break }
-            var position = 0
-            while position < count, line < last,
-                let found = memchr(buffer.baseAddress! + position, 0x0A, count - position)
-            {
-                position = UnsafeRawPointer(buffer.baseAddress!).distance(to: UnsafeRawPointer(found)) + 1
-                line += 1
-                if lines.contains(line) { starts[line] = offset + position }
-            }
-            offset += count
+        while let line = try reader.next(), line.number <= last {
+            guard lines.contains(line.number), line.part == .whole || line.part == .overlongHead else { continue }
+            starts[line.number] = line.offset
         }
         return starts
     }
