@@ -50,6 +50,10 @@ public enum Setting: String, Sendable, CaseIterable {
     case output
     /// Writing each changed playlist where it is.
     case inPlace
+    /// The key URI a render reads as a key's old one.
+    case oldURI
+    /// The KEYID a render gives the built-in `kid`.
+    case kid
 
     /// The setting in plain words, for library users.
     public var plainWords: String {
@@ -78,6 +82,8 @@ public enum Setting: String, Sendable, CaseIterable {
         case .lockWait: "the wait for a title another run holds"
         case .output: "the output directory"
         case .inPlace: "the setting that writes in place"
+        case .oldURI: "the old key URI"
+        case .kid: "the KEYID"
         }
     }
 }

@@ -148,6 +148,68 @@ struct PlannerTests {
         // Right in every way: a run's options.
         #expect((try? Planner.apply(Self.wrongApplyRequests()[1].0.with { $0.titleLockWait = 0 }, names: Self.marked)) != nil)
     }
+
+    /// Render requests each wrong in one way, with the setting the problem must name.
+    static func wrongRenderRequests() -> [(RenderRequest, Setting)] {
+        func request(_ change: (inout RenderRequest) -> Void) -> RenderRequest {
+            var request = RenderRequest(template: "entitlement")
+            request.values.values = ["entitlement_url=https://lic.example.com/fps", "content_id=42"]
+            change(&request)
+            return request
+        }
+        return [
+            (request { $0.template = "entitlment" }, .template),
+            (request { $0.values.values.append("contentid=42") }, .values),
+            (request { $0.kid = "0x1234" }, .kid),
+            (request { $0.kid = String(repeating: "g", count: 32) }, .kid),
+            (request { ($0.values.match, $0.oldURI) = ("cid=(?<content_id>[^&]+)", "skd://old.example.com/fps?id=7") }, .oldURI),
+            (request { $0.values.catalog = "/no/such/catalog.csv" }, .catalog),
+        ]
+    }
+
+    @Test("every wrong render request is refused naming its own setting, in the caller's words")
+    func renderProblemsNameTheirSetting() {
+        Self.expectRefused(Self.wrongRenderRequests()) { request, names throws(RequestProblem) in
+            _ = try Planner.render(request, names: names)
+        }
+    }
+
+    /// A render makes what apply writes for the key: the built-ins from the request (a KEYID in either case,
+    /// with or without 0x, is the period's lower-case `kid`), a value missing said as apply says it.
+    @Test("a render request renders the URI, or says which value is missing")
+    func renderRequest() throws {
+        var request = RenderRequest(template: "skd://{title_dir}/{kid}?period={key_index}")
+        (request.playlist, request.keyIndex, request.kid) = ("lib/show-7/v.m3u8", 3, "0x00112233445566778899AABBCCDDEEFF")
+        guard case .rendered(let rendering) = try Planner.render(request, names: Self.marked) else {
+            Issue.record("no URI rendered")
+            return
+        }
+        #expect(rendering.uri == "skd://show-7/00112233445566778899aabbccddeeff?period=3")
+        request.template = "content-id"
+        guard case .unrendered(let message, _) = try Planner.render(request, names: Self.marked) else {
+            Issue.record("a URI rendered without its content id")
+            return
+        }
+        #expect(message.contains("content_id") && message.contains("<values>"))
+    }
+
+    /// A secret value given for a render shows in no message of it: its rendering's redaction hides it, and
+    /// only a request that allows secrets shows it.
+    @Test("a render's secrets are hidden unless the request shows them")
+    func renderSecrets() throws {
+        let token = "s3cr3t-Token-value-0123456789"
+        var request = RenderRequest(template: "expressplay-token")
+        request.values.values = ["token=\(token)"]
+        for shows in [false, true] {
+            request.showsSecrets = shows
+            guard case .rendered(let rendering) = try Planner.render(request, names: Self.marked) else {
+                Issue.record("no URI rendered")
+                return
+            }
+            #expect(rendering.uri.contains(token))
+            #expect(rendering.redaction.redact(rendering.uri).contains(token) == shows)
+        }
+    }
 }
 
 extension ApplyRequest {

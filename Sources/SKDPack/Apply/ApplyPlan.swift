@@ -190,9 +190,8 @@ public struct ApplyPlan: Sendable {
         return options.variables.commandLine.map(\.name).filter { !known.contains($0) }.reduce(into: [String]()) { list, name in
             if !list.contains(name) { list.append(name) }
         }.map { name in
-            "\(options.variables.givenSource(of: name)) \(name): the template \(definition.name) has no variable \(name)"
-                + (NearestName.nearest(to: name, in: templateVariables).map { "; did you mean \($0)?" } ?? "")
-                + " (its variables: \(templateVariables.joined(separator: ", ")))"
+            let setting: Setting = options.variables.fromFiles.contains(name) ? .valueFiles : .values
+            return Planner.noSuchVariable(name, of: definition, variables: templateVariables, setting: setting, names: names)
         }
     }
 

@@ -146,10 +146,7 @@ public enum Planner {
             for name in pinned.keys.sorted() where !definition.uri.variableNames.contains(name) {
                 let setting: Setting = fromFiles.contains(name) ? .valueFiles : .values
                 throw RequestProblem(
-                    setting,
-                    "\(names[setting]) \(name): the template \(definition.name) has no variable \(name)"
-                        + (NearestName.nearest(to: name, in: definition.uri.variableNames).map { "; did you mean \($0)?" } ?? "")
-                        + " (its variables: \(definition.uri.variableNames.joined(separator: ", ")))")
+                    setting, noSuchVariable(name, of: definition, variables: definition.uri.variableNames, setting: setting, names: names))
             }
             do {
                 options.templateMatcher = try TemplateMatcher(definition: definition, pinned: pinned, fromFiles: fromFiles, names: names)

@@ -38,48 +38,20 @@ struct RenderCommand: ParsableCommand {
     var showSecrets = false
 
     func run() throws {
-        try reportingUsage {
-            let definition = try Planner.keyTemplate(templateOptions.template, names: .commandLine).definition
-            let sources = try Planner.variableSources(templateOptions.values, names: .commandLine)
-            let identity = PlaylistIdentity(path: playlist)
-            // A --var for no variable of the template is a typo, said as apply says it.
-            let names = definition.uri.variableNames
-            for given in sources.commandLine.map(\.name) where !names.contains(given) {
-                let nearest = NearestName.nearest(to: given, in: names).map { "; did you mean \($0)?" } ?? ""
-                throw UsageFailure(
-                    "\(sources.givenSource(of: given)) \(given): the template \(definition.name) has no variable \(given)\(nearest) (its variables: \(names.joined(separator: ", ")))"
-                )
-            }
-            let values = sources.keyValues(
-                playlist: sources.playlistValues(for: identity), keyIndex: keyIndex, kid: kid?.lowercased(),
-                oldURI: oldURI, line: 0)
-            // A secret goes into playlists and nowhere else: not into a terminal or a CI log unless asked for
-            // (the template's secret values, values read from files or that are bearer tokens, the old URI's
-            // token, one written in the template itself).
-            let redaction =
-                showSecrets
-                ? Redaction.showingSecrets
-                : Redaction.ofRun(template: definition, given: sources.commandLine, fromFiles: sources.fromFiles, keyTruth: KeyTruth())
-                    .adding(definition.secretNames.compactMap { values[$0].map { Secret($0.value) } })
-                    .adding(KeyURISecrets.redaction(of: oldURI.map { [$0] } ?? []))
-            if let oldURI, let match = sources.match, match.groups(in: oldURI) == nil {
-                throw UsageFailure(redaction.redact("--old-uri \(oldURI) does not match --match \(match.text)"))
-            }
-            let uri: String
-            do throws(RenderError) {
-                uri = try definition.renderer.render(values)
-            } catch {
-                var message = error.message
-                if error.problem == .missingValue, let name = error.variable {
-                    message += " (\(SettingNames.commandLine.whereValuesComeFrom(for: name)))"
-                }
-                StandardStreams.error(redaction.redacted("skdpack render: \(message)\n"))
-                throw ExitStatus.findings
-            }
-            try StandardStreams.output(redaction.redacted(uri + "\n"))
+        var request = RenderRequest(template: templateOptions.template)
+        (request.values, request.playlist, request.keyIndex) = (templateOptions.values, playlist, keyIndex)
+        (request.kid, request.oldURI, request.showsSecrets) = (kid, oldURI, showSecrets)
+        var outcome: RenderOutcome?
+        try reportingUsage { outcome = try Planner.render(request, names: .commandLine) }
+        switch outcome! {
+        case .rendered(let rendering):
+            try StandardStreams.output(rendering.redaction.redacted(rendering.uri + "\n"))
             try LicenseReport.print(
-                for: uri, command: "render", allowHosts: definition.allowHosts, hostsOrigin: "the template's allow_hosts",
-                redaction: redaction)
+                for: rendering.uri, command: "render", allowHosts: rendering.allowHosts, hostsOrigin: "the template's allow_hosts",
+                redaction: rendering.redaction)
+        case .unrendered(let message, let redaction):
+            StandardStreams.error(redaction.redacted("skdpack render: \(message)\n"))
+            throw ExitStatus.findings
         }
     }
 }

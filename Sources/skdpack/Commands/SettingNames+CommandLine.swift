@@ -28,6 +28,8 @@ extension SettingNames {
         case .lockWait: "--lock-wait"
         case .output: "--output"
         case .inPlace: "--in-place"
+        case .oldURI: "--old-uri"
+        case .kid: "--kid"
         }
     }
 }
