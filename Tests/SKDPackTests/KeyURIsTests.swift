@@ -86,21 +86,24 @@ struct KeyURIsTests {
     @Test("another system's KEYID as {kid}: 0x and 32 hex digits in either case, lowercased; every other byte anywhere refuses it")
     func keyIDDigits() {
         let hex = Array("0123456789abcdefABCDEF".utf8)
-        var digits: [UInt8] = [9]
         for position in 0..<34 {
             for byte in UInt8.min...UInt8.max {
                 var text = Array("0x0123456789ABCDEFabcdef0123456789".utf8)
                 text[position] = byte
                 let valid =
                     (position == 0 ? byte == UInt8(ascii: "0") : position == 1 ? byte | 0x20 == UInt8(ascii: "x") : hex.contains(byte))
-                let read = text.withUnsafeBytes { KeyLine.normalizedKeyID($0, into: &digits) }
-                #expect(read == valid, "byte \(byte) at \(position)")
+                var periods = KeyPeriods(keepsKid: true)
+                periods.note(line: 1, segments: 0, isFairPlay: false)
+                text.withUnsafeBytes { periods.note(keyID: $0) }
+                #expect(periods.hasKeyID == valid, "byte \(byte) at \(position)")
                 let expected = valid ? Array(String(decoding: text[2...], as: UTF8.self).lowercased().utf8) : []
-                #expect(digits == expected, "byte \(byte) at \(position)")
+                #expect(periods.kid == expected, "byte \(byte) at \(position)")
             }
         }
         // Another length is not a key id.
-        #expect(Array("0x00".utf8).withUnsafeBytes { KeyLine.normalizedKeyID($0, into: &digits) } == false && digits.isEmpty)
+        var periods = KeyPeriods(keepsKid: true)
+        Array("0x00".utf8).withUnsafeBytes { periods.note(keyID: $0) }
+        #expect(!periods.hasKeyID && periods.kid.isEmpty)
     }
 
     /// A content id a `--match` group captured is refused where it is the old URI's host, a server's name,

@@ -79,10 +79,9 @@ package struct KeyLine {
         return String(decoding: digits, as: UTF8.self)
     }
 
-    /// The same into `digits` (emptied, its storage kept): another system's KEYID, read at every key period
-    /// of a `{kid}` template, without a `String`. `false` (and `digits` empty) when it is not a key id. A
-    /// byte loop, as a generic walk over them costs more than the rest of the key.
-    package static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
+    /// The same into `digits` (emptied, its storage kept); `false` (and `digits` empty) when it is not a
+    /// key id.
+    private static func normalizedKeyID(_ bytes: UnsafeRawBufferPointer, into digits: inout [UInt8]) -> Bool {
         digits.removeAll(keepingCapacity: true)
         guard bytes.count == 34, bytes[0] == UInt8(ascii: "0"), bytes[1] | 0x20 == UInt8(ascii: "x"),
             Bytes.hexWord(bytes, at: 2) != nil, Bytes.hexWord(bytes, at: 18) != nil

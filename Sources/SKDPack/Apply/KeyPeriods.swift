@@ -46,13 +46,16 @@ struct KeyPeriods {
     /// Notes the KEYID of another system's key of the period (its attribute value, as written), the first
     /// that has one.
     mutating func note(keyID value: UnsafeRawBufferPointer) {
-        guard keyID == nil else { return }
-        guard keepsKid else {
-            keyID = KeyEvidence(keyIDAttribute: value)
-            return
+        // Read once: the evidence checks its digits, and `kid` is the same digits lower-cased.
+        guard keyID == nil, let evidence = KeyEvidence(keyIDAttribute: value) else { return }
+        keyID = evidence
+        guard keepsKid else { return }
+        kid.removeAll(keepingCapacity: true)
+        kid.append(contentsOf: UnsafeRawBufferPointer(rebasing: value[2...]))
+        kid.withUnsafeMutableBufferPointer { digits in
+            // (`| 0x20` makes A-F a-f and leaves a digit as it is.)
+            for index in digits.indices { digits[index] |= 0x20 }
         }
-        guard KeyLine.normalizedKeyID(value, into: &kid) else { return }
-        keyID = kid.withUnsafeBytes { KeyEvidence(kind: .keyID, keyIDHex: $0) }
     }
 
     /// Notes the KEYID of the key line `content`, read by `read` (which calls ``note(keyID:)``), unless it is

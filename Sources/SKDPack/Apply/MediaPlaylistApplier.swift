@@ -239,6 +239,8 @@ private struct MediaWalk {
     var scannedOldURI = ByteBuffer()
     var scannedOldURISecrets: [Secret] = []
     var hasScannedOldURI = false
+    /// How many of the playlist's secrets the URI rendered last was searched for (``holdsSecret(_:)``).
+    var searchedSecrets = -1
     /// The FairPlay keys rendered in the period being read, noted in the key maps at its end, when all
     /// that tells its key has been read: the URI's digest, the line, key truth's key id, the old URI's
     /// digest, and whether the key is kept as it is.
@@ -651,11 +653,12 @@ private struct MediaWalk {
         }
         // Whether the URI holds a secret, for the report's digest of it (none then): the template's, or a value's the
         // URI carries whole, or the old URI's where it is kept.
+        // (The URI rendered last again, with no secret found since it was searched, is searched no more.)
         if !outcome.keyURIsHoldSecrets,
             keptURI == nil
                 ? uris.uris.makesSecretURIs
-                    || (uris.copiesKeyValues
-                        && redaction.adding(outcome.secretValues).hidesSomething(in: String(decoding: renderedURI, as: UTF8.self)))
+                    || (uris.copiesKeyValues && !(sameURI && searchedSecrets == outcome.secretValues.count)
+                        && holdsSecret(renderedURI))
                 : !oldSecrets.isEmpty
         {
             outcome.keyURIsHoldSecrets = true
@@ -671,6 +674,13 @@ private struct MediaWalk {
         let kept = oldURI.map { Bytes.equal(UnsafeRawBufferPointer($0), UnsafeRawBufferPointer(renderedURI)) } ?? false
         periodKeys.append((digest, line, truthEvidence, oldURIDigest, kept))
         return true
+    }
+
+    /// Whether the URI rendered holds a secret known to the run or found in the playlist so far; how many of
+    /// the latter it was searched for is kept (``searchedSecrets``).
+    private mutating func holdsSecret(_ uri: UnsafeBufferPointer<UInt8>) -> Bool {
+        searchedSecrets = outcome.secretValues.count
+        return redaction.adding(outcome.secretValues).hidesSomething(in: String(decoding: uri, as: UTF8.self))
     }
 
     /// The secrets an old URI holds (``OldURISecrets``), noted in the outcome: searched for once for a URI
