@@ -44,7 +44,9 @@ struct KeyPeriodLog {
         let keys = inForce.map { attributes, _ in
             Report.KeyPeriod.Key(
                 format: attributes["KEYFORMAT"]?.text ?? "identity", method: attributes["METHOD"]?.text ?? "", uri: nil,
-                keyID: KeyIDInURI.named(by: attributes, variables: reader.variables)?.hex)
+                // (A KEYID's digits as they are, lower-cased: what its key id's `hex` would write again.)
+                keyID: attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) }
+                    ?? KeyIDInURI.named(by: attributes, variables: reader.variables)?.hex)
         }
         let uris = inForce.map { attributes, _ in attributes["URI"].map { Self.shown(reader.variables.substitute($0.text).text) } }
         // A key tag that repeats the keys in force starts no new period.
@@ -56,6 +58,18 @@ struct KeyPeriodLog {
                     line: line, firstSegment: segments, startMilliseconds: Report.Measured.milliseconds(elapsed), durationMilliseconds: 0,
                     keys: keys), uris
             ))
+    }
+
+    /// The segments of a run of plain lines: each `EXTINF`'s duration and each URI, as ``note(_:)`` and
+    /// ``segment(at:reader:truth:)`` note them.
+    mutating func segments(_ run: SegmentRun, reader: PlaylistReader) {
+        for event in run.events {
+            switch event {
+            case .extInf(_, let seconds?): duration = seconds.isFinite ? max(0, seconds) : 0
+            case .extInf: break
+            case .uri(let line, _): segment(at: line.number, reader: reader)
+            }
+        }
     }
 
     /// Notes the FairPlay key of the period that starts, with what tells its key: key truth where it is

@@ -70,11 +70,31 @@ public enum PlaylistValidator {
             variants.note(tag, line: line.raw.number)
             keyPeriods.note(tag)
         }
+        // After the first segment, the reader hands out runs of plain segment lines at once, which the rules
+        // that look at segments read as runs (unless media is read: its rules look at each segment's file).
+        let readsRuns = options.readsSegmentRuns && context.keyTruth == nil && context.segments == nil
+        var run = SegmentRun()
+        func judge(segmentsOf lines: LineRun) {
+            run.read(lines, segmentCount: reader.segmentCount)
+            keyPeriods.segments(run, reader: reader)
+            // What reading an EXTINF as a tag does to the context: no key tag read, no line substituted.
+            if run.events.contains(where: { if case .extInf = $0 { true } else { false } }) {
+                (context.key, context.substitutedLine) = (nil, nil)
+            }
+            for index in dispatch.runRules { rules[index].segments(run, in: context) }
+        }
         var continued: [UInt8]?
         var isPlaylist = true
         // Lines whose attribute lists have spaces only beside a `,` or an `=`: read as meant.
         var spacedAsMeant: Set<Int> = []
-        while let line = try reader.next() {
+        while true {
+            let item =
+                try readsRuns && continued == nil && reader.segmentCount > 0 ? reader.nextItem() : reader.next().map(PlaylistItem.line)
+            guard let item else { break }
+            guard case .line(let line) = item else {
+                if case .run(let lines) = item { judge(segmentsOf: lines) }
+                continue
+            }
             // A file that is not a playlist is said to be so, once: no rule reads its bytes as lines.
             if line.raw.number == 1, readerFindings.contains(where: { $0.id == ParseDiagnostics.notAPlaylist.id }) {
                 isPlaylist = false

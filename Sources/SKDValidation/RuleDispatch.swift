@@ -9,11 +9,15 @@ struct RuleDispatch {
     /// The rules that take every tag, unknown ones included.
     let everyTag: [Int]
     let segmentRules: [Int]
+    /// The rules a run of plain segments goes to (``ValidationRule/segments(_:in:)``): those that take
+    /// `EXTINF` or watch segments.
+    let runRules: [Int]
 
     init(_ rules: [any ValidationRule.Type]) {
         tags = rules.map { $0.tags }
         everyTag = rules.indices.filter { rules[$0].tags == nil }
         segmentRules = rules.indices.filter { rules[$0].watchesSegments }
+        runRules = rules.indices.filter { rules[$0].watchesSegments || rules[$0].tags?.contains(.extInf) ?? true }
     }
 
     /// The name asked for last and its rules: a media playlist asks for EXTINF's at every segment, and a

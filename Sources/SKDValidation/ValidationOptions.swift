@@ -23,6 +23,9 @@ public struct ValidationOptions: Sendable {
     public var keyTruth = KeyTruth()
     /// Read the init segments `EXT-X-MAP` names and check the keys against them (`MEDIA` rules).
     public var checksMedia = false
+    /// Whether the segments of runs of plain lines are judged as runs (``SegmentRun``); `false`: line by line,
+    /// the reference the runs are held to in tests.
+    package var readsSegmentRuns = true
     /// Read every media segment and check the playlist's claims about it (`SEG` rules); implies `checksMedia`.
     public var checksSegments = false {
         didSet { if checksSegments { checksMedia = true } }

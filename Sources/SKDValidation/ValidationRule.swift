@@ -21,6 +21,12 @@ protocol ValidationRule: Sendable {
     mutating func finish(in context: RuleContext)
     /// Any whole line read on its own (a tag, a URI, a comment) whose bytes are not all ASCII.
     mutating func text(_ line: PlaylistLine, in context: RuleContext)
+    /// The segments of a run of plain lines (``SegmentRun``), given to a rule that takes `EXTINF` or watches
+    /// segments: in place of `tag` for each `EXTINF` and `segment` for each URI, which the default calls
+    /// one after the other (``replay(_:segments:in:)``), as the line-by-line path would. A rule whose calls
+    /// change nothing after the first segment of a run replays that one; one that reads every duration reads
+    /// it from the run.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext)
     /// What a key-truth rule checks against (it runs only when the run has it, and its `segment` is
     /// called at the first segment of each key period only); `nil` for every other rule.
     static var keyTruth: KeyTruthSource? { get }
@@ -45,6 +51,25 @@ extension ValidationRule {
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {}
     mutating func finish(in context: RuleContext) {}
     mutating func text(_ line: PlaylistLine, in context: RuleContext) {}
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, in: context) }
+
+    /// Calls `tag` with each `EXTINF` of `run` (where the rule takes it) and `segment` with each URI (where it
+    /// watches segments), in order, up to and including the URI of the run's `segments`th segment.
+    mutating func replay(_ run: SegmentRun, segments: Int = .max, in context: RuleContext) {
+        let takesDurations = Self.tags?.contains(.extInf) ?? true
+        var replayed = 0
+        for event in run.events {
+            switch event {
+            case .extInf(let raw, _):
+                guard takesDurations else { continue }
+                tag(TagParser.tag(ofChecked: raw.content, spans: nil), at: event.line, in: context)
+            case .uri:
+                if Self.watchesSegments { segment(at: event.line, in: context) }
+                replayed += 1
+                if replayed == segments { return }
+            }
+        }
+    }
 }
 
 /// What a rule can see of the playlist besides the line at hand, and where it reports.

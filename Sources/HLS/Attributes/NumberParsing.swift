@@ -19,6 +19,12 @@ public enum NumberParsing {
     ///
     /// Short values (the common case: `6.006`) are computed exactly from an integer mantissa; anything
     /// longer goes through the standard library's correctly rounded parser.
+    public static func decimalFloat(_ bytes: UnsafeRawBufferPointer, signed: Bool) -> Double? {
+        // (Specialised here: another module's call of the generic one runs it unspecialised, through witnesses.)
+        decimalFloat(bytes[...], signed: signed)
+    }
+
+    /// The same over any bytes.
     public static func decimalFloat<Bytes: Collection<UInt8>>(_ bytes: Bytes, signed: Bool) -> Double? {
         var digits = 0
         var fractionDigits = 0

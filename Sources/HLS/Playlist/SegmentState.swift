@@ -31,7 +31,8 @@ struct SegmentState: LineRunFilter {
                 guard pendingDuration == nil, pendingVariant == nil, kind != .master, Self.isSegmentDuration(content) else {
                     return false
                 }
-                kind = .media
+                // As the line-by-line path notes it: a playlist that holds master playlist tags stays mixed.
+                kind.note(.mediaSegment)
                 pendingDuration = (number, offset)
                 return true
             }

@@ -49,6 +49,11 @@ public struct RawLine {
     public var terminator: LineTerminator
     public var part: LinePart
 
+    @inlinable
+    public init(number: Int, offset: Int, content: UnsafeRawBufferPointer, terminator: LineTerminator, part: LinePart) {
+        (self.number, self.offset, self.content, self.terminator, self.part) = (number, offset, content, terminator, part)
+    }
+
     /// The line exactly as it was in the input: content and terminator, which are contiguous there.
     @inlinable
     public var bytes: UnsafeRawBufferPointer {

@@ -29,6 +29,10 @@ struct ByteRangeOffsetRule: ValidationRule {
         pendingWithoutOffset = offset == nil ? context.place(line) : nil
     }
 
+    /// A run of segments is judged at its first two: the first may close a range written before it, and the
+    /// second, a whole file, forgets the range; the segments after them change nothing.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 2, in: context) }
+
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         // Most segments are whole files: no String is made for them.
         guard pendingIsRange else {

@@ -29,6 +29,16 @@ struct ExtInfOverTargetRule: ValidationRule {
         }
     }
 
+    /// Each duration of a run, as an EXTINF's: placed at its value (after `#EXTINF:`) only where it is
+    /// reported or kept.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        for case .extInf(let line, let duration?) in run.events {
+            if let target, duration.rounded() <= Double(target.seconds) { continue }
+            let location = SourceLocation(path: context.path, line: line.number, column: 9, offset: line.offset + 8)
+            if target == nil { early.append((duration, location)) } else { check(duration, at: location, in: context) }
+        }
+    }
+
     private func check(_ duration: Double, at location: SourceLocation, in context: RuleContext) {
         let rounded = duration.rounded()
         guard let target, rounded > Double(target.seconds) else { return }

@@ -12,6 +12,11 @@ struct MixedPlaylistRule: ValidationRule {
     private var firstMedia: (name: String, line: Int)?
     private var reported = false
 
+    static let watchesSegments = false
+
+    /// A run of segments is judged at its first EXTINF: the segments' tags after it change nothing.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         // A session key in a media playlist has a rule of its own (KEY-session-in-media).
         guard !reported, let name = tag.name, name != .sessionKey else { return }

@@ -39,6 +39,17 @@ struct ProgramDateTimeOverlapRule: ValidationRule {
         }
     }
 
+    /// A run's segments one by one, each with its EXTINF's duration (a run holds no date).
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        for event in run.events {
+            switch event {
+            case .extInf(_, let seconds?): duration = seconds
+            case .extInf: break
+            case .uri: segment(at: event.line, in: context)
+            }
+        }
+    }
+
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         defer {
             date = nil

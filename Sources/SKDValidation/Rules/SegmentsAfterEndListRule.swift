@@ -17,6 +17,9 @@ struct SegmentsAfterEndListRule: ValidationRule {
         if tag.name == .endList, endList == nil { endList = line.raw.number }
     }
 
+    /// A run of segments is judged at its first: a segment after EXT-X-ENDLIST is said once, at the first, and the segments after it change nothing.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
+
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let endList, !reported else { return }
         reported = true

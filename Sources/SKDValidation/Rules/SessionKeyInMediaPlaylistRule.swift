@@ -12,6 +12,9 @@ struct SessionKeyInMediaPlaylistRule: ValidationRule {
     private var sessionKeys: [(line: Int, offset: Int)] = []
     private var isMediaPlaylist = false
 
+    /// A run of segments is judged at its first EXTINF: one says the playlist is a media playlist.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
+
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let name = tag.name else { return }
         if name == .sessionKey {

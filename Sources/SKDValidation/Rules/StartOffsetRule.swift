@@ -40,6 +40,13 @@ struct StartOffsetRule: ValidationRule {
         }
     }
 
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        for case .extInf(_, let seconds) in run.events {
+            isMedia = true
+            if let seconds { duration += seconds }
+        }
+    }
+
     mutating func finish(in context: RuleContext) {
         guard let start, isMedia, !skipped else { return }
         let distance = abs(start.offset)

@@ -43,6 +43,9 @@ package struct TemplateMatchRule: ValidationRule {
         }
     }
 
+    /// A run of segments is judged at its first: a key period is judged at its first segment, and the segments after it change nothing.
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
+
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard inPeriod else { return }
         inPeriod = false

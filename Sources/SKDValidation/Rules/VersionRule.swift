@@ -19,6 +19,8 @@ struct VersionRule: ValidationRule {
         features.note(tag, at: line, in: context)
     }
 
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) { features.note(run, in: context) }
+
     mutating func finish(in context: RuleContext) {
         guard let uses = features.finished() else { return }
         let declared = features.declared
@@ -79,6 +81,11 @@ struct VersionTooHighRule: ValidationRule {
             skipsDateRanges = list.attribute("CAN-SKIP-DATERANGES", is: "YES")
         default: break
         }
+    }
+
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        features.note(run, in: context)
+        for case .extInf(_, let duration?) in run.events { longest = max(longest, duration) }
     }
 
     mutating func finish(in context: RuleContext) {
@@ -173,6 +180,18 @@ struct VersionFeatures {
             noteRequirementAttributes(tag, line, context)
         default:
             break
+        }
+    }
+
+    /// The `EXTINF`s of a run of segments, as ``note(_:at:in:)`` notes each.
+    mutating func note(_ run: SegmentRun, in context: RuleContext) {
+        guard !sawFractionalDuration else { return }
+        for event in run.events {
+            guard case .extInf(let raw, _) = event, Self.hasFractionalDuration(raw.content) else { continue }
+            sawFractionalDuration = true
+            let line = event.line
+            note(.fractionalDuration, line, context.fileColumn(9, on: line))
+            return
         }
     }
 

@@ -1,0 +1,72 @@
+import Glibc
+import HLS
+
+/// The lines of a run the reader read at once (``PlaylistReader/nextItem()``), as the segment rules see
+/// them: each `EXTINF` with its duration (read as the tag parser reads it) and each segment's URI line, in
+/// order; the comments and blank lines between are no one's. The reader takes into a run only what it
+/// found well formed (an `EXTINF` whose duration reads, a segment's URI, clean ASCII), so a rule looks at a
+/// duration where the line-by-line path built a typed tag of each `EXTINF` and called it twice a segment.
+///
+/// A run may start with a URI whose `EXTINF` was read on its own (a tag stood between them) and end with an
+/// `EXTINF` whose URI comes after it. Valid while the run's bytes are (until the next read).
+struct SegmentRun {
+    enum Event {
+        /// An `EXTINF` line and its duration (`nil`: no number, as the tag parser reads it).
+        case extInf(RawLine, duration: Double?)
+        /// A segment's URI line, and the segment's 0-based index in the playlist.
+        case uri(RawLine, index: Int)
+    }
+
+    private(set) var events: [Event] = []
+
+    /// Reads `run`, after which the playlist has `segmentCount` segments (the run's last among them).
+    mutating func read(_ run: LineRun, segmentCount: Int) {
+        events.removeAll(keepingCapacity: true)
+        guard let base = run.bytes.baseAddress else { return }
+        var start = 0
+        var number = run.firstLine
+        var uris = 0
+        while start < run.bytes.count {
+            // Every line of a run ends in a line feed (a last line without one is read on its own).
+            let newline = base.distance(to: memchr(base + start, 0x0A, run.bytes.count - start)!)
+            let crlf = newline > start && run.bytes[newline - 1] == 0x0D
+            let content = UnsafeRawBufferPointer(rebasing: run.bytes[start..<(crlf ? newline - 1 : newline)])
+            let line = RawLine(number: number, offset: run.offset + start, content: content, terminator: crlf ? .crlf : .lf, part: .whole)
+            if let first = content.first {
+                if first != UInt8(ascii: "#") {
+                    events.append(.uri(line, index: uris))
+                    uris += 1
+                } else if content.count >= 8, content.loadUnaligned(as: UInt64.self) == Self.extInfPrefix {
+                    events.append(.extInf(line, duration: Self.duration(content)))
+                }
+            }
+            start = newline + 1
+            number += 1
+        }
+        // Each URI's index in the playlist: those before the run, then its own.
+        let before = segmentCount - uris
+        for index in events.indices {
+            if case .uri(let line, let offset) = events[index] { events[index] = .uri(line, index: before + offset) }
+        }
+    }
+
+    /// `#EXTINF:` as a little-endian word (a comment of a run starts with `#` too).
+    private static let extInfPrefix = UInt64(littleEndian: 0x3A46_4E49_5458_4523)
+
+    /// An `EXTINF`'s duration, as ``TagParser`` reads it: the number before the first comma.
+    private static func duration(_ content: UnsafeRawBufferPointer) -> Double? {
+        let value = UnsafeRawBufferPointer(rebasing: content[8...])
+        let comma = value.firstIndex(of: UInt8(ascii: ",")) ?? value.count
+        return NumberParsing.decimalFloat(UnsafeRawBufferPointer(rebasing: value[..<comma]), signed: false)
+    }
+}
+
+extension SegmentRun.Event {
+    /// The line as the line-by-line path hands it out.
+    var line: PlaylistLine {
+        switch self {
+        case .extInf(let raw, _): PlaylistLine(raw: raw, kind: .tag(.extInf))
+        case .uri(let raw, let index): PlaylistLine(raw: raw, kind: .uri, uriRole: .segment(index: index))
+        }
+    }
+}
