@@ -85,8 +85,9 @@ struct KeyPeriodLog {
         lastFairPlayLine = fairPlay.line
         let evidence =
             truth.flatMap { Self.keyTruth(of: fairPlay, reader: reader, truth: $0) }
-            ?? inForce.lazy.compactMap({ $0.attributes["KEYID"].flatMap { KeyLine.normalizedKeyID($0.textBytes) } }).first
-            .flatMap { KeyEvidence(kind: .keyID, keyIDHex: $0) }
+            ?? inForce.lazy.compactMap({ key in
+                key.attributes["KEYID"].flatMap { value in value.textBytes.withUnsafeBytes { KeyEvidence(keyIDAttribute: $0) } }
+            }).first
         let text = reader.variables.substitute(uri.text).text
         let digest = KeyEvidence.digest(text)
         guard seenUses.insertIfAbsent(digest ^ (evidence?.digestWord ?? 0x5bd1_e995))

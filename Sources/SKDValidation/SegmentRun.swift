@@ -57,7 +57,7 @@ struct SegmentRun {
     private static func duration(_ content: UnsafeRawBufferPointer) -> Double? {
         let value = UnsafeRawBufferPointer(rebasing: content[8...])
         let comma = value.firstIndex(of: UInt8(ascii: ",")) ?? value.count
-        return NumberParsing.decimalFloat(UnsafeRawBufferPointer(rebasing: value[..<comma]), signed: false)
+        return NumberParsing.decimalFloat(value[..<comma], signed: false)
     }
 }
 

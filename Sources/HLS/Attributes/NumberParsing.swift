@@ -19,12 +19,10 @@ public enum NumberParsing {
     ///
     /// Short values (the common case: `6.006`) are computed exactly from an integer mantissa; anything
     /// longer goes through the standard library's correctly rounded parser.
-    public static func decimalFloat(_ bytes: UnsafeRawBufferPointer, signed: Bool) -> Double? {
-        // (Specialised here: another module's call of the generic one runs it unspecialised, through witnesses.)
-        decimalFloat(bytes[...], signed: signed)
-    }
-
-    /// The same over any bytes.
+    ///
+    /// Inlinable: another module's call (validate reads every segment's EXTINF) would otherwise run it
+    /// unspecialised, through the collection's witnesses, at ten times the cost.
+    @inlinable
     public static func decimalFloat<Bytes: Collection<UInt8>>(_ bytes: Bytes, signed: Bool) -> Double? {
         var digits = 0
         var fractionDigits = 0
@@ -86,7 +84,7 @@ public enum NumberParsing {
         }
     }
 
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
+    @usableFromInline static let powersOfTen: [Double] = (0...22).map { exponent in
         var value = 1.0
         for _ in 0..<exponent { value *= 10 }
         return value

@@ -7,9 +7,13 @@ import MP4
 public enum KeyIDInURI {
     /// The first UUID in `uri`, else the first run of exactly 32 hex digits.
     public static func find(_ uri: String) -> KeyID? {
-        let bytes = Array(uri.utf8)
-        // The runs of hex digits: a UUID is five runs of 8, 4, 4, 4 and 12 joined by single dashes, a bare
-        // key id one run of 32. One pass to find the runs, nothing built until one fits.
+        var uri = uri
+        return uri.withUTF8 { find(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The same over a URI's bytes: the runs of hex digits found in one pass (a UUID is five runs of 8, 4, 4, 4
+    /// and 12 joined by single dashes, a bare key id one run of 32), nothing built until one fits.
+    static func find(_ bytes: UnsafeRawBufferPointer) -> KeyID? {
         var runs: [Range<Int>] = []
         var index = 0
         while index < bytes.count {
@@ -21,18 +25,19 @@ public enum KeyIDInURI {
             while index < bytes.count, isHex(bytes[index]) { index += 1 }
             runs.append(start..<index)
         }
+        let uuid = [8, 4, 4, 4, 12]
         var bare: KeyID?
-        for (position, run) in runs.enumerated() {
-            if position + 4 < runs.count {
-                let five = runs[position...(position + 4)]
-                let joined = zip(five.dropLast(), five.dropFirst()).allSatisfy { left, right in
-                    left.upperBound + 1 == right.lowerBound && bytes[left.upperBound] == UInt8(ascii: "-")
-                }
-                if joined, five.map(\.count) == [8, 4, 4, 4, 12] {
-                    return KeyID(String(decoding: bytes[run.lowerBound..<runs[position + 4].upperBound], as: UTF8.self))
-                }
+        for position in runs.indices {
+            if position + 4 < runs.count,
+                (0..<5).allSatisfy({ runs[position + $0].count == uuid[$0] }),
+                (0..<4).allSatisfy({
+                    runs[position + $0].upperBound + 1 == runs[position + $0 + 1].lowerBound
+                        && bytes[runs[position + $0].upperBound] == UInt8(ascii: "-")
+                })
+            {
+                return KeyID(String(decoding: bytes[runs[position].lowerBound..<runs[position + 4].upperBound], as: UTF8.self))
             }
-            if bare == nil, run.count == 32 { bare = KeyID(String(decoding: bytes[run], as: UTF8.self)) }
+            if bare == nil, runs[position].count == 32 { bare = KeyID(String(decoding: bytes[runs[position]], as: UTF8.self)) }
         }
         return bare
     }

@@ -14,7 +14,8 @@ struct FairPlaySchemeRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = context.key, let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
-        let lower = uri.lowercased()
+        // (Its start is all the checks read: a long data: URI of another system is not lower-cased whole.)
+        let lower = String(uri.prefix(6)).lowercased()
         let nearMiss = ["sdk:", "skd//", "skd;", "sdk//", "ksd:", "skd.:"].contains { lower.hasPrefix($0) }
         if nearMiss || (uri.hasPrefix("SKD:") || (lower.hasPrefix("skd:") && !uri.hasPrefix("skd:"))) {
             context.report(

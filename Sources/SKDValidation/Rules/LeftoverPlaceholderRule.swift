@@ -12,7 +12,9 @@ struct LeftoverPlaceholderRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard context.key != nil, let attribute = tag.attributes?["URI"], attribute.isQuoted else { return }
+        guard context.key != nil, let attribute = tag.attributes?["URI"], attribute.isQuoted,
+            attribute.textBytes.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "<") })
+        else { return }
         let text = Array(attribute.text.utf8)
         for (index, byte) in text.enumerated() {
             let opens = byte == UInt8(ascii: "{") || byte == UInt8(ascii: "<")
