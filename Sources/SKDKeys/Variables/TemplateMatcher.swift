@@ -15,6 +15,9 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// server, say.
     public let pinned: [String: String]
     private let shape: SwiftRegex
+    /// The template's literal text between its placeholders (one more piece than placeholders, any of them
+    /// empty): what ``captures(in:)`` cuts a URI along.
+    private let literals: [[UInt8]]
     private let placeholders: [Template.Placeholder]
     /// Which placeholders hold a secret variable: worked out once, as every FairPlay key is asked.
     private let secretPlaceholders: [Int]
@@ -42,6 +45,7 @@ public final class TemplateMatcher: @unchecked Sendable {
         self.names = names
         var pattern = ""
         var placeholders: [Template.Placeholder] = []
+        var literals: [[UInt8]] = [[]]
         for segment in definition.uri.segments {
             switch segment {
             case .literal(let text):
@@ -49,12 +53,15 @@ public final class TemplateMatcher: @unchecked Sendable {
                     if "\\^$.|?*+()[]{}".contains(character) { pattern.append("\\") }
                     pattern.append(character)
                 }
+                literals[literals.count - 1] += Array(text.utf8)
             case .placeholder(let placeholder):
                 placeholders.append(placeholder)
                 pattern += "(.*?)"
+                literals.append([])
             }
         }
         self.shape = SwiftRegex(try Regex(pattern).matchingSemantics(.unicodeScalar))
+        self.literals = literals
         self.placeholders = placeholders
         let secrets = definition.secretNames
         self.secretPlaceholders = placeholders.indices.filter { secrets.contains(placeholders[$0].name) }
@@ -113,10 +120,10 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// pieces is rendered by the real renderer, and the one that gives the URI back wins.
     func values(in uri: String, pinned: [String: String]) -> Search {
         let renderer = definition.renderer
-        guard let match = try? shape.regex.wholeMatch(in: uri) else { return .noForm }
+        guard let captures = captures(in: uri) else { return .noForm }
         var candidates: [[String: String]] = [[:]]
         for (index, placeholder) in placeholders.enumerated() where candidates[0][placeholder.name] == nil {
-            let captured = match.output[index + 1].substring.map(String.init) ?? ""
+            let captured = captures[index]
             let values = pinned[placeholder.name].map { [$0] } ?? Self.values(behind: captured, placeholder)
             candidates = candidates.flatMap { partial in values.map { partial.merging([placeholder.name: $0]) { $1 } } }
         }
@@ -150,14 +157,71 @@ public final class TemplateMatcher: @unchecked Sendable {
     /// What stands where the template's secret variables are, in a URI of the template's form: the text as
     /// written and decoded. Empty when the template has no secret or the URI another form.
     public func secretValues(in uri: String) -> [Secret] {
-        guard !secretPlaceholders.isEmpty, let match = try? shape.regex.wholeMatch(in: uri) else { return [] }
+        guard !secretPlaceholders.isEmpty, let captures = captures(in: uri) else { return [] }
         var values: [String] = []
         for index in secretPlaceholders {
-            guard let captured = match.output[index + 1].substring.map(String.init), !captured.isEmpty else { continue }
+            let captured = captures[index]
+            guard !captured.isEmpty else { continue }
             values.append(captured)
             if let decoded = URIEscaping.decode(captured), decoded != captured { values.append(decoded) }
         }
         return values.map(Secret.init)
+    }
+
+    /// The text at each placeholder of `uri`, where the URI has the template's literal text around them (the
+    /// whole match of `literal(.*?)literal…`): each value as short as the rest allows, tried on the URI's bytes
+    /// (at every FairPlay key `validate --template` reads). A URI beyond printable ASCII (where `.` and a
+    /// byte differ), or one that would take too many tries, goes to the regular expression.
+    func captures(in uri: String) -> [String]? {
+        var uri = uri
+        let byBytes = uri.withUTF8 { bytes -> [String]?? in
+            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return .none }
+            var ends = [Int](repeating: 0, count: literals.count)
+            var tries = 0
+            switch Self.place(literals, in: UnsafeRawBufferPointer(bytes), piece: 0, at: 0, ends: &ends, tries: &tries) {
+            case .some(true):
+                return .some(
+                    (0..<(literals.count - 1)).map { index in
+                        let start = ends[index]
+                        let end = ends[index + 1] - literals[index + 1].count
+                        return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]), as: UTF8.self)
+                    })
+            case .some(false): return .some(nil)
+            case .none: return .none
+            }
+        }
+        if let byBytes { return byBytes }
+        return regexCaptures(in: uri)
+    }
+
+    /// The same by the regular expression (what the byte search is held to in tests).
+    func regexCaptures(in uri: String) -> [String]? {
+        guard let match = try? shape.regex.wholeMatch(in: uri) else { return nil }
+        return placeholders.indices.map { match.output[$0 + 1].substring.map(String.init) ?? "" }
+    }
+
+    /// Whether the literal pieces from `piece` on stand in `uri` from `at` with values between them, each as
+    /// short as the rest allows (`ends[i]`: where piece `i` ends); `nil` past a bound of tries.
+    private static func place(
+        _ literals: [[UInt8]], in uri: UnsafeRawBufferPointer, piece: Int, at start: Int, ends: inout [Int], tries: inout Int
+    ) -> Bool? {
+        tries += 1
+        guard tries < 10_000 else { return nil }
+        let literal = literals[piece]
+        guard uri.count - start >= literal.count,
+            literal.withUnsafeBytes({ Bytes.equal($0, UnsafeRawBufferPointer(rebasing: uri[start..<(start + literal.count)])) })
+        else { return false }
+        let end = start + literal.count
+        ends[piece] = end
+        guard piece + 1 < literals.count else { return end == uri.count }
+        for next in end...uri.count {
+            switch place(literals, in: uri, piece: piece + 1, at: next, ends: &ends, tries: &tries) {
+            case .some(true): return true
+            case .some(false): continue
+            case .none: return nil
+            }
+        }
+        return false
     }
 
     /// The values that may have rendered as `captured`: with percent-escapes undone and as it is, and for

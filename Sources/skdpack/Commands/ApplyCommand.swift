@@ -128,15 +128,23 @@ struct ApplyCommand: ParsableCommand {
             valueName: "FILE"), completion: Completions.reportFile)
     var report: [String] = []
 
-    /// Runs the command line ArgumentParser checked, read by ``ApplyFastPath``'s table (whose settings the
-    /// declarations above only describe).
-    func run() throws {
-        guard let settings = ApplyFastPath.settings(checked: CommandLine.arguments.dropFirst(2)) else {
-            // (Not echoed: it may hold a secret value.)
-            throw UsageFailure("the command line ArgumentParser read could not be read from the option table (a bug: please report it)")
-        }
-        try settings.run()
+    /// What ArgumentParser parsed, as the settings ``ApplyFastPath`` reads from a plain line (a test holds the
+    /// two to the same settings).
+    var settings: ApplySettings {
+        var settings = ApplySettings(template: templateOptions.template)
+        settings.request.values = templateOptions.values
+        (settings.paths, settings.inPlace, settings.output, settings.check, settings.diff) = (paths, inPlace, output, check, diff)
+        (settings.request.assumeEncrypted, settings.request.sessionKeys, settings.allowSharedContentID) =
+            (assumeEncrypted, sessionKeys, allowSharedContentID)
+        settings.input = InputSettings(followSymlinks: followSymlinks, root: root, library, limits)
+        (settings.reports, settings.request.cpix, settings.request.kidFrom, settings.request.maximumInitSize) =
+            (report, cpix, kidFrom, maxInitSize.bytes)
+        (settings.request.ignoredFindings, settings.request.titleLockWait, settings.request.validatesWrites) =
+            (disabledRules, lockWait, validate)
+        return settings
     }
+
+    func run() throws { try settings.run() }
 }
 
 extension ApplySettings {

@@ -29,17 +29,14 @@ enum ApplyFastPath {
     ]
 
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let
-    /// ArgumentParser parse them (``OptionTable/read(_:into:checked:)``; a missing `--template` too).
+    /// ArgumentParser parse them (``OptionTable/read(_:into:)``; a missing `--template` too).
     static func settings(_ arguments: [String]) -> ApplySettings? {
         guard arguments.first == "apply" else { return nil }
-        return read(arguments.dropFirst(), checked: false)
+        return read(arguments.dropFirst())
     }
 
-    /// The settings of a command line ArgumentParser has parsed and found good: the same table.
-    static func settings(checked arguments: ArraySlice<String>) -> ApplySettings? { read(arguments, checked: true) }
-
-    private static func read(_ arguments: ArraySlice<String>, checked: Bool) -> ApplySettings? {
-        guard let read = table.read(arguments, into: ApplySettings(template: ""), checked: checked), read.given.contains("--template")
+    private static func read(_ arguments: ArraySlice<String>) -> ApplySettings? {
+        guard let read = table.read(arguments, into: ApplySettings(template: "")), read.given.contains("--template")
         else { return nil }
         return read.settings
     }

@@ -3,8 +3,7 @@ import SKDPack
 
 /// What an `apply` command line asks for: the request the library plans (``ApplyRequest``) and what the
 /// command line itself does (the paths, the destination's flags, the report files, the walk and the reader's
-/// limits), read from the words by ``ApplyFastPath``'s table (whether ArgumentParser has checked them first or
-/// not), and run the same way.
+/// limits), read from the words by ``ApplyFastPath``'s table or mapped from ArgumentParser's parse, and run the same way.
 struct ApplySettings: Equatable {
     var request: ApplyRequest
     var paths: [String] = []

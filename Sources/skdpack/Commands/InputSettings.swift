@@ -15,6 +15,14 @@ struct InputSettings: Equatable {
 
     typealias Table = OptionTable<InputSettings>
 
+    /// What a command's declarations parsed.
+    init(followSymlinks: Bool, root: String?, _ library: LibraryOptions, _ limits: ReaderLimitOptions) {
+        (self.followSymlinks, self.root, jobs, shard, noProgress) = (followSymlinks, root, library.jobs, library.shard, library.noProgress)
+        (maxLineLength, maxPlaylistSize, maxSegments) = (limits.maxLineLength.bytes, limits.maxPlaylistSize.bytes, limits.maxSegments)
+    }
+
+    init() {}
+
     /// The options that set these, for a command's table (``OptionTable/lifting(_:into:)``).
     static let options: [Table.Option] = [
         Table.flag("--follow-symlinks", \.followSymlinks), Table.flag("--no-progress", \.noProgress),

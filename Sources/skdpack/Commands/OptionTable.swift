@@ -1,8 +1,7 @@
 /// A command's options, once: each long name, whether it takes a value (and may be repeated), and what it
-/// sets in the command's settings. Both ways into the command read it: the fast parser of a plain command
-/// line (``read(_:into:checked:)``), and the command line ArgumentParser has parsed and checked (its
-/// declarations are for help, completion and the checks; the settings are read from the same words here).
-/// A test holds each table and ArgumentParser's declarations to the same names, kinds and values.
+/// sets in the command's settings, for the fast parser of a plain command line (``read(_:into:)``); what it
+/// is not sure of goes to ArgumentParser, whose declarations map to the same settings. A test holds each
+/// table and ArgumentParser's declarations to the same names, kinds and settings.
 struct OptionTable<Settings>: Sendable {
     struct Option: Sendable {
         typealias Kind = OptionKind
@@ -21,44 +20,31 @@ struct OptionTable<Settings>: Sendable {
     func option(_ name: String) -> Option? { options.first { $0.name == name } }
 
     /// `settings` with what `arguments` (the words after the command's name) say, and the options given; or
-    /// `nil` to let ArgumentParser parse them. Unless `checked` (ArgumentParser has parsed them and found
-    /// them good), it gives up at the first thing it is not sure of: help, an unknown or repeated option,
-    /// `--name=value`, a short option, a value that looks like an option, a value of the wrong type. A
-    /// checked line is read with what ArgumentParser takes besides: `--name=value`, `--` before paths, an
-    /// option given again (the last wins).
-    func read(_ arguments: ArraySlice<String>, into settings: Settings, checked: Bool) -> (settings: Settings, given: [String])? {
+    /// `nil` to let ArgumentParser parse them: it gives up at the first thing it is not sure of: help, an
+    /// unknown or repeated option, `--name=value`, `--`, a short option, a value that looks like an option, a
+    /// value of the wrong type.
+    func read(_ arguments: ArraySlice<String>, into settings: Settings) -> (settings: Settings, given: [String])? {
         var words = arguments
         var settings = settings
         // An array, not a set: a handful of words, and the first Set<String> of a run costs a type lookup
         // (about 0.1 ms) that this parser is here to avoid.
         var given: [String] = []
-        while var word = words.popFirst() {
-            if checked, word == "--" {
-                settings[keyPath: paths] += words
-                break
-            }
+        while let word = words.popFirst() {
             guard word.hasPrefix("--") else {
-                guard checked || !word.hasPrefix("-") || word == "-" else { return nil }
+                guard !word.hasPrefix("-") || word == "-" else { return nil }
                 settings[keyPath: paths].append(word)
                 continue
             }
-            var inline: String?
-            if let equals = word.firstIndex(of: "=") {
-                guard checked else { return nil }
-                inline = String(word[word.index(after: equals)...])
-                word = String(word[..<equals])
-            }
-            guard let option = option(word) else { return nil }
+            guard !word.contains("="), let option = option(word) else { return nil }
             // A single-valued option given twice, or a flag given twice: ArgumentParser decides.
             if option.kind != .repeated {
-                guard checked || !given.contains(word) else { return nil }
+                guard !given.contains(word) else { return nil }
                 given.append(word)
             }
             var value = ""
             if option.kind != .flag {
                 // The value after an option: one that looks like an option itself is ArgumentParser's to read.
-                guard let next = inline ?? words.first, checked || !next.hasPrefix("-") else { return nil }
-                if inline == nil { words.removeFirst() }
+                guard let next = words.popFirst(), !next.hasPrefix("-") else { return nil }
                 value = next
             }
             guard option.set(&settings, value) else { return nil }

@@ -149,13 +149,19 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
 
-    /// Runs the command line ArgumentParser checked, read by ``ValidateFastPath``'s table (whose settings the
-    /// declarations above only describe).
-    func run() throws {
-        guard let settings = ValidateFastPath.settings(checked: CommandLine.arguments.dropFirst(2)) else {
-            // (Not echoed: it may hold a secret value.)
-            throw UsageFailure("the command line ArgumentParser read could not be read from the option table (a bug: please report it)")
-        }
-        try settings.run()
+    /// What ArgumentParser parsed, as the settings ``ValidateFastPath`` reads from a plain line (a test holds
+    /// the two to the same settings).
+    var settings: ValidateSettings {
+        var request = ValidateRequest()
+        (request.disabledRules, request.warningsAsErrors, request.maximumURILength, request.template) =
+            (disabledRules, warningsAsErrors, maxURILength, template)
+        request.values = ValuesRequest(values: variables, valueFiles: variableFiles, catalog: catalog, pathPattern: pathPattern)
+        (request.allowHosts, request.media, request.segments, request.cpix, request.maximumInitSize) =
+            (allowHosts, media, segments, cpix, maxInitSize.bytes)
+        return ValidateSettings(
+            paths: paths, format: format, reports: report, request: request,
+            input: InputSettings(followSymlinks: followSymlinks, root: root, library, limits))
     }
+
+    func run() throws { try settings.run() }
 }

@@ -27,17 +27,14 @@ enum ValidateFastPath {
     ]
 
     /// The settings that `arguments` (the words after the executable's name) make, or `nil` to let
-    /// ArgumentParser parse them (``OptionTable/read(_:into:checked:)``; a line without a path too).
+    /// ArgumentParser parse them (``OptionTable/read(_:into:)``; a line without a path too).
     static func settings(_ arguments: [String]) -> ValidateSettings? {
         guard arguments.first == "validate" else { return nil }
-        return read(arguments.dropFirst(), checked: false)
+        return read(arguments.dropFirst())
     }
 
-    /// The settings of a command line ArgumentParser has parsed and found good: the same table.
-    static func settings(checked arguments: ArraySlice<String>) -> ValidateSettings? { read(arguments, checked: true) }
-
-    private static func read(_ arguments: ArraySlice<String>, checked: Bool) -> ValidateSettings? {
-        guard let read = table.read(arguments, into: ValidateSettings(), checked: checked), checked || !read.settings.paths.isEmpty
+    private static func read(_ arguments: ArraySlice<String>) -> ValidateSettings? {
+        guard let read = table.read(arguments, into: ValidateSettings()), !read.settings.paths.isEmpty
         else { return nil }
         return read.settings
     }

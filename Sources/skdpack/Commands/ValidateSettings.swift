@@ -11,8 +11,7 @@ import SKDValidation
 
 /// What a `validate` command line asks for: the request the library plans (``ValidateRequest``) and what the
 /// command line itself does (the paths, standard output's format, the report files, the walk and the reader's
-/// limits), read from the words by ``ValidateFastPath``'s table (whether ArgumentParser has checked them first
-/// or not), and run the same way.
+/// limits), read from the words by ``ValidateFastPath``'s table or mapped from ArgumentParser's parse, and run the same way.
 struct ValidateSettings: Equatable {
     var paths: [String] = []
     var format: ValidateCommand.Format = .human
