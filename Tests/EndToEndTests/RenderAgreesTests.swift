@@ -73,9 +73,8 @@ struct RenderAgreesTests {
             }
             let applied = try SKDPackRunner.run(["apply", "--template", template] + given + [playlist.path])
             let rendered = try SKDPackRunner.run(
-                ["render", "--template", template] + given + [
-                    "--playlist", playlist.path, "--key-index", "0", "--kid", kid, "--old-uri", oldURI,
-                ])
+                ["render", "--template", template] + given + ["--playlist", playlist.path, "--key-index", "0", "--old-uri", oldURI]
+                    + (uses("kid") ? ["--kid", kid] : []))
             let written = applied.stdoutText.split(separator: "\n").first { $0.contains("com.apple.streamingkeydelivery") }
                 .flatMap { line in line.split(separator: "\"").dropFirst().first.map(String.init) }
             let printed = rendered.stdoutText.split(separator: "\n").first.map(String.init)

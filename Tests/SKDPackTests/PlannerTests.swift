@@ -162,6 +162,11 @@ struct PlannerTests {
             (request { $0.values.values.append("contentid=42") }, .values),
             (request { $0.kid = "0x1234" }, .kid),
             (request { $0.kid = String(repeating: "g", count: 32) }, .kid),
+            // A KEYID for a template without {kid}: a value that would go nowhere.
+            (
+                request { ($0.template, $0.values.values, $0.kid) = ("content-id", ["content_id=42"], String(repeating: "0", count: 32)) },
+                .kid
+            ),
             (request { ($0.values.match, $0.oldURI) = ("cid=(?<content_id>[^&]+)", "skd://old.example.com/fps?id=7") }, .oldURI),
             (request { $0.values.catalog = "/no/such/catalog.csv" }, .catalog),
         ]
@@ -185,6 +190,20 @@ struct PlannerTests {
             return
         }
         #expect(rendering.uri == "skd://show-7/00112233445566778899aabbccddeeff?period=3")
+        // The same key id as a UUID.
+        request.kid = "00112233-4455-6677-8899-AABBCCDDEEFF"
+        guard case .rendered(let uuid) = try Planner.render(request, names: Self.marked) else {
+            Issue.record("no URI rendered from a UUID")
+            return
+        }
+        #expect(uuid.uri == rendering.uri)
+        // Without a KEYID, the message names the setting that gives one.
+        request.kid = nil
+        guard case .unrendered(let noKid, _) = try Planner.render(request, names: Self.marked) else {
+            Issue.record("a URI rendered without its kid")
+            return
+        }
+        #expect(noKid.contains("give <kid>"), "\(noKid)")
         request.template = "content-id"
         guard case .unrendered(let message, _) = try Planner.render(request, names: Self.marked) else {
             Issue.record("a URI rendered without its content id")

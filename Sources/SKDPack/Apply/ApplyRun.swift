@@ -148,10 +148,14 @@ public struct ApplyRun: Sendable {
             }
             // A pattern that fits none of the run's key URIs is one mistake, said once beside its errors: the run's
             // (exit 2, as the plan's refusals), not the playlists'.
-            if matchMisses > 1, !matchedSomewhere, let match = options.variables.match {
-                observer.note(
-                    "error: \(names[.match]) \(match.text) found none of the \(matchMisses) key URIs it was given (each "
-                        + "\(ApplyDiagnostics.matchFailed.id) error above quotes one): the pattern does not fit these URIs")
+            // (A run of one key URI too: a title of one key is where a pattern is tried first.)
+            if matchMisses > 0, !matchedSomewhere, let match = options.variables.match {
+                let missed =
+                    matchMisses == 1
+                    ? "does not fit the one key URI it was given (the \(ApplyDiagnostics.matchFailed.id) error above quotes it)"
+                    : "found none of the \(matchMisses) key URIs it was given (each \(ApplyDiagnostics.matchFailed.id) error above "
+                        + "quotes one): the pattern does not fit these URIs"
+                observer.note("error: \(names[.match]) \(match.text) \(missed)")
                 patternFitsNothing = true
             }
             if let links = job.discovery.skippedLinksNote(names) { observer.note(links) }

@@ -1,4 +1,4 @@
-import SKDBytes
+import MP4
 import SKDFiles
 import SKDKeys
 import SKDTemplate
@@ -58,6 +58,11 @@ extension Planner {
             let setting: Setting = sources.fromFiles.contains(name) ? .valueFiles : .values
             throw RequestProblem(setting, noSuchVariable(name, of: definition, variables: variables, setting: setting, names: names))
         }
+        if request.kid != nil, !variables.contains("kid") {
+            throw RequestProblem(
+                .kid,
+                "\(names[.kid]): the template \(definition.name) has no variable kid (its variables: \(variables.joined(separator: ", ")))")
+        }
         let kid = try request.kid.map { kid throws(RequestProblem) in try keyID(kid, names: names) }
         let values = sources.keyValues(
             playlist: sources.playlistValues(for: PlaylistIdentity(path: request.playlist)), keyIndex: request.keyIndex, kid: kid,
@@ -80,20 +85,23 @@ extension Planner {
         } catch {
             var message = error.message
             if error.problem == .missingValue, let name = error.variable {
-                message += " (\(names.whereValuesComeFrom(for: name)))"
+                // The built-ins a render takes from its own settings are named by them.
+                let setting: Setting? = name == "kid" ? .kid : name == "old_uri" ? .oldURI : nil
+                message += " (\(setting.map { "give \(names[$0])" } ?? names.whereValuesComeFrom(for: name)))"
             }
             return .unrendered(message, redaction: redaction)
         }
     }
 
     /// `text` as the built-in `kid` has a KEYID: 32 lower-case hexadecimal digits, from 32 digits in either
-    /// case with or without `0x` before them.
+    /// case with or without `0x` before them, or a UUID (as `cpix show` and CPIX documents write key ids).
     static func keyID(_ text: String, names: SettingNames) throws(RequestProblem) -> String {
         let digits = text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text
-        guard digits.utf8.count == 32, digits.utf8.allSatisfy({ Bytes.hexValue($0) != nil }) else {
-            throw RequestProblem(.kid, "\(names[.kid]) \(text): a KEYID is 32 hexadecimal digits (0x before them allowed)")
+        guard let keyID = KeyID(digits) else {
+            throw RequestProblem(
+                .kid, "\(names[.kid]) \(text): a KEYID is 32 hexadecimal digits (0x before them allowed) or a UUID")
         }
-        return digits.lowercased()
+        return keyID.hex
     }
 
     /// Why a value given for the run under `setting` is refused: the template has no variable `name`; the

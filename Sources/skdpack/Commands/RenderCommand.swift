@@ -11,7 +11,9 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             The first line is the skd: URI, the second the https URL a player's resource loader derives from \
             it (or a note that the URI names no server). The built-ins come from --playlist, --key-index, \
-            --kid and --old-uri, as apply would set them.
+            --kid (32 hex digits or a UUID) and --old-uri, as apply would set them. Exit 1 if the template makes \
+            no URI with these values (one missing, or refused by its pattern), 2 for a mistake in the command \
+            (a variable the template does not have, a malformed --kid).
 
             Examples:
               skdpack render --template entitlement \\
