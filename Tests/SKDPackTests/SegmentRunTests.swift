@@ -78,7 +78,7 @@ struct SegmentRunTests {
             case 15: lines.append("#EXT-X-PROGRAM-DATE-TIME:2023-11-14T22:00:00Z")
             default: break
             }
-            lines.append(pick(["seg\(segment).ts", "media.mp4", "https://cdn.example.com/s\(segment).ts"]))
+            lines.append(pick(["seg\(segment).ts", "media.mp4", "https://cdn.example.com/s\(segment).ts", "seg \(segment).ts"]))
             if chance(3) { lines.append("#EXT-X-MEDIA-SEQUENCE:5") }
         }
         if chance(70) { lines.append("#EXT-X-ENDLIST") }

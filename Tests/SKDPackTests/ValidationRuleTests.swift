@@ -218,6 +218,11 @@ struct ValidationRuleTests {
                 broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\nb.ts\n",
                 correct: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXT-X-ENDLIST\n"),
             RuleCase(
+                rule: "HLS-uri-space", severity: .error, line: 8, column: 5,
+                broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXTINF:10,\nfile 3.ts\n#EXT-X-ENDLIST\n",
+                correct:
+                    "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXTINF:10,\nfile%203.ts\n#EXT-X-ENDLIST\n"),
+            RuleCase(
                 rule: "HLS-nothing-to-play", severity: .info, line: 1, column: 1,
                 broken: "#EXTM3U\n#EXT-X-VERSION:3\n", correct: master()),
             RuleCase(

@@ -1,0 +1,37 @@
+import Glibc
+import HLS
+
+/// A segment's URI with a space inside it: a URI holds none (RFC 3986 writes it `%20`), and RFC 8216 4.1
+/// allows whitespace only where an element says so. A player that makes a URL of the line fails (Foundation's
+/// `URL(string:)` gives none) or asks for another name. Spaces around the line are the reader's
+/// `HLS-whitespace`, a tab its `HLS-tab-character`.
+struct SegmentURISpaceRule: ValidationRule {
+    static let kind = DiagnosticKind(
+        id: "HLS-uri-space", severity: .error, summary: "A segment URI holds a space, which a URI writes %20.", specSection: "4.1")
+
+    static let tags: Set<TagName>? = []
+
+    mutating func segment(at line: PlaylistLine, in context: RuleContext) {
+        guard let column = Self.spaceColumn(line.content) else { return }
+        context.report(
+            Self.kind, "this segment URI holds a space: a URI holds none; write it %20 (a player makes no URL of the line)",
+            line: line, column: context.fileColumn(line.prefixLength + column, on: line))
+    }
+
+    /// Each URI of a run, searched for a space (a run holds none around its URIs).
+    mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        for event in run.events {
+            guard case .uri(let raw, _) = event, Self.spaceColumn(raw.content) != nil else { continue }
+            segment(at: event.line, in: context)
+        }
+    }
+
+    /// The 1-based column in `uri` of its first space between its first and last byte that are not spaces.
+    static func spaceColumn(_ uri: UnsafeRawBufferPointer) -> Int? {
+        // Most URIs hold no space: one memchr tells.
+        guard let base = uri.baseAddress, memchr(base, 0x20, uri.count) != nil else { return nil }
+        let start = uri.firstIndex { $0 != 0x20 } ?? uri.count
+        let end = (uri.lastIndex { $0 != 0x20 } ?? -1) + 1
+        return uri[start..<max(start, end)].firstIndex(of: 0x20).map { $0 + 1 }
+    }
+}
