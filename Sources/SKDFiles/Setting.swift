@@ -55,6 +55,9 @@ public enum Setting: String, Sendable, CaseIterable {
     /// The KEYID a render gives the built-in `kid`.
     case kid
 
+    /// The setting a value of `name` given for the run came by: a file's (`fromFiles` names those) or inline.
+    public static func given(_ name: String, fromFiles: Set<String>) -> Setting { fromFiles.contains(name) ? .valueFiles : .values }
+
     /// The setting in plain words, for library users.
     public var plainWords: String {
         switch self {

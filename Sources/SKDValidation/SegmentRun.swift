@@ -4,8 +4,9 @@ import HLS
 /// The lines of a run the reader read at once (``PlaylistReader/nextItem()``), as the segment rules see
 /// them: each `EXTINF` with its duration (read as the tag parser reads it) and each segment's URI line, in
 /// order; the comments and blank lines between are no one's. The reader takes into a run only what it
-/// found well formed (an `EXTINF` whose duration reads, a segment's URI, clean ASCII), so a rule looks at a
-/// duration where the line-by-line path built a typed tag of each `EXTINF` and called it twice a segment.
+/// found well formed (an `EXTINF` whose duration reads, a segment's URI, clean ASCII, no `{$`): a rule reads a
+/// duration here where the line-by-line path builds a typed tag of each `EXTINF`, and is called once a run
+/// where that path calls it twice a segment.
 ///
 /// A run may start with a URI whose `EXTINF` was read on its own (a tag stood between them) and end with an
 /// `EXTINF` whose URI comes after it. Valid while the run's bytes are (until the next read).

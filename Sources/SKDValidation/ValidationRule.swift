@@ -7,8 +7,9 @@ import SKDTemplate
 /// A validation rule: a kind of finding, and the code that looks for it while a playlist streams by.
 ///
 /// Each rule lives in a file of its own and is listed once in ``RuleRegistry``; ``PlaylistValidator`` runs
-/// them. A rule instance sees one playlist: the tags as they come (`tag`), the segment URIs (`segment`), and
-/// the end (`finish`).
+/// them. A rule instance sees one playlist: the tags as they come (`tag`), the segment URIs (`segment`), the
+/// runs of plain segments the reader hands out at once (`segments`, by default each of their lines to `tag` and
+/// `segment`), and the end (`finish`).
 protocol ValidationRule: Sendable {
     /// The rule's id, default severity, summary and spec section.
     static var kind: DiagnosticKind { get }

@@ -4,8 +4,8 @@ import Testing
 @testable import skdpack
 
 /// `apply`'s option table against swift-argument-parser's declarations: the same names, kinds and settings
-/// for every option, read fast from a plain command line and read again from one ArgumentParser checked;
-/// and nothing taken fast that the fast parser is not sure of.
+/// for every option, read fast from a plain command line and mapped from ArgumentParser's parse of it
+/// (`settings`); and nothing taken fast that the fast parser is not sure of.
 @Suite("apply's option table and its fast parser")
 struct ApplyFastPathTests {
     /// Every option and flag of `apply`, with and without values, in several orders.
@@ -13,7 +13,8 @@ struct ApplyFastPathTests {
         ["--template", "content-id", "a.m3u8"],
         ["--template", "skd://lic/{x}", "--match", "(?<x>.*)", "a.m3u8", "b/"],
         [
-            "--template", "t.yaml", "--var", "a=1", "--var", "b=x=y", "--catalog", "c.csv", "--path-pattern", "(?<t>[^/]+)/",
+            "--template", "t.yaml", "--var", "a=1", "--var", "b=x=y", "--var-file", "c=f.txt", "--catalog", "c.csv", "--path-pattern",
+            "(?<t>[^/]+)/",
             "--in-place", "--lock-wait", "2.5", "--report", "r.json", "--report", "r.xml", "lib",
         ],
         [
@@ -73,8 +74,6 @@ struct ApplyFastPathTests {
             }
         }
     }
-
-    /// What both commands' declarations say of their inputs, as ``InputSettings``.
 
     /// Lines the fast path leaves to ArgumentParser: help, what it does not know, what ArgumentParser
     /// refuses or may read otherwise.

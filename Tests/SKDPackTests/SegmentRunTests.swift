@@ -9,7 +9,8 @@ import Testing
 /// `validate` judges the segments of a run of plain lines at once (the reader's runs, each rule's
 /// `segments`): its findings, key periods and key uses are those of the line-by-line path, over generated
 /// media playlists that put between a segment's EXTINF and its URI, and around runs, what breaks a run (a
-/// byte range, a key, a date, a part, a map, a comment), with durations over the target, fractional or not,
+/// byte range, a key, a date, a part, a map, a comment, a `{$variable}` in a title), with durations over the
+/// target, fractional or not, URIs with a space,
 /// read in chunks of every size, with and without a template.
 @Suite("validate: a run of segments is judged as its lines are")
 struct SegmentRunTests {
@@ -39,7 +40,8 @@ struct SegmentRunTests {
             }
         }
         var lines = ["#EXTM3U"]
-        if chance(80) { lines.append("#EXT-X-VERSION:\(pick([2, 3, 4, 5, 6, 7]))") }
+        if chance(80) { lines.append("#EXT-X-VERSION:\(pick([2, 3, 4, 5, 6, 7, 8]))") }
+        if chance(30) { lines.append(#"#EXT-X-DEFINE:NAME="t",VALUE="x""#) }
         let target = pick([4, 6, 10])
         let lateTarget = chance(10)
         if !lateTarget { lines.append("#EXT-X-TARGETDURATION:\(target)") }
@@ -67,7 +69,7 @@ struct SegmentRunTests {
             case 21: lines.append("#EXT-X-SKIP:SKIPPED-SEGMENTS=3")
             default: break
             }
-            lines.append("#EXTINF:\(duration()),\(pick(["", "", "title", "a,b", "x y"]))")
+            lines.append("#EXTINF:\(duration()),\(pick(["", "", "title", "a,b", "x y", "{$t}"]))")
             switch random.next() % 100 {
             case 0..<6:
                 lines.append("#EXT-X-BYTERANGE:1000@\(offset)")

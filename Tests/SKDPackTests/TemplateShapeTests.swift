@@ -49,4 +49,14 @@ struct TemplateShapeTests {
         }
         #expect(matched > 2000)
     }
+
+    /// A URI that makes a search try every split of its values (four values, 300 places each) is answered: each
+    /// piece is tried at each place once. (The regular expression takes most of a minute on it.)
+    @Test("a URI of many splits is answered at once")
+    func manySplits() throws {
+        let matcher = try TemplateMatcher(definition: try TemplateDefinition(inline: "skd://{a}/{b}/{c}/{d}?"))
+        #expect(matcher.captures(in: "skd://" + String(repeating: "/", count: 300)) == nil)
+        #expect(
+            matcher.captures(in: "skd://" + String(repeating: "/", count: 300) + "?") == ["", "", "", String(repeating: "/", count: 297)])
+    }
 }

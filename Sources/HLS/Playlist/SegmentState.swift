@@ -28,7 +28,9 @@ struct SegmentState: LineRunFilter {
                 // After an EXT-X-STREAM-INF still waiting for its URI, the tag is read on its own, which
                 // reports that variant as having none (a run would leave it waiting, and the segment's URI
                 // would then be taken for the variant's).
-                guard pendingDuration == nil, pendingVariant == nil, kind != .master, Self.isSegmentDuration(content) else {
+                // (A title with a `{$variable}` is read on its own too: what is judged of it is the line substituted.)
+                guard pendingDuration == nil, pendingVariant == nil, kind != .master, !traits.hasBrace, Self.isSegmentDuration(content)
+                else {
                     return false
                 }
                 // As the line-by-line path notes it: a playlist that holds master playlist tags stays mixed.

@@ -34,7 +34,7 @@ public final class TemplateMatcher: @unchecked Sendable {
     public let fromFiles: Set<String>
 
     /// How messages name where the pinned value of `name` came from.
-    func givenSource(of name: String) -> String { names[fromFiles.contains(name) ? .valueFiles : .values] }
+    func givenSource(of name: String) -> String { names[.given(name, fromFiles: fromFiles)] }
 
     public init(
         definition: TemplateDefinition, pinned: [String: String] = [:], fromFiles: Set<String> = [], names: SettingNames = SettingNames()
@@ -170,28 +170,22 @@ public final class TemplateMatcher: @unchecked Sendable {
 
     /// The text at each placeholder of `uri`, where the URI has the template's literal text around them (the
     /// whole match of `literal(.*?)literal…`): each value as short as the rest allows, tried on the URI's bytes
-    /// (at every FairPlay key `validate --template` reads). A URI beyond printable ASCII (where `.` and a
-    /// byte differ), or one that would take too many tries, goes to the regular expression.
+    /// (at every FairPlay key `validate --template` reads), each place a piece was tried at and failed kept, so
+    /// that no place is tried twice. A URI beyond printable ASCII (where the expression's `.` and a byte differ)
+    /// goes to the regular expression.
     func captures(in uri: String) -> [String]? {
+        guard uri.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return regexCaptures(in: uri) }
         var uri = uri
-        let byBytes = uri.withUTF8 { bytes -> [String]?? in
-            guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return .none }
+        return uri.withUTF8 { bytes in
+            let bytes = UnsafeRawBufferPointer(bytes)
             var ends = [Int](repeating: 0, count: literals.count)
-            var tries = 0
-            switch Self.place(literals, in: UnsafeRawBufferPointer(bytes), piece: 0, at: 0, ends: &ends, tries: &tries) {
-            case .some(true):
-                return .some(
-                    (0..<(literals.count - 1)).map { index in
-                        let start = ends[index]
-                        let end = ends[index + 1] - literals[index + 1].count
-                        return String(decoding: UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[start..<end]), as: UTF8.self)
-                    })
-            case .some(false): return .some(nil)
-            case .none: return .none
+            var failed = [Bool](repeating: false, count: literals.count * (bytes.count + 1))
+            guard Self.place(literals, in: bytes, piece: 0, at: 0, ends: &ends, failed: &failed) else { return nil }
+            return (0..<(literals.count - 1)).map { index in
+                let end = ends[index + 1] - literals[index + 1].count
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[ends[index]..<end]), as: UTF8.self)
             }
         }
-        if let byBytes { return byBytes }
-        return regexCaptures(in: uri)
     }
 
     /// The same by the regular expression (what the byte search is held to in tests).
@@ -200,28 +194,23 @@ public final class TemplateMatcher: @unchecked Sendable {
         return placeholders.indices.map { match.output[$0 + 1].substring.map(String.init) ?? "" }
     }
 
-    /// Whether the literal pieces from `piece` on stand in `uri` from `at` with values between them, each as
-    /// short as the rest allows (`ends[i]`: where piece `i` ends); `nil` past a bound of tries.
+    /// Whether the literal pieces from `piece` on stand in `uri` from `start` with values between them, each
+    /// as short as the rest allows (`ends[i]`: where piece `i` ends); `failed` marks each piece and place tried
+    /// without success.
     private static func place(
-        _ literals: [[UInt8]], in uri: UnsafeRawBufferPointer, piece: Int, at start: Int, ends: inout [Int], tries: inout Int
-    ) -> Bool? {
-        tries += 1
-        guard tries < 10_000 else { return nil }
+        _ literals: [[UInt8]], in uri: UnsafeRawBufferPointer, piece: Int, at start: Int, ends: inout [Int], failed: inout [Bool]
+    ) -> Bool {
+        let tried = piece * (uri.count + 1) + start
+        guard !failed[tried] else { return false }
         let literal = literals[piece]
-        guard uri.count - start >= literal.count,
-            literal.withUnsafeBytes({ Bytes.equal($0, UnsafeRawBufferPointer(rebasing: uri[start..<(start + literal.count)])) })
-        else { return false }
         let end = start + literal.count
-        ends[piece] = end
-        guard piece + 1 < literals.count else { return end == uri.count }
-        for next in end...uri.count {
-            switch place(literals, in: uri, piece: piece + 1, at: next, ends: &ends, tries: &tries) {
-            case .some(true): return true
-            case .some(false): continue
-            case .none: return nil
-            }
-        }
-        return false
+        let found =
+            end <= uri.count && literal.withUnsafeBytes { Bytes.equal($0, UnsafeRawBufferPointer(rebasing: uri[start..<end])) }
+            && (piece + 1 == literals.count
+                ? end == uri.count
+                : (end...uri.count).contains { place(literals, in: uri, piece: piece + 1, at: $0, ends: &ends, failed: &failed) })
+        if found { ends[piece] = end } else { failed[tried] = true }
+        return found
     }
 
     /// The values that may have rendered as `captured`: with percent-escapes undone and as it is, and for

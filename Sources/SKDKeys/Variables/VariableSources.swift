@@ -30,7 +30,7 @@ public struct VariableSources: Sendable {
     public var fromFiles: Set<String> = []
 
     /// How messages name where the value of `name` given for the run came from (`--var` or `--var-file`).
-    public func givenSource(of name: String) -> String { fromFiles.contains(name) ? names[.valueFiles] : names[.values] }
+    public func givenSource(of name: String) -> String { names[.given(name, fromFiles: fromFiles)] }
 
     public init(
         commandLine: [(name: String, value: String)] = [], catalog: Catalog? = nil, pathPattern: NamedPattern? = nil,

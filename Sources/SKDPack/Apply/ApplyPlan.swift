@@ -190,7 +190,7 @@ public struct ApplyPlan: Sendable {
         return options.variables.commandLine.map(\.name).filter { !known.contains($0) }.reduce(into: [String]()) { list, name in
             if !list.contains(name) { list.append(name) }
         }.map { name in
-            let setting: Setting = options.variables.fromFiles.contains(name) ? .valueFiles : .values
+            let setting = Setting.given(name, fromFiles: options.variables.fromFiles)
             return Planner.noSuchVariable(name, of: definition, variables: templateVariables, setting: setting, names: names)
         }
     }

@@ -144,7 +144,7 @@ public enum Planner {
         if let template = request.template {
             let definition = try keyTemplate(template, names: names).definition
             for name in pinned.keys.sorted() where !definition.uri.variableNames.contains(name) {
-                let setting: Setting = fromFiles.contains(name) ? .valueFiles : .values
+                let setting = Setting.given(name, fromFiles: fromFiles)
                 throw RequestProblem(
                     setting, noSuchVariable(name, of: definition, variables: definition.uri.variableNames, setting: setting, names: names))
             }

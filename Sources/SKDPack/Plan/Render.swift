@@ -55,7 +55,7 @@ extension Planner {
         let sources = try variableSources(request.values, names: names)
         let variables = definition.uri.variableNames
         if let name = sources.commandLine.map(\.name).first(where: { !variables.contains($0) }) {
-            let setting: Setting = sources.fromFiles.contains(name) ? .valueFiles : .values
+            let setting = Setting.given(name, fromFiles: sources.fromFiles)
             throw RequestProblem(setting, noSuchVariable(name, of: definition, variables: variables, setting: setting, names: names))
         }
         if request.kid != nil, !variables.contains("kid") {

@@ -17,7 +17,7 @@ struct EmptyPresentationRule: ValidationRule {
         if tag.name == .streamInf || tag.name == .iFrameStreamInf { hasContent = true }
     }
 
-    /// A run of segments is judged at its first: one segment is content enough, and the segments after it change nothing.
+    /// A run of segments is judged at its first (one segment is content enough): the segments after it change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) { hasContent = true }

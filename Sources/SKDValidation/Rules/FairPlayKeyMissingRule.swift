@@ -17,10 +17,11 @@ struct FairPlayKeyMissingRule: ValidationRule {
 
     private var reported = false
 
-    /// Judged on the keys the reader holds in force for the segment (one per KEYFORMAT).
-    /// A run of segments is judged at its first: the keys in force change only at a tag, and the segments after it change nothing.
+    /// A run of segments is judged at its first (the keys in force change only at a tag): the segments after it change
+    /// nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
+    /// Judged on the keys the reader holds in force for the segment (one per KEYFORMAT).
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard !reported, context.templateMatcher != nil, !context.reader.hasKeyInForce(format: FairPlay.keyFormat),
             let other = context.reader.firstKeyInForce(where: { $0.attribute("METHOD", is: FairPlay.method) })

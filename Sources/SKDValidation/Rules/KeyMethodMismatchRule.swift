@@ -28,7 +28,8 @@ package struct KeyMethodMismatchRule: ValidationRule {
         changed = true
     }
 
-    /// A run of segments is judged at its first: the keys in force change only at a tag, and the segments after it change nothing.
+    /// A run of segments is judged at its first (the keys in force change only at a tag): the segments after it change
+    /// nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

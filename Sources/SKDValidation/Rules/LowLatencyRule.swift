@@ -63,7 +63,8 @@ struct LowLatencyRule: ValidationRule {
         }
     }
 
-    /// A run of segments is judged at its first: a segment ends its parent's parts, and a run holds no part, and the segments after it change nothing.
+    /// A run of segments is judged at its first (a segment ends its parent's parts, and a run holds no part): the
+    /// segments after it change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -14,7 +14,8 @@ struct MixedPlaylistRule: ValidationRule {
 
     static let watchesSegments = false
 
-    /// A run of segments is judged at its first EXTINF: the segments' tags after it change nothing.
+    /// A run of segments is judged up to its first URI: an EXTINF before it, or the one read on its own before
+    /// the run, is the media tag that counts; the EXTINFs after it change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

@@ -41,10 +41,11 @@ struct PartDurationRule: ValidationRule {
         }
     }
 
-    /// The segment line ends the parent: its last part is its final one.
-    /// A run of segments is judged at its first: a segment ends its parent's parts, and a run holds no part, and the segments after it change nothing.
+    /// A run of segments is judged at its first (a segment ends its parent's parts, and a run holds no part): the
+    /// segments after it change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
+    /// The segment line ends the parent: its last part is its final one.
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         pending = nil
     }

@@ -17,7 +17,8 @@ struct SegmentsAfterEndListRule: ValidationRule {
         if tag.name == .endList, endList == nil { endList = line.raw.number }
     }
 
-    /// A run of segments is judged at its first: a segment after EXT-X-ENDLIST is said once, at the first, and the segments after it change nothing.
+    /// A run of segments is judged at its first (a segment after EXT-X-ENDLIST is said once, at the first): the
+    /// segments after it change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -34,7 +34,8 @@ struct SequenceTagPlacementRule: ValidationRule {
         }
     }
 
-    /// A run of segments is judged at its first: the first segment is what the tags are placed against, and the segments after it change nothing.
+    /// A run of segments is judged at its first (the first segment is what the tags are placed against): the segments
+    /// after it change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -12,7 +12,8 @@ struct SessionKeyInMediaPlaylistRule: ValidationRule {
     private var sessionKeys: [(line: Int, offset: Int)] = []
     private var isMediaPlaylist = false
 
-    /// A run of segments is judged at its first EXTINF: one says the playlist is a media playlist.
+    /// A run of segments is judged up to its first URI: one EXTINF (in the run, or read on its own before it)
+    /// says the playlist is a media playlist.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {

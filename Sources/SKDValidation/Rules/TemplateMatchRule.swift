@@ -43,7 +43,8 @@ package struct TemplateMatchRule: ValidationRule {
         }
     }
 
-    /// A run of segments is judged at its first: a key period is judged at its first segment, and the segments after it change nothing.
+    /// A run of segments is judged at its first (a key period is judged at its first segment): the segments after it
+    /// change nothing.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) { replay(run, segments: 1, in: context) }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {

@@ -67,7 +67,7 @@ func reportingUsage(_ body: () throws -> Void) throws {
         StandardStreams.error(Redaction.none.redacted("skdpack: \(failure.description)\n"))
         throw ExitStatus.failure
     } catch let problem as RequestProblem {
-        // (A request's problem shows no value given: the Planner's messages name settings, never a value.)
+        // (A request's problem shows no value given but as the Planner shows it, redacted: its messages name settings.)
         StandardStreams.error(Redaction.none.redacted("skdpack: \(problem.message)\n"))
         throw ExitStatus.failure
     }
