@@ -37,8 +37,9 @@ struct SegmentRun {
                 if first != UInt8(ascii: "#") {
                     events.append(.uri(line, index: uris))
                     uris += 1
-                } else if content.count >= 8, content.loadUnaligned(as: UInt64.self) == Self.extInfPrefix {
-                    events.append(.extInf(line, duration: Self.duration(content)))
+                } else if content.count >= 8, content.loadUnaligned(as: UInt64.self) == TagParser.extInfPrefix {
+                    // (A comment of a run starts with `#` too.)
+                    events.append(.extInf(line, duration: TagParser.segmentDuration(UnsafeRawBufferPointer(rebasing: content[8...]))))
                 }
             }
             start = newline + 1
@@ -51,15 +52,6 @@ struct SegmentRun {
         }
     }
 
-    /// `#EXTINF:` as a little-endian word (a comment of a run starts with `#` too).
-    private static let extInfPrefix = UInt64(littleEndian: 0x3A46_4E49_5458_4523)
-
-    /// An `EXTINF`'s duration, as ``TagParser`` reads it: the number before the first comma.
-    private static func duration(_ content: UnsafeRawBufferPointer) -> Double? {
-        let value = UnsafeRawBufferPointer(rebasing: content[8...])
-        let comma = value.firstIndex(of: UInt8(ascii: ",")) ?? value.count
-        return NumberParsing.decimalFloat(value[..<comma], signed: false)
-    }
 }
 
 extension SegmentRun.Event {

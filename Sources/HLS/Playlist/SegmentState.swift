@@ -14,9 +14,6 @@ struct SegmentState: LineRunFilter {
     /// Segments past this count are left to the line-by-line path, which stops the reading there.
     var segmentLimit = Int.max
 
-    /// `#EXTINF:` as a little-endian word.
-    private static let extInfPrefix = UInt64(littleEndian: 0x3A46_4E49_5458_4523)
-
     @inline(__always)
     mutating func accept(_ content: UnsafeRawBufferPointer, traits: LineTraits, number: Int, offset: Int) -> Bool {
         let count = content.count
@@ -24,7 +21,7 @@ struct SegmentState: LineRunFilter {
         guard number > 1, traits.isClean else { return false }
         let first = content.load(as: UInt8.self)
         if first == UInt8(ascii: "#") {
-            if count >= 8, content.loadUnaligned(as: UInt64.self) == Self.extInfPrefix {
+            if count >= 8, content.loadUnaligned(as: UInt64.self) == TagParser.extInfPrefix {
                 // After an EXT-X-STREAM-INF still waiting for its URI, the tag is read on its own, which
                 // reports that variant as having none (a run would leave it waiting, and the segment's URI
                 // would then be taken for the variant's).

@@ -74,6 +74,19 @@ public enum TagParser {
     }
 
     /// The value of a well-formed tag; a malformed one reads as its text (the checker has said why).
+    /// `#EXTINF:` as a little-endian word: how a line is told to be one, a word compared. (Computed and
+    /// inlinable: a constant where it is read, at every line of a run, rather than a global's accessor.)
+    @inlinable
+    package static var extInfPrefix: UInt64 { UInt64(littleEndian: 0x3A46_4E49_5458_4523) }
+
+    /// The duration an `EXTINF`'s value (what follows `#EXTINF:`) gives: the number before its first comma;
+    /// `nil` where that is no number. (Inlinable: validate reads each segment's by it.)
+    @inlinable
+    package static func segmentDuration(_ value: UnsafeRawBufferPointer) -> Double? {
+        let comma = value.firstIndex(of: UInt8(ascii: ",")) ?? value.count
+        return NumberParsing.decimalFloat(value[..<comma], signed: false)
+    }
+
     private static func readValue(
         _ line: UnsafeRawBufferPointer, from start: Int?, grammar: TagValueGrammar, spans: [AttributeSpan]
     ) -> TagValue {
@@ -86,11 +99,9 @@ public enum TagParser {
         case .decimalInteger:
             return NumberParsing.decimalInteger(bytes).map(TagValue.decimalInteger) ?? asText
         case .segmentDuration:
-            let comma = bytes.firstOffset(of: UInt8(ascii: ","))
-            guard let duration = NumberParsing.decimalFloat(bytes[..<(comma ?? bytes.count)], signed: false) else {
-                return asText
-            }
-            return .segmentDuration(duration: duration, title: comma.map { text(bytes, from: $0 + 1) } ?? "")
+            guard let duration = segmentDuration(bytes) else { return asText }
+            return .segmentDuration(
+                duration: duration, title: bytes.firstOffset(of: UInt8(ascii: ",")).map { text(bytes, from: $0 + 1) } ?? "")
         case .byteRange:
             let at = bytes.firstOffset(of: UInt8(ascii: "@"))
             guard let length = NumberParsing.decimalInteger(bytes[..<(at ?? bytes.count)]) else { return asText }
