@@ -18,6 +18,10 @@ struct KeyPeriodLog {
     /// keys rotated is `FPS-key-not-rotated`'s finding, not a second use of its URI.
     private var lastFairPlayLine: Int?
     private var keyTagSeen = true
+    /// Whether the periods are kept (``ValidationOptions/recordsKeyPeriods``); the key uses are noted either way.
+    private let records: Bool
+
+    init(records: Bool = true) { self.records = records }
     private var segments = 0
     private var elapsed = 0.0
     private var duration = 0.0
@@ -40,6 +44,8 @@ struct KeyPeriodLog {
         }
         guard keyTagSeen else { return }
         keyTagSeen = false
+        noteKeyUse(reader, truth: truth)
+        guard records else { return }
         let inForce = reader.keyAttributesInForce
         let keys = inForce.map { attributes, _ in
             Report.KeyPeriod.Key(
@@ -51,7 +57,6 @@ struct KeyPeriodLog {
         let uris = inForce.map { attributes, _ in attributes["URI"].map { Self.shown(reader.variables.substitute($0.text).text) } }
         // A key tag that repeats the keys in force starts no new period.
         guard periods.last.map({ $0.period.keys != keys || $0.uris != uris }) ?? true else { return }
-        noteKeyUse(reader, truth: truth)
         periods.append(
             (
                 Report.KeyPeriod(
@@ -72,14 +77,16 @@ struct KeyPeriodLog {
         }
     }
 
-    /// Notes the FairPlay key of the period that starts, with what tells its key: key truth where it is
-    /// read (the CPIX key of the period, else the one key id the init segment's encrypted tracks name),
-    /// else the KEYID of its keys (the first that has one).
+    /// Notes the FairPlay key in force at a segment after key tags, with what tells its key: key truth where
+    /// it is read (the CPIX key of the period, else the one key id the init segment's encrypted tracks name),
+    /// else the KEYID of its keys (the first that has one). Once per FairPlay key line, whether or not the
+    /// tags read changed the keys: a FairPlay key line still in force when the other keys rotate is not a
+    /// second use of its URI (``FairPlayKeyNotRotatedRule`` says that).
     private mutating func noteKeyUse(_ reader: PlaylistReader, truth: KeyTruthContext?) {
         let inForce = reader.keyAttributesInForce
         guard
             let fairPlay = inForce.first(where: {
-                $0.attributes["KEYFORMAT"]?.text == FairPlay.keyFormat && $0.attributes.attribute("METHOD", is: FairPlay.method)
+                $0.attributes.attribute("KEYFORMAT", is: FairPlay.keyFormat) && $0.attributes.attribute("METHOD", is: FairPlay.method)
             }), fairPlay.line != lastFairPlayLine, let uri = fairPlay.attributes["URI"]
         else { return }
         lastFairPlayLine = fairPlay.line

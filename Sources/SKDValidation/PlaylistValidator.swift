@@ -28,7 +28,7 @@ public enum PlaylistValidator {
         var keys = KeyFacts()
         var presentation = PresentationFacts()
         var variants = VariantFacts()
-        var keyPeriods = KeyPeriodLog()
+        var keyPeriods = KeyPeriodLog(records: options.recordsKeyPeriods)
         /// The line of each EXT-X-DEFINE, by the name it defines: a reference made before it is said so.
         var definedAt: [String: Int] = [:]
         let enabled = RuleRegistry.playlistRules.filter { rule in

@@ -26,6 +26,9 @@ public struct ValidationOptions: Sendable {
     /// Whether the segments of runs of plain lines are judged as runs (``SegmentRun``); `false`: line by line,
     /// the reference the runs are held to in tests.
     package var readsSegmentRuns = true
+    /// Whether each media playlist's key periods are kept as reports show them (``Report/KeyPeriod``): a run
+    /// that writes no report does without (the title's key map is noted either way).
+    public var recordsKeyPeriods = true
     /// Read every media segment and check the playlist's claims about it (`SEG` rules); implies `checksMedia`.
     public var checksSegments = false {
         didSet { if checksSegments { checksMedia = true } }

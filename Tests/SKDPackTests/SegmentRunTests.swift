@@ -1,3 +1,4 @@
+import Foundation
 import HLS
 import SKDFiles
 import SKDPack
@@ -111,6 +112,88 @@ struct SegmentRunTests {
                     Self.said(runs) == Self.said(lines),
                     "seed \(seed), options \(index) kinds \(runs.kind) \(lines.kind)\n\(String(decoding: bytes, as: UTF8.self))")
             }
+        }
+    }
+}
+
+/// A run that writes no report keeps no key periods (``ValidationOptions/recordsKeyPeriods``): what it finds,
+/// and the title's key map it notes, are those of a run that keeps them, over the generated playlists of
+/// ``SegmentRunTests`` with their key tags stated again before segments at random (the keys in force
+/// unchanged), and over the real corpus.
+@Suite("validate: a run without a report finds what a run with one finds")
+struct KeyPeriodRecordTests {
+    /// What a validation finds and notes for the key map.
+    static func found(_ validation: PlaylistValidation) -> [String] {
+        validation.diagnostics.map { "\($0.location.line):\($0.location.column) \($0.id) \($0.message)" }
+            + validation.keyUses.map { "\($0.uri) \($0.place.line) \(String(describing: $0.evidence))" }
+    }
+
+    static func same(_ bytes: [UInt8], path: String = "p.m3u8", _ base: ValidationOptions) throws -> Bool {
+        var bare = base
+        bare.recordsKeyPeriods = false
+        let kept = try PlaylistValidator.validate(MemorySource(bytes), path: path, options: base)
+        let notKept = try PlaylistValidator.validate(MemorySource(bytes), path: path, options: bare)
+        return found(kept) == found(notKept) && notKept.keyPeriods.isEmpty
+    }
+
+    /// A generated playlist whose key lines are each stated again, at random, before a later segment.
+    static func restated(seed: UInt64) -> [UInt8] {
+        var random = SplitMix(seed: seed ^ 0x5EED)
+        var lines: [Substring] = []
+        var lastKey: Substring?
+        for line in SegmentRunTests.playlist(seed: seed).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("#EXT-X-KEY:") { lastKey = line }
+            if line.hasPrefix("#EXTINF"), let key = lastKey, random.next() % 3 == 0 { lines.append(key) }
+            lines.append(line)
+        }
+        return Array(lines.joined(separator: "\n").utf8)
+    }
+
+    @Test("generated playlists, key tags stated again", arguments: 0..<4)
+    func generated(batch: UInt64) throws {
+        let options = [
+            ValidationOptions(),
+            try Planner.validation(
+                {
+                    var r = ValidateRequest()
+                    r.template = "key-id"
+                    return r
+                }(), names: SettingNames()),
+        ]
+        for seed in (batch * 100)..<(batch * 100 + 100) {
+            for base in options {
+                let bytes = Self.restated(seed: seed)
+                #expect(try Self.same(bytes, base), "seed \(seed)\n\(String(decoding: bytes, as: UTF8.self))")
+            }
+        }
+    }
+
+    /// The FairPlay key stated again unchanged, then another system's key rotating alone: the FairPlay key
+    /// still in force is FPS-key-not-rotated's finding, whether or not its line was stated again.
+    @Test("a FairPlay key stated again, then the other key rotating alone")
+    func restatedThenRotated() throws {
+        let fairPlay =
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=t1",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        func widevine(_ digit: Int) -> String {
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAANHBzc2g=",KEYID=0x"#
+                + String(repeating: "0", count: 31) + String(digit)
+                + #",KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+        }
+        let text = [
+            "#EXTM3U", "#EXT-X-VERSION:5", "#EXT-X-TARGETDURATION:6", fairPlay, widevine(1), "#EXTINF:6,", "a.ts",
+            fairPlay, widevine(1), "#EXTINF:6,", "b.ts", widevine(2), "#EXTINF:6,", "c.ts", "#EXT-X-ENDLIST", "",
+        ].joined(separator: "\n")
+        let validation = try PlaylistValidator.validate(MemorySource(Array(text.utf8)), path: "p.m3u8", options: ValidationOptions())
+        #expect(validation.diagnostics.contains { $0.id == FairPlayKeyNotRotatedRule.kind.id })
+        #expect(validation.keyUses.count == 1)
+        #expect(try Self.same(Array(text.utf8), ValidationOptions()))
+    }
+
+    @Test("the real corpus", .enabled(if: Corpus.isAvailable, Comment(rawValue: Corpus.skipReason)))
+    func corpus() throws {
+        for entry in Corpus.entries {
+            let bytes = Array(try Data(contentsOf: entry.url))
+            #expect(try Self.same(bytes, path: entry.file, ValidationOptions()), "\(entry.file)")
         }
     }
 }

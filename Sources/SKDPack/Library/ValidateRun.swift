@@ -26,6 +26,8 @@ public struct ValidateRun: Sendable {
         var result = RunResult(status: .succeeded, done: 0, total: job.total)
         var unreadable = job.discovery.problems.count
         var errors = false
+        var options = options
+        options.recordsKeyPeriods = report != nil
         let runner = ValidationRunner(options: options)
         var runKeys = RunKeyMap()
         func add(_ validation: PlaylistValidation, package: String, unread: IOError? = nil) throws {
