@@ -12,6 +12,8 @@ public struct KeyFacts: Hashable, Sendable {
     /// The same, as a set: a key-rotated playlist has one per period, and a search of the list at every key
     /// made its validation quadratic in its periods.
     private var knownFairPlayKeys: Set<KeyAttributes> = []
+    /// ``protectionSystems`` in the order met.
+    private var formats: [String] = []
     /// The FairPlay `EXT-X-SESSION-KEY`s, with their lines.
     public var fairPlaySessionKeys: [(value: KeyAttributes, line: Int)] = []
     /// The line of the first `EXT-X-SESSION-KEY` of any system (a master that announces keys at all).
@@ -21,7 +23,15 @@ public struct KeyFacts: Hashable, Sendable {
 
     mutating func note(_ key: KeyTag?, line: Int) {
         guard let key, !key.method.isEmpty, !key.isClear else { return }
-        if !key.isSessionKey { protectionSystems.insert(key.keyFormat) } else if firstSessionKeyLine == nil { firstSessionKeyLine = line }
+        if !key.isSessionKey {
+            // (A few systems, met at every period: a set's insert hashes the format each time.)
+            if !formats.contains(key.keyFormat) {
+                formats.append(key.keyFormat)
+                protectionSystems.insert(key.keyFormat)
+            }
+        } else if firstSessionKeyLine == nil {
+            firstSessionKeyLine = line
+        }
         guard FairPlay.isFairPlayKey(key), let uri = key.uri else { return }
         let value = KeyAttributes(
             method: key.method, uri: uri, keyFormat: key.keyFormat,

@@ -11,6 +11,10 @@ public struct KeyAttributes: Hashable, Sendable {
     /// `0x` and 32 hexadecimal digits.
     public var iv: String?
 
+    /// Hashed by its URI alone (equal keys have equal URIs): a key-rotated playlist puts a key per period into a
+    /// set, and hashing every attribute cost more than the rest of the key's validation.
+    public func hash(into hasher: inout Hasher) { hasher.combine(uri) }
+
     public init(method: String, uri: String, keyFormat: String, keyFormatVersions: String?, iv: String?) {
         self.method = method
         self.uri = uri

@@ -14,14 +14,16 @@ struct FairPlaySchemeRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard let key = context.key, let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
-        // (Its start is all the checks read: a long data: URI of another system is not lower-cased whole.)
-        let lower = String(uri.prefix(6)).lowercased()
-        let nearMiss = ["sdk:", "skd//", "skd;", "sdk//", "ksd:", "skd.:"].contains { lower.hasPrefix($0) }
-        if nearMiss || (uri.hasPrefix("SKD:") || (lower.hasPrefix("skd:") && !uri.hasPrefix("skd:"))) {
+        // (Its first bytes are all the checks read: a long data: URI of another system is not lower-cased whole.)
+        let head = URIHead(uri)
+        let nearMiss =
+            head.startsInAnyCase(with: "sdk:") || head.startsInAnyCase(with: "skd//") || head.startsInAnyCase(with: "skd;")
+            || head.startsInAnyCase(with: "sdk//") || head.startsInAnyCase(with: "ksd:") || head.startsInAnyCase(with: "skd.:")
+        if nearMiss || (head.startsInAnyCase(with: "skd:") && !head.starts(with: "skd:")) {
             context.report(
                 Self.kind, "the URI \(uri.prefix(40)) misspells the FairPlay scheme; write skd://", line: line,
                 column: attribute.valueColumn + 1)
-        } else if FairPlay.isFairPlayKey(key), !lower.hasPrefix("skd:") {
+        } else if FairPlay.isFairPlayKey(key), !head.startsInAnyCase(with: "skd:") {
             context.report(
                 Self.kind,
                 "this FairPlay key's URI is not skd: (\(uri.prefix(40))); the app's resource loader is asked only for skd: URIs",
