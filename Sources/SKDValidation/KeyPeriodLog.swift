@@ -68,6 +68,11 @@ struct KeyPeriodLog {
     /// The segments of a run of plain lines: each `EXTINF`'s duration and each URI, as ``note(_:)`` and
     /// ``segment(at:reader:truth:)`` note them.
     mutating func segments(_ run: SegmentRun, reader: PlaylistReader) {
+        // Without the periods, only a run's first segment can be one after key tags.
+        guard records else {
+            if keyTagSeen, let line = run.firstURILine { segment(at: line, reader: reader) }
+            return
+        }
         for event in run.events {
             switch event {
             case .extInf(_, let seconds?): duration = seconds.isFinite ? max(0, seconds) : 0

@@ -19,11 +19,20 @@ struct SegmentRun {
     }
 
     private(set) var events: [Event] = []
+    /// The longest duration of the run's `EXTINF`s (zero: none has one): a rule that judges durations
+    /// against a bound asks this first, and reads each only when it is over.
+    private(set) var longest = 0.0
+    /// Whether a space is anywhere in the run's bytes (a title, a URI): where none is, no URI has one.
+    private(set) var holdsSpace = false
+    /// The line of the run's first segment URI, if it has one.
+    private(set) var firstURILine: Int?
 
     /// Reads `run`, after which the playlist has `segmentCount` segments (the run's last among them).
     mutating func read(_ run: LineRun, segmentCount: Int) {
         events.removeAll(keepingCapacity: true)
+        (longest, holdsSpace, firstURILine) = (0, false, nil)
         guard let base = run.bytes.baseAddress else { return }
+        holdsSpace = memchr(base, 0x20, run.bytes.count) != nil
         var start = 0
         var number = run.firstLine
         var uris = 0
@@ -35,11 +44,14 @@ struct SegmentRun {
             let line = RawLine(number: number, offset: run.offset + start, content: content, terminator: crlf ? .crlf : .lf, part: .whole)
             if let first = content.first {
                 if first != UInt8(ascii: "#") {
+                    if uris == 0 { firstURILine = number }
                     events.append(.uri(line, index: uris))
                     uris += 1
                 } else if content.count >= 8, content.loadUnaligned(as: UInt64.self) == TagParser.extInfPrefix {
                     // (A comment of a run starts with `#` too.)
-                    events.append(.extInf(line, duration: TagParser.segmentDuration(UnsafeRawBufferPointer(rebasing: content[8...]))))
+                    let duration = TagParser.segmentDuration(UnsafeRawBufferPointer(rebasing: content[8...]))
+                    if let duration, duration > longest { longest = duration }
+                    events.append(.extInf(line, duration: duration))
                 }
             }
             start = newline + 1

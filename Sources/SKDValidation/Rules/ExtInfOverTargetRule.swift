@@ -30,8 +30,10 @@ struct ExtInfOverTargetRule: ValidationRule {
     }
 
     /// Each duration of a run, as an EXTINF's: placed at its value (after `#EXTINF:`) only where it is
-    /// reported or kept.
+    /// reported or kept, and read one by one only where the run's longest is over the target.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        // (Rounded durations are in the order of the durations: none is over where the longest is not.)
+        if let target, run.longest.rounded() <= Double(target.seconds) { return }
         for case .extInf(let line, let duration?) in run.events {
             if let target, duration.rounded() <= Double(target.seconds) { continue }
             let location = SourceLocation(path: context.path, line: line.number, column: 9, offset: line.offset + 8)

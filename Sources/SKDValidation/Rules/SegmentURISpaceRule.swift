@@ -18,8 +18,9 @@ struct SegmentURISpaceRule: ValidationRule {
             line: line, column: context.fileColumn(line.prefixLength + column, on: line))
     }
 
-    /// Each URI of a run, searched for a space (a run holds none around its URIs).
+    /// Each URI of a run, searched for a space (a run holds none around its URIs), where the run holds one.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        guard run.holdsSpace else { return }
         for event in run.events {
             guard case .uri(let raw, _) = event, Self.spaceColumn(raw.content) != nil else { continue }
             segment(at: event.line, in: context)

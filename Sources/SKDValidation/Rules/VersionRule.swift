@@ -85,7 +85,7 @@ struct VersionTooHighRule: ValidationRule {
 
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
         features.note(run, in: context)
-        for case .extInf(_, let duration?) in run.events { longest = max(longest, duration) }
+        longest = max(longest, run.longest)
     }
 
     mutating func finish(in context: RuleContext) {
