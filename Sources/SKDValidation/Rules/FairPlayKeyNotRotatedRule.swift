@@ -15,14 +15,14 @@ struct FairPlayKeyNotRotatedRule: ValidationRule {
 
     /// The FairPlay key in force: its line, and the KEYIDs of the other systems' keys in force at the end
     /// of its period.
-    private var fairPlay: (line: Int, keyIDs: Set<String>)?
-    /// The other systems' keys in force: KEYFORMAT → KEYID.
-    private var others: [String: String] = [:]
+    private var fairPlay: (line: Int, keyIDs: Set<KeyEvidence>)?
+    /// The other systems' keys in force: KEYFORMAT and KEYID (a few systems: a list, searched).
+    private var others: [(keyFormat: String, keyID: KeyEvidence)] = []
     /// The key period being read (keys since the last segment): whether it has a FairPlay key, and the
     /// KEYIDs its other keys name, with their lines.
     private var inPeriod = false
     private var periodHasFairPlay = false
-    private var periodKeyIDs: [(keyID: String, keyFormat: String, line: Int)] = []
+    private var periodKeyIDs: [(keyID: KeyEvidence, keyFormat: String, line: Int)] = []
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .key, let key = context.key else { return }
@@ -30,13 +30,19 @@ struct FairPlayKeyNotRotatedRule: ValidationRule {
             (inPeriod, periodHasFairPlay, periodKeyIDs) = (true, false, [])
         }
         if key.isClear {
-            (fairPlay, others) = (nil, [:])
+            (fairPlay, others) = (nil, [])
             periodKeyIDs = []
         } else if FairPlay.isFairPlayKey(key) {
             periodHasFairPlay = true
             fairPlay = (line.raw.number, [])
-        } else if let value = tag.attributes?["KEYID"]?.textBytes, let keyID = KeyLine.normalizedKeyID(value) {
-            others[key.keyFormat] = keyID
+        } else if let value = tag.attributes?["KEYID"]?.textBytes,
+            let keyID = value.withUnsafeBytes({ KeyEvidence(keyIDAttribute: $0) })
+        {
+            if let index = others.firstIndex(where: { $0.keyFormat == key.keyFormat }) {
+                others[index].keyID = keyID
+            } else {
+                others.append((key.keyFormat, keyID))
+            }
             periodKeyIDs.append((keyID, key.keyFormat, line.raw.number))
         }
     }
@@ -50,15 +56,15 @@ struct FairPlayKeyNotRotatedRule: ValidationRule {
         inPeriod = false
         guard let current = fairPlay else { return }
         if periodHasFairPlay {
-            fairPlay = (current.line, Set(others.values))
+            fairPlay = (current.line, Set(others.map(\.keyID)))
             return
         }
         guard !current.keyIDs.isEmpty, let rotated = periodKeyIDs.first(where: { !current.keyIDs.contains($0.keyID) }) else { return }
         context.report(
             Self.kind,
-            "this key period's \(ProtectionSystemsRule.describe([rotated.keyFormat])) key has KEYID 0x\(rotated.keyID), but the "
+            "this key period's \(ProtectionSystemsRule.describe([rotated.keyFormat])) key has KEYID 0x\(rotated.keyID.keyIDHex!), but the "
                 + "period has no FairPlay key: the FairPlay key of line \(current.line), written beside KEYID "
-                + "\(current.keyIDs.sorted().map { "0x" + $0 }.joined(separator: ", ")), stays in force and FairPlay plays "
+                + "\(current.keyIDs.compactMap(\.keyIDHex).sorted().map { "0x" + $0 }.joined(separator: ", ")), stays in force and FairPlay plays "
                 + "this period with its key; give the period a FairPlay key of its own (skdpack apply writes one)",
             onLine: rotated.line)
     }

@@ -10,8 +10,8 @@ package struct KeyMethodMismatchRule: ValidationRule {
 
     static let tags: Set<TagName>? = [.key]
 
-    /// The keys in force: KEYFORMAT → (METHOD, line).
-    private var inForce: [String: (method: String, line: Int)] = [:]
+    /// The keys in force: KEYFORMAT, METHOD and line (a few systems: a list, searched).
+    private var inForce: [(keyFormat: String, method: String, line: Int)] = []
     /// Conflicts already reported, as the pair of key lines.
     private var reported: Set<[Int]> = []
     /// The keys changed since the last segment: only then can the next segment be under a new conflict
@@ -23,7 +23,11 @@ package struct KeyMethodMismatchRule: ValidationRule {
         if key.isClear {
             inForce.removeAll()
         } else {
-            inForce[key.keyFormat] = (key.method, line.raw.number)
+            if let index = inForce.firstIndex(where: { $0.keyFormat == key.keyFormat }) {
+                inForce[index] = (key.keyFormat, key.method, line.raw.number)
+            } else {
+                inForce.append((key.keyFormat, key.method, line.raw.number))
+            }
         }
         changed = true
     }
@@ -36,15 +40,15 @@ package struct KeyMethodMismatchRule: ValidationRule {
         guard changed else { return }
         changed = false
         guard inForce.count > 1 else { return }
-        let keys = inForce.sorted { $0.value.line < $1.value.line }
-        guard let first = keys.first, let other = keys.first(where: { $0.value.method != first.value.method }) else {
+        let keys = inForce.sorted { $0.line < $1.line }
+        guard let first = keys.first, let other = keys.first(where: { $0.method != first.method }) else {
             return
         }
-        guard reported.insert([first.value.line, other.value.line]).inserted else { return }
+        guard reported.insert([first.line, other.line]).inserted else { return }
         context.report(
             Self.kind,
-            "this segment is under the \(first.key) key of line \(first.value.line) (METHOD=\(first.value.method)) "
-                + "and the \(other.key) key of line \(other.value.line) (METHOD=\(other.value.method)); give them the same METHOD",
+            "this segment is under the \(first.keyFormat) key of line \(first.line) (METHOD=\(first.method)) "
+                + "and the \(other.keyFormat) key of line \(other.line) (METHOD=\(other.method)); give them the same METHOD",
             line: line)
     }
 }

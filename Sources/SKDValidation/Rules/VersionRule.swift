@@ -142,12 +142,13 @@ struct VersionFeatures {
             }
         case .key, .sessionKey:
             guard name == .key, let list = tag.attributes else { return }
-            if let iv = list["IV"] { note(.iv, line, iv.column) }
-            if let format = list["KEYFORMAT"] { note(.keyFormat, line, format.column) }
-            if let versions = list["KEYFORMATVERSIONS"] {
+            // Each feature's first use is all that counts: a key-rotated playlist has a key tag a period.
+            if !has(.iv), let iv = list["IV"] { note(.iv, line, iv.column) }
+            if !has(.keyFormat), let format = list["KEYFORMAT"] { note(.keyFormat, line, format.column) }
+            if !has(.keyFormatVersions), let versions = list["KEYFORMATVERSIONS"] {
                 note(.keyFormatVersions, line, versions.column)
             }
-            if let method = list["METHOD"], method.text == "SAMPLE-AES" {
+            if !has(.sampleAES), list.attribute("METHOD", is: "SAMPLE-AES"), let method = list["METHOD"] {
                 note(.sampleAES, line, method.column)
             }
         case .extInf:
@@ -264,8 +265,10 @@ struct VersionFeatures {
         note(.requirementAttribute, line, context.fileColumn(attribute.column, on: line))
     }
 
+    private func has(_ feature: Feature) -> Bool { uses.contains { $0.feature == feature } }
+
     private mutating func note(_ feature: Feature, _ line: PlaylistLine, _ column: Int) {
-        guard !uses.contains(where: { $0.feature == feature }) else { return }
+        guard !has(feature) else { return }
         uses.append(Use(feature: feature, line: line.raw.number, offset: line.raw.offset, column: column))
     }
 
