@@ -2,16 +2,23 @@
 /// its scheme: a key rule asks at every key tag, where a `String` prefix lower-cased, or a long `data:` URI
 /// lower-cased whole, cost more than the rest of the rule.
 struct URIHead {
-    private var written: UInt64 = 0
-    private var lowered: UInt64 = 0
-    private var count = 0
+    private let written: UInt64
+    private let lowered: UInt64
+    private let count: Int
 
     init(_ uri: String) {
-        for byte in uri.utf8.prefix(8) {
-            let lower = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-            written |= UInt64(byte) << (8 * count)
-            lowered |= UInt64(lower) << (8 * count)
-            count += 1
+        // (Read from the string's own UTF-8: a walk of its `utf8` view cost more than the rule.)
+        var uri = uri
+        (written, lowered, count) = uri.withUTF8 { bytes in
+            var (written, lowered): (UInt64, UInt64) = (0, 0)
+            let count = min(8, bytes.count)
+            for index in 0..<count {
+                let byte = bytes[index]
+                let lower = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+                written |= UInt64(byte) << (8 * index)
+                lowered |= UInt64(lower) << (8 * index)
+            }
+            return (written, lowered, count)
         }
     }
 
