@@ -88,18 +88,18 @@ struct KeyPeriodLog {
     /// tags read changed the keys: a FairPlay key line still in force when the other keys rotate is not a
     /// second use of its URI (``FairPlayKeyNotRotatedRule`` says that).
     private mutating func noteKeyUse(_ reader: PlaylistReader, truth: KeyTruthContext?) {
-        let inForce = reader.keyAttributesInForce
         guard
-            let fairPlay = inForce.first(where: {
-                $0.attributes.attribute("KEYFORMAT", is: FairPlay.keyFormat) && $0.attributes.attribute("METHOD", is: FairPlay.method)
+            let fairPlay = reader.firstKeyInForce(where: {
+                $0.attribute("KEYFORMAT", is: FairPlay.keyFormat) && $0.attribute("METHOD", is: FairPlay.method)
             }), fairPlay.line != lastFairPlayLine, let uri = fairPlay.attributes["URI"]
         else { return }
         lastFairPlayLine = fairPlay.line
-        let evidence =
-            truth.flatMap { Self.keyTruth(of: fairPlay, reader: reader, truth: $0) }
-            ?? inForce.lazy.compactMap({ key in
-                key.attributes["KEYID"].flatMap { value in value.textBytes.withUnsafeBytes { KeyEvidence(keyIDAttribute: $0) } }
-            }).first
+        var keyID: KeyEvidence?
+        _ = reader.firstKeyInForce { key in
+            keyID = key["KEYID"].flatMap { value in value.textBytes.withUnsafeBytes { KeyEvidence(keyIDAttribute: $0) } }
+            return keyID != nil
+        }
+        let evidence = truth.flatMap { Self.keyTruth(of: fairPlay, reader: reader, truth: $0) } ?? keyID
         let text = reader.variables.substitute(uri.text).text
         let digest = KeyEvidence.digest(text)
         guard seenUses.insertIfAbsent(digest ^ (evidence?.digestWord ?? 0x5bd1_e995))

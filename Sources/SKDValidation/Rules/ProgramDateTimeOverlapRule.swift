@@ -39,8 +39,18 @@ struct ProgramDateTimeOverlapRule: ValidationRule {
         }
     }
 
-    /// A run's segments one by one, each with its EXTINF's duration (a run holds no date).
+    /// A run's segments one by one, each with its EXTINF's duration (a run holds no date). Before any date
+    /// none of them gets one: only an EXTINF after the run's last URI is kept, for the segment it starts.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
+        if previous == nil, date == nil {
+            switch run.events.last {
+            case .uri?: duration = nil
+            case .extInf(_, let seconds?)?: duration = seconds
+            case .extInf?: if run.firstURILine != nil { duration = nil }
+            case nil: break
+            }
+            return
+        }
         for event in run.events {
             switch event {
             case .extInf(_, let seconds?): duration = seconds
