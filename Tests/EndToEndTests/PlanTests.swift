@@ -300,6 +300,57 @@ struct PlanTests {
         #expect(try scratch.text("t/video/v.m3u8") != legacy)
     }
 
+    @Test(
+        "13c. a rendition rewritten alone is held to the renditions beside it: one key keeps one URI in the title, its master announcing nothing"
+    )
+    func renditionAloneAgainstSiblings() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        let widevine =
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="data:text/plain;base64,AAAANHBzc2g=",KEYID=0x0000000000000000000000000a0a0a0a,"#
+            + #"KEYFORMAT="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed",KEYFORMATVERSIONS="1""#
+        let fairPlay =
+            #"#EXT-X-KEY:METHOD=SAMPLE-AES,URI="skd://lic.example.com/fps?cid=movie-a",KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#
+        try FileManager.default.createDirectory(atPath: scratch.path("t"), withIntermediateDirectories: true)
+        for name in ["audio", "video-360p", "video-720p"] {
+            try scratch.write(
+                "t/\(name).m3u8",
+                "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-TARGETDURATION:6\n\(widevine)\n\(fairPlay)\n#EXTINF:6.0,\n\(name)-0.m4s\n#EXT-X-ENDLIST\n"
+            )
+        }
+        try scratch.write(
+            "t/master.m3u8",
+            "#EXTM3U\n#EXT-X-VERSION:6\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"en\",URI=\"audio.m3u8\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=900000,AUDIO=\"a\"\nvideo-360p.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=2400000,AUDIO=\"a\"\nvideo-720p.m3u8\n"
+        )
+        let before = try scratch.snapshot("t")
+        let rendition = scratch.path("t/video-720p.m3u8")
+        // Another URI for the key the other renditions name skd://lic.example.com/fps?cid=movie-a: refused, in
+        // place and by --check, with --validate too; nothing written.
+        for destination in [["--in-place"], ["--in-place", "--validate"], ["--check"]] {
+            let run = try SKDPackRunner.run(
+                ["apply", "--template", "content-id", "--var", "content_id=movie-a-v2"] + destination + [rendition])
+            #expect(run.status == 1, "\(destination): \(run.stderr)")
+            #expect(
+                run.stderr.contains("video-720p.m3u8:5:1: error: ") && run.stderr.contains("audio.m3u8:5, a rendition of the same title")
+                    && run.stderr.contains("[FPS-key-two-uris]"), "\(destination): \(run.stderr)")
+            #expect(try scratch.snapshot("t") == before, "\(destination) wrote")
+        }
+        // The URI the title has already: nothing to change, nothing refused.
+        let same = try SKDPackRunner.run(
+            [
+                "apply", "--template", "entitlement", "--var", "entitlement_url=https://lic.example.com/fps", "--var", "content_id=movie-a",
+                "--in-place", rendition,
+            ])
+        #expect(same.status == 0, "\(same.stderr)")
+        // The title whole: every rendition changes together.
+        let whole = try SKDPackRunner.run(
+            ["apply", "--template", "content-id", "--var", "content_id=movie-a-v2", "--in-place", scratch.path("t")])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let validated = try SKDPackRunner.run(["validate", scratch.path("t")])
+        #expect(validated.status == 0, "\(validated.stdoutText)")
+    }
+
     @Test("12. the Kubernetes recipe's shard command runs on a fresh volume: it makes its report folder")
     func kubernetesShard() throws {
         let scratch = try Scratch()

@@ -36,6 +36,12 @@ public struct KeyMap: Sendable {
         /// One key (the same evidence) with two URIs.
         case twoURIsForOneKey(first: Entry, second: Entry)
 
+        public var first: Entry {
+            switch self {
+            case .oneURIForTwoKeys(let first, _), .twoURIsForOneKey(let first, _): first
+            }
+        }
+
         public var second: Entry {
             switch self {
             case .oneURIForTwoKeys(_, let second), .twoURIsForOneKey(_, let second): second

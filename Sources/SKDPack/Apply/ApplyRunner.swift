@@ -133,11 +133,13 @@ public struct ApplyRunner: Sendable {
         mediaOptions.collectsSessionKeys = package.master != nil || !package.listingMasters.isEmpty
         var outcomes: [PlaylistOutcome] = []
         // The title's key map, carried from rendition to rendition in the order its master lists them: a key
-        // keeps its number in all of them, and no URI is given to two keys (``KeyMap``).
-        var titleKeys = KeyMap()
+        // keeps its number in all of them, and no URI is given to two keys (``KeyMap``). Renditions given
+        // without their master start from the map of the renditions beside them, as they are.
+        var (titleKeys, besideRun) = package.master == nil ? siblingKeys(of: package) : (KeyMap(), [])
         for file in package.media {
             let outcome = applyMedia(
-                file, options: mediaOptions, title: title, index: outcomes.count, package: package, titleKeys: titleKeys)
+                file, options: mediaOptions, title: title, index: outcomes.count, package: package, titleKeys: titleKeys,
+                besideRun: besideRun)
             if !outcome.failed { titleKeys = outcome.keyMap }
             outcomes.append(outcome)
         }
@@ -169,6 +171,40 @@ public struct ApplyRunner: Sendable {
         outcome.diagnostics = package.diagnostics + outcome.diagnostics
         outcomes.append(outcome)
         return outcomes
+    }
+
+    /// The key map of the renditions beside the media playlists of `package`, given without their master:
+    /// the other media playlists the masters that list them list, read as they are (``KeyUse``s where a
+    /// KEYID tells the key). A rendition rewritten alone is held to it as to the rest of its title: one URI
+    /// per key across every rendition. A rendition that cannot be read, or whose map is broken already, is
+    /// validate's to report; what it does not tell is left out.
+    private func siblingKeys(of package: PlaylistPackage) -> (KeyMap, Set<String>) {
+        var map = KeyMap()
+        var paths: Set<String> = []
+        guard !package.listingMasters.isEmpty else { return (map, paths) }
+        let given = package.media.map(\.path)
+        let runner = ValidationRunner(options: ValidationOptions())
+        for master in package.listingMasters {
+            guard let title = PlaylistDiscovery().discover([master]).packages.first else { continue }
+            let siblings = title.media.filter { file in !given.contains { Self.isSameFile($0, file.path) } }
+            guard !siblings.isEmpty else { continue }
+            var sibling = title
+            sibling.media = siblings
+            sibling.master = nil
+            for playlist in runner.run(sibling).playlists {
+                for use in playlist.keyUses {
+                    guard let evidence = use.evidence else { continue }
+                    _ = map.note(uri: use.digest, evidence: evidence, at: use.place)
+                    paths.insert(use.place.playlist)
+                }
+            }
+        }
+        return (map, paths)
+    }
+
+    /// Whether two paths name one file (links, `.` and `..` resolved).
+    private static func isSameFile(_ first: String, _ second: String) -> Bool {
+        PathComponents.isSameOrInside(first, second) && PathComponents.isSameOrInside(second, first)
     }
 
     /// A media playlist rewritten without the masters that list it (``PlaylistPackage/listingMasters``)
@@ -203,9 +239,11 @@ public struct ApplyRunner: Sendable {
     // MARK: Media playlists
 
     private func applyMedia(
-        _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage, titleKeys: KeyMap
+        _ file: PlaylistFile, options: ApplyOptions, title: TitleWrite, index: Int, package: PlaylistPackage, titleKeys: KeyMap,
+        besideRun: Set<String>
     ) -> PlaylistOutcome {
-        let applier = MediaPlaylistApplier(options: options, tracks: package.tracks[file.path] ?? [], titleKeys: titleKeys)
+        let applier = MediaPlaylistApplier(
+            options: options, tracks: package.tracks[file.path] ?? [], titleKeys: titleKeys, besideRun: besideRun)
         let identity = package.identity(of: file)
         return guarded(file) { () throws(IOError) -> PlaylistOutcome in
             switch destination {

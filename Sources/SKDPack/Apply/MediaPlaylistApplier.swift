@@ -28,11 +28,15 @@ public struct MediaPlaylistApplier: Sendable {
     /// The key map of the title's playlists applied before this one: its keys keep their numbers
     /// (`key_index`), and a URI this playlist gives to another key than theirs is refused.
     public let titleKeys: KeyMap
+    /// The playlists of ``titleKeys`` that are not part of the run (the renditions beside one given without
+    /// its master): they keep their URIs, so a conflict with one of them asks for the title to be applied whole.
+    public let besideRun: Set<String>
 
-    public init(options: ApplyOptions, tracks: [TrackContext] = [], titleKeys: KeyMap = KeyMap()) {
+    public init(options: ApplyOptions, tracks: [TrackContext] = [], titleKeys: KeyMap = KeyMap(), besideRun: Set<String> = []) {
         self.options = options
         self.tracks = tracks
         self.titleKeys = titleKeys
+        self.besideRun = besideRun
         self.writesDocumentKey = options.template.definition.uri.variableNames.contains("cpix_uri")
         self.uris = options.derived.keyURIs(options)
         self.oldSecrets = options.derived.oldSecrets(options)
@@ -732,9 +736,18 @@ private struct MediaWalk {
 
     private func reportKeyConflict(_ conflict: KeyMap.Conflict) {
         let variables = applier.options.template.definition.uri.variableNames
-        report(
-            conflict.kind(writing: true), conflict.message(writing: true, variables: variables) + "; the playlist is left as it was",
-            line: conflict.second.place.line)
+        var message = conflict.message(writing: true, variables: variables)
+        let (first, second) = (conflict.first, conflict.second)
+        if applier.besideRun.contains(first.place.playlist) {
+            // A rendition beside this one, not part of the run, keeps the URI it has: the title changes whole.
+            let breaks = if case .twoURIsForOneKey = conflict { "one key, two URIs" } else { "one URI for two keys" }
+            message =
+                "this key period's key (\(second.evidence)) and the key of \(first.place), a rendition of the same title that "
+                + "is not part of this run and keeps its FairPlay URI, would have \(breaks); apply the title (its master or its "
+                + "folder) so that its renditions change together, or write this playlist to "
+                + "\(applier.options.variables.names[.elsewhere])"
+        }
+        report(conflict.kind(writing: true), message + "; the playlist is left as it was", line: conflict.second.place.line)
     }
 
     /// Whether a key line starts with METHOD=SAMPLE-AES or METHOD=NONE: a few bytes compared, from static
