@@ -496,6 +496,16 @@ struct PlanTests {
             says:
                 "the --match group content_id of ^skd://(?<content_id>[^/?&]+) captured new-lic.example.com, the old key URI's host (a server's name)",
             scratch: scratch)
+        // A group that takes the URI's path after its host (the sixth newcomer trial: every key became
+        // ?cid=fps, exit 0, on one title as on a library).
+        let title = try scratch.snapshot("library")
+        let playlists = try PromiseTests.files(under: scratch.path("library")).filter { !$0.hasSuffix("master.m3u8") }
+        let onePath = try #require(
+            try playlists.first { try String(contentsOfFile: $0, encoding: .utf8).contains("skd://new-lic.example.com/fps?") })
+        let pathPart = try SKDPackRunner.run(moved + ["--match", "skd://[^/]+/(?<content_id>[^?&]+)", "--in-place", onePath])
+        #expect(pathPart.status == 2, "\(pathPart.stderr)")
+        #expect(pathPart.stderr.contains("captured fps, a part of the old key URI's path"), "\(pathPart.stderr)")
+        #expect(try scratch.snapshot("library") == title)
         // The pattern the message suggests reads the titles' own ids.
         let fixed = try SKDPackRunner.run(moved + ["--match", "[?&]cid=(?<content_id>[^&]+)", "--check", scratch.path("library")])
         #expect(fixed.status == 1, "changes to make, none refused: \(fixed.stderr)")

@@ -143,6 +143,34 @@ struct KeyURIsTests {
                 && message.contains("[?&]cid=(?<content_id>[^&]+)"))
     }
 
+    /// A content id that is a whole segment of the old URI's path is refused exactly where the URI names its
+    /// title in its query (`cid=`, `content_id=`, `assetId=` …, letter case aside, with a value): the newcomer's
+    /// `skd://[^/]+/(?<content_id>[^?&]+)` over the entitlement form captured `fps` for every title. A path that
+    /// holds the title (`skd://lic/t-7?token=…`), a partial segment, or a query without a title is kept.
+    @Test("a content id that is a part of the old URI's path is refused exactly where the URI names its title in a query")
+    func pathPartAsContentID() {
+        let refused: [(String, String)] = [
+            ("fps", "skd://lic.example.com/fps?cid=show-s01e01"),
+            ("fps", "skd://lic.example.com/v1/fps?cid=t-7&kid=1"),
+            ("v1", "skd://lic.example.com/v1/fps?CID=t-7"),
+            ("getkey", "skd://lic.example.com/getkey?assetId=t-7#x"),
+            ("fps", "skd://lic.example.com/fps?x=1&content_id=t-7"),
+        ]
+        let kept: [(String, String)] = [
+            ("t-7", "skd://lic.example.com/t-7?token=abcdefgh"),
+            ("fp", "skd://lic.example.com/fps?cid=t-7"),
+            ("fps", "skd://lic.example.com/fps"),
+            ("fps", "skd://lic.example.com/fps?cid="),
+            ("fps", "skd://lic.example.com/fps?kid=1"),
+            ("fps", "skd://lic.example.com/x#/fps?cid=t-7"),
+            ("t-7", "skd://lic.example.com/fps?cid=t-7"),
+        ]
+        for (value, uri) in refused { #expect(Self.problem(value, uri) != nil, "\(value) from \(uri)") }
+        for (value, uri) in kept { #expect(Self.problem(value, uri) == nil, "\(value) from \(uri)") }
+        let message = Self.problem("fps", "skd://lic.example.com/fps?cid=t-7") ?? ""
+        #expect(message.contains("captured fps, a part of the old key URI's path") && message.contains("[?&]cid=(?<content_id>[^&]+)"))
+    }
+
     static func problem(_ value: String, _ uri: String) -> String? {
         Array(value.utf8).withUnsafeBufferPointer { value in
             Array(uri.utf8).withUnsafeBufferPointer { uri in

@@ -99,12 +99,51 @@ final class KeyURIs: Sendable {
                 + "URI's scheme or query, not a content id alone: capture the content id only, for example "
                 + "[?&]cid=(?<content_id>[^&]+) for a query value or skd://(?<content_id>[^/?&]+) for the host part"
         }
-        guard let oldURI, isHostOfEntitlementURI(value, oldURI) else { return nil }
-        return
-            "the \(names[.match]) group content_id of \(pattern) captured \(captured), the old key URI's host (a server's name), where the URI "
-            + "names its title in a query (the entitlement form): every title of that "
-            + "license server would get the content id \(captured); capture the title's id, for example "
-            + "[?&]cid=(?<content_id>[^&]+) for a cid= query value"
+        guard let oldURI else { return nil }
+        if isHostOfEntitlementURI(value, oldURI) {
+            return
+                "the \(names[.match]) group content_id of \(pattern) captured \(captured), the old key URI's host (a server's name), where the URI "
+                + "names its title in a query (the entitlement form): every title of that "
+                + "license server would get the content id \(captured); capture the title's id, for example "
+                + "[?&]cid=(?<content_id>[^&]+) for a cid= query value"
+        }
+        if let parameter = titleParameter(ofURIWithPathSegment: value, oldURI) {
+            return
+                "the \(names[.match]) group content_id of \(pattern) captured \(captured), a part of the old key URI's path, where the URI "
+                + "names its title in its query (\(parameter)=…): every title of that license server would get the content id "
+                + "\(captured); capture the query value, for example [?&]\(parameter)=(?<content_id>[^&]+)"
+        }
+        return nil
+    }
+
+    /// The query parameters that name a title in an entitlement URI (`?cid=…`), letter case aside.
+    private static let titleParameters: [[UInt8]] = ["cid", "content_id", "contentid", "asset", "assetid", "asset_id"].map {
+        Array($0.utf8)
+    }
+
+    /// The name of the query parameter of `uri` that names its title (``titleParameters``), where `value`
+    /// is a whole segment of the URI's path (what follows its authority, up to its query): a path part
+    /// (`fps` of `skd://lic.example.com/fps?cid=t-7`) is the server's, not the title's. `nil` otherwise.
+    private static func titleParameter(ofURIWithPathSegment value: UnsafeBufferPointer<UInt8>, _ uri: UnsafeBufferPointer<UInt8>) -> String?
+    {
+        guard !value.isEmpty, let schemeEnd = uri.indices.first(where: { uri[$0...].starts(with: "://".utf8) }) else { return nil }
+        let start = schemeEnd + 3
+        let queryStart = uri[start...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? uri.count
+        guard queryStart < uri.count, uri[queryStart] == UInt8(ascii: "?"),
+            let pathStart = uri[start..<queryStart].firstIndex(of: UInt8(ascii: "/"))
+        else { return nil }
+        let segments = uri[(pathStart + 1)..<queryStart].split(separator: UInt8(ascii: "/"))
+        guard segments.contains(where: { $0.elementsEqual(value) }) else { return nil }
+        let queryEnd = uri[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? uri.count
+        for parameter in uri[(queryStart + 1)..<queryEnd].split(separator: UInt8(ascii: "&")) {
+            let name = parameter.prefix { $0 != UInt8(ascii: "=") }
+            guard name.count < parameter.count, parameter.count > name.count + 1 else { continue }
+            let named = titleParameters.contains { known in
+                known.count == name.count && zip(known, name).allSatisfy { $0 == lowercased($1) }
+            }
+            if named { return String(decoding: name, as: UTF8.self) }
+        }
+        return nil
     }
 
     /// Whether `value` is a server's name (it has a dot) and the host of `uri` (what follows `scheme://`, its
