@@ -23,7 +23,7 @@ public enum RuleRegistry {
         KeyMethodMismatchRule.self, SessionKeyNoneRule.self, SessionKeyInMediaPlaylistRule.self,
         SessionKeyDuplicateRule.self,
         // FPS: FairPlay Streaming.
-        FairPlayMethodRule.self, FairPlayKeyFormatRule.self, FairPlaySchemeRule.self, FairPlaySlashesRule.self,
+        FairPlayMethodRule.self, FairPlayKeyFormatRule.self, FairPlaySchemeRule.self, FairPlaySlashesRule.self, FairPlayURIEmptyRule.self,
         FairPlayNestedSchemeRule.self,
         LeftoverPlaceholderRule.self, FairPlayKeyFormatVersionsRule.self, FairPlayIVRule.self,
         FairPlayURILengthRule.self, FairPlayKeyNotRotatedRule.self, FairPlayKeyMissingRule.self,

@@ -222,6 +222,11 @@ struct ValidationRuleTests {
                 broken: "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXTINF:10,\nfile 3.ts\n#EXT-X-ENDLIST\n",
                 correct:
                     "#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10,\na.ts\n#EXTINF:10,\nb.ts\n#EXTINF:10,\nfile%203.ts\n#EXT-X-ENDLIST\n"),
+            // A key URI's space: the newcomer's cid=show s01.
+            RuleCase(
+                rule: "HLS-uri-space", severity: .error, line: 4, column: 46,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://title 1")),
+                correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://title%201"))),
             RuleCase(
                 rule: "HLS-nothing-to-play", severity: .info, line: 1, column: 1,
                 broken: "#EXTM3U\n#EXT-X-VERSION:3\n", correct: master()),
@@ -429,6 +434,13 @@ struct ValidationRuleTests {
             RuleCase(
                 rule: "FPS-skd-without-slashes", severity: .warning, line: 4, column: 35,
                 broken: media(fairPlayKey.replacingOccurrences(of: "skd://", with: "skd:")), correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-uri-empty", severity: .error, line: 4, column: 35,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://")), correct: media(fairPlayKey)),
+            RuleCase(
+                rule: "FPS-uri-empty", severity: .error, line: 4, column: 35,
+                broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic.example.com/fps?cid=")),
+                correct: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://lic.example.com/fps?cid=title-1"))),
             RuleCase(
                 rule: "FPS-nested-scheme", severity: .error, line: 4, column: 35,
                 broken: media(fairPlayKey.replacingOccurrences(of: "skd://title-1", with: "skd://https://lic.example.com/fps?cid=1")),

@@ -13,7 +13,8 @@ struct FairPlaySlashesRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),
+        // (`skd:` alone names nothing: FPS-uri-empty says so.)
+        guard let key = context.key, let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"), uri.utf8.count > 4,
             let attribute = tag.attributes?["URI"]
         else { return }
         context.report(

@@ -1,15 +1,28 @@
 import Glibc
 import HLS
 
-/// A segment's URI with a space inside it: a URI holds none (RFC 3986 writes it `%20`), and RFC 8216 4.1
-/// allows whitespace only where an element says so. A player that makes a URL of the line fails (Foundation's
-/// `URL(string:)` gives none) or asks for another name. Spaces around the line are the reader's
-/// `HLS-whitespace`, a tab its `HLS-tab-character`.
+/// A segment's URI with a space inside it, or a key's or an init segment's (the quoted URI of EXT-X-KEY,
+/// EXT-X-SESSION-KEY, EXT-X-MAP): a URI holds none (RFC 3986 writes it `%20`), and RFC 8216 4.1 allows
+/// whitespace only where an element says so. A player that makes a URL of it fails (Foundation's
+/// `URL(string:)` gives none) or asks for another name; a FairPlay app hands the key server a content id
+/// cut at the space, or none. Spaces around a segment's line are the reader's `HLS-whitespace`, a tab its
+/// `HLS-tab-character`.
 struct SegmentURISpaceRule: ValidationRule {
     static let kind = DiagnosticKind(
-        id: "HLS-uri-space", severity: .error, summary: "A segment URI holds a space, which a URI writes %20.", specSection: "4.1")
+        id: "HLS-uri-space", severity: .error, summary: "A segment, key or init segment URI holds a space, which a URI writes %20.",
+        specSection: "4.1")
 
-    static let tags: Set<TagName>? = []
+    static let tags: Set<TagName>? = [.key, .sessionKey, .map]
+
+    mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
+        guard let name = tag.name, let attribute = tag.attributes?["URI"], attribute.isQuoted else { return }
+        let text = attribute.textBytes
+        guard let space = text.firstIndex(of: 0x20) else { return }
+        let what = name == .map ? "init segment" : "key"
+        context.report(
+            Self.kind, "this \(what) URI holds a space: a URI holds none; write it %20 (a player makes no URL of it)",
+            line: line, column: attribute.valueColumn + 1 + (space - text.startIndex))
+    }
 
     mutating func segment(at line: PlaylistLine, in context: RuleContext) {
         guard let column = Self.spaceColumn(line.content) else { return }
