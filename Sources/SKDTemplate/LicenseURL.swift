@@ -14,6 +14,7 @@ public enum LicenseURL {
 
     public static func derive(fromKeyURI uri: String) -> Derivation {
         if let scheme = nestedScheme(in: uri) { return .notKeyURI(nestedSchemeProblem(scheme)) }
+        if let empty = emptiness(of: uri) { return .notKeyURI(empty) }
         guard uri.hasPrefix("skd://") else {
             return .notKeyURI(uri.hasPrefix("skd:") ? "skd: without // names no server" : "the scheme is not skd")
         }
@@ -98,5 +99,38 @@ public enum LicenseURL {
         }
         return !name.isEmpty && !name.hasPrefix(".") && !name.hasSuffix(".")
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
+    }
+
+    /// The query parameters that name a title in the entitlement form (`?cid=…`), in lower case.
+    public static let titleParameters: Set<String> = ["cid", "content_id", "contentid", "asset", "assetid", "asset_id"]
+
+    /// What is empty in the FairPlay key URI `uri` (`skd:…`, letter case aside), said for its reader; `nil`
+    /// when it names something. Nothing after `skd:` and its slashes, a query without a title, or a title
+    /// parameter (``titleParameters``) without a value: the app's resource loader makes an empty content id
+    /// or license URL of it, and every title packaged so asks for one key.
+    public static func emptiness(of uri: String) -> String? {
+        guard String(decoding: uri.utf8.prefix(4), as: UTF8.self).lowercased() == "skd:" else { return nil }
+        let rest = uri.utf8.dropFirst(4).drop { $0 == UInt8(ascii: "/") }
+        let partEnd = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
+        let queryEnd = rest[partEnd...].firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex
+        let query =
+            partEnd < queryEnd && rest[partEnd] == UInt8(ascii: "?")
+            ? rest[rest.index(after: partEnd)..<queryEnd] : rest[queryEnd..<queryEnd]
+        var namesTitle = false
+        for parameter in query.split(separator: UInt8(ascii: "&")) {
+            let name = String(decoding: parameter.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+            guard titleParameters.contains(name.lowercased()) else { continue }
+            let value = parameter.dropFirst(name.utf8.count + 1)
+            if value.isEmpty {
+                return "this FairPlay key URI's \(name)= is empty: the app asks the key server for no title; render the "
+                    + "template with the title's content id"
+            }
+            namesTitle = true
+        }
+        if rest[rest.startIndex..<partEnd].isEmpty, !namesTitle {
+            return "this FairPlay key URI names nothing after its scheme: the app has no content id "
+                + "or license server to ask for the key; write skd://{content_id} or the entitlement form skd://server/path?cid={content_id}"
+        }
+        return nil
     }
 }

@@ -1,3 +1,4 @@
+import SKDTemplate
 import SKDTestSupport
 import Testing
 
@@ -44,7 +45,7 @@ struct FairPlayURIEmptyTests {
             "skd://movie-a", "skd://?cid=x", "skd://lic.example.com/fps?cid=t-7", "skd:movie", "skd://lic/fps?x=", "skd://lic/fps#cid=",
             "https://lic/fps?cid=",
         ]
-        for uri in empty { #expect(FairPlayURIEmptyRule.problem(uri) != nil, "\(uri)") }
-        for uri in named { #expect(FairPlayURIEmptyRule.problem(uri) == nil, "\(uri)") }
+        for uri in empty { #expect(LicenseURL.emptiness(of: uri) != nil, "\(uri)") }
+        for uri in named { #expect(LicenseURL.emptiness(of: uri) == nil, "\(uri)") }
     }
 }

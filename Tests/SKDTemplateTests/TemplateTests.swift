@@ -185,7 +185,8 @@ struct TemplateTests {
     /// reference its reading on UTF-8 bytes is held to. (`derive` once read Characters, which differ only
     /// where a combining mark follows a delimiter.)
     static func characterDerivation(_ uri: String) -> LicenseURL.Derivation? {
-        guard uri.hasPrefix("skd://"), LicenseURL.nestedScheme(in: uri) == nil else { return nil }
+        // (A URI that names nothing is refused before its server is read: FairPlayURIEmptyTests.)
+        guard uri.hasPrefix("skd://"), LicenseURL.nestedScheme(in: uri) == nil, LicenseURL.emptiness(of: uri) == nil else { return nil }
         let rest = uri.unicodeScalars.dropFirst("skd://".count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority[...]

@@ -116,12 +116,7 @@ final class KeyURIs: Sendable {
         return nil
     }
 
-    /// The query parameters that name a title in an entitlement URI (`?cid=…`), letter case aside.
-    private static let titleParameters: [[UInt8]] = ["cid", "content_id", "contentid", "asset", "assetid", "asset_id"].map {
-        Array($0.utf8)
-    }
-
-    /// The name of the query parameter of `uri` that names its title (``titleParameters``), where `value`
+    /// The name of the query parameter of `uri` that names its title (``LicenseURL/titleParameters``), where `value`
     /// is a whole segment of the URI's path (what follows its authority, up to its query): a path part
     /// (`fps` of `skd://lic.example.com/fps?cid=t-7`) is the server's, not the title's. `nil` otherwise.
     private static func titleParameter(ofURIWithPathSegment value: UnsafeBufferPointer<UInt8>, _ uri: UnsafeBufferPointer<UInt8>) -> String?
@@ -138,10 +133,8 @@ final class KeyURIs: Sendable {
         for parameter in uri[(queryStart + 1)..<queryEnd].split(separator: UInt8(ascii: "&")) {
             let name = parameter.prefix { $0 != UInt8(ascii: "=") }
             guard name.count < parameter.count, parameter.count > name.count + 1 else { continue }
-            let named = titleParameters.contains { known in
-                known.count == name.count && zip(known, name).allSatisfy { $0 == lowercased($1) }
-            }
-            if named { return String(decoding: name, as: UTF8.self) }
+            let text = String(decoding: name, as: UTF8.self)
+            if LicenseURL.titleParameters.contains(text.lowercased()) { return text }
         }
         return nil
     }
