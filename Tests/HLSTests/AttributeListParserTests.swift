@@ -77,6 +77,21 @@ struct AttributeListParserTests {
         #expect(result.list.names == names)
     }
 
+    /// A quoted value left without its closing quote runs on until the next value's opening quote closes it:
+    /// the finding is at the comma where the quote belongs, naming the attribute it ran into (the sixth
+    /// newcomer trial read "expected ','" far to the right of the mistake); a value that only happens to hold
+    /// a comma keeps the plain message.
+    @Test("a quoted value left open is said where its quote belongs")
+    func quoteLeftOpen() throws {
+        let open = parseAttributes(
+            #"METHOD=SAMPLE-AES,URI="skd://lic/fps?cid=s01,KEYFORMAT="com.apple.streamingkeydelivery",KEYFORMATVERSIONS="1""#)
+        let issue = try #require(open.issues.first)
+        #expect(issue.column == 48, "\(issue.message)")  // (the list follows a three-byte tag in these tests)
+        #expect(issue.message == "the quoted value of URI runs on into KEYFORMAT=: a closing '\"' is missing before this comma")
+        let other = parseAttributes(#"A="x,y"z,B=2"#)
+        #expect(other.issues.first?.message == "expected ',' after the value of A")
+    }
+
     @Test("a comma inside quotes belongs to the value")
     func commaInQuotes() throws {
         let result = parseAttributes(#"CODECS="a,b",X-Y="1,2,3""#)

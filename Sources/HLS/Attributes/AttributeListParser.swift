@@ -85,6 +85,14 @@ public struct AttributeListParser {
                 if atEnd {
                     report(ParseDiagnostics.attributeSyntax, "remove the trailing comma", at: position - 1)
                 }
+            } else if quoted, let comma = attributeInside(valueStart..<position) {
+                // `URI="skd://x,KEYFORMAT="…"`: the value's closing quote is missing, and the next value's
+                // opening quote closed it; said where the quote belongs, not where the parse stopped.
+                report(
+                    ParseDiagnostics.attributeSyntax,
+                    "the quoted value of \(text(nameRange)) runs on into \(text(comma.name))=: a closing '\"' is missing before "
+                        + "this comma", at: comma.at)
+                skipToNextComma()
             } else {
                 report(
                     ParseDiagnostics.attributeSyntax,
@@ -92,6 +100,22 @@ public struct AttributeListParser {
                 skipToNextComma()
             }
         }
+    }
+
+    /// In the quoted value at `range` (its quotes included), the first `,NAME=` (NAME an attribute name):
+    /// where the value's closing quote was left out. The comma's index and the name's range.
+    private func attributeInside(_ range: Range<Int>) -> (at: Int, name: Range<Int>)? {
+        guard range.count > 2 else { return nil }
+        var index = range.lowerBound + 1
+        while index < range.upperBound - 1 {
+            if line[index] == UInt8(ascii: ",") {
+                var end = index + 1
+                while end < range.upperBound - 1, Self.isNameByte(line[end]) { end += 1 }
+                if end > index + 1, end < range.upperBound - 1, line[end] == UInt8(ascii: "=") { return (index, (index + 1)..<end) }
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// Reads `[A-Z0-9-]+`; lower-case letters are read too (and reported) so the attribute is kept.
