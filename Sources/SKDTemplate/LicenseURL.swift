@@ -109,28 +109,45 @@ public enum LicenseURL {
     /// parameter (``titleParameters``) without a value: the app's resource loader makes an empty content id
     /// or license URL of it, and every title packaged so asks for one key.
     public static func emptiness(of uri: String) -> String? {
-        guard String(decoding: uri.utf8.prefix(4), as: UTF8.self).lowercased() == "skd:" else { return nil }
-        let rest = uri.utf8.dropFirst(4).drop { $0 == UInt8(ascii: "/") }
-        let partEnd = rest.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? rest.endIndex
-        let queryEnd = rest[partEnd...].firstIndex(of: UInt8(ascii: "#")) ?? rest.endIndex
-        let query =
-            partEnd < queryEnd && rest[partEnd] == UInt8(ascii: "?")
-            ? rest[rest.index(after: partEnd)..<queryEnd] : rest[queryEnd..<queryEnd]
-        var namesTitle = false
-        for parameter in query.split(separator: UInt8(ascii: "&")) {
-            let name = String(decoding: parameter.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
-            guard titleParameters.contains(name.lowercased()) else { continue }
-            let value = parameter.dropFirst(name.utf8.count + 1)
-            if value.isEmpty {
-                return "this FairPlay key URI's \(name)= is empty: the app asks the key server for no title; render the "
-                    + "template with the title's content id"
+        // On the URI's own bytes, a String made only for a message: validate asks it of every FairPlay key.
+        var uri = uri
+        return uri.withUTF8 { bytes -> String? in
+            let count = bytes.count
+            guard count >= 4, bytes[0] | 0x20 == UInt8(ascii: "s"), bytes[1] | 0x20 == UInt8(ascii: "k"),
+                bytes[2] | 0x20 == UInt8(ascii: "d"), bytes[3] == UInt8(ascii: ":")
+            else { return nil }
+            var start = 4
+            while start < count, bytes[start] == UInt8(ascii: "/") { start += 1 }
+            var partEnd = start
+            while partEnd < count, bytes[partEnd] != UInt8(ascii: "?"), bytes[partEnd] != UInt8(ascii: "#") { partEnd += 1 }
+            var namesTitle = false
+            if partEnd < count, bytes[partEnd] == UInt8(ascii: "?") {
+                var parameter = partEnd + 1
+                while parameter < count, bytes[parameter] != UInt8(ascii: "#") {
+                    var end = parameter
+                    while end < count, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: "#") { end += 1 }
+                    var nameEnd = parameter
+                    while nameEnd < end, bytes[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+                    let name = UnsafeBufferPointer(rebasing: bytes[parameter..<nameEnd])
+                    if titleParameterBytes.contains(where: { known in
+                        known.count == name.count && zip(known, name).allSatisfy { $0 == ($1 &- UInt8(ascii: "A") < 26 ? $1 | 0x20 : $1) }
+                    }) {
+                        if nameEnd + 1 >= end {
+                            return "this FairPlay key URI's \(String(decoding: name, as: UTF8.self))= is empty: the app asks the key "
+                                + "server for no title; render the template with the title's content id"
+                        }
+                        namesTitle = true
+                    }
+                    parameter = end < count && bytes[end] == UInt8(ascii: "&") ? end + 1 : end
+                }
             }
-            namesTitle = true
+            if partEnd == start, !namesTitle {
+                return "this FairPlay key URI names nothing after its scheme: the app has no content id "
+                    + "or license server to ask for the key; write skd://{content_id} or the entitlement form skd://server/path?cid={content_id}"
+            }
+            return nil
         }
-        if rest[rest.startIndex..<partEnd].isEmpty, !namesTitle {
-            return "this FairPlay key URI names nothing after its scheme: the app has no content id "
-                + "or license server to ask for the key; write skd://{content_id} or the entitlement form skd://server/path?cid={content_id}"
-        }
-        return nil
     }
+
+    private static let titleParameterBytes = titleParameters.map { Array($0.utf8) }
 }
