@@ -14,7 +14,6 @@ public enum LicenseURL {
 
     public static func derive(fromKeyURI uri: String) -> Derivation {
         if let scheme = nestedScheme(in: uri) { return .notKeyURI(nestedSchemeProblem(scheme)) }
-        if let empty = emptiness(of: uri) { return .notKeyURI(empty) }
         guard uri.hasPrefix("skd://") else {
             return .notKeyURI(uri.hasPrefix("skd:") ? "skd: without // names no server" : "the scheme is not skd")
         }
@@ -101,51 +100,70 @@ public enum LicenseURL {
             && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == ".") }
     }
 
-    /// The query parameters that name a title in the entitlement form (`?cid=…`), in lower case.
-    public static let titleParameters: Set<String> = ["cid", "content_id", "contentid", "asset", "assetid", "asset_id"]
+    /// The query parameters that name a title in the entitlement form (`?cid=…`), in lower case. (Not
+    /// `asset`: a rendition's or a quality's name as often as a title's.)
+    public static let titleParameters: Set<String> = ["cid", "content_id", "contentid", "assetid", "asset_id"]
 
     /// What is empty in the FairPlay key URI `uri` (`skd:…`, letter case aside), said for its reader; `nil`
-    /// when it names something. Nothing after `skd:` and its slashes, a query without a title, or a title
+    /// when it names something. Nothing after `skd:` and its slashes but a query of empty values, or a title
     /// parameter (``titleParameters``) without a value: the app's resource loader makes an empty content id
     /// or license URL of it, and every title packaged so asks for one key.
     public static func emptiness(of uri: String) -> String? {
-        // On the URI's own bytes, a String made only for a message: validate asks it of every FairPlay key.
         var uri = uri
-        return uri.withUTF8 { bytes -> String? in
-            let count = bytes.count
-            guard count >= 4, bytes[0] | 0x20 == UInt8(ascii: "s"), bytes[1] | 0x20 == UInt8(ascii: "k"),
-                bytes[2] | 0x20 == UInt8(ascii: "d"), bytes[3] == UInt8(ascii: ":")
-            else { return nil }
-            var start = 4
-            while start < count, bytes[start] == UInt8(ascii: "/") { start += 1 }
-            var partEnd = start
-            while partEnd < count, bytes[partEnd] != UInt8(ascii: "?"), bytes[partEnd] != UInt8(ascii: "#") { partEnd += 1 }
-            var namesTitle = false
-            if partEnd < count, bytes[partEnd] == UInt8(ascii: "?") {
-                var parameter = partEnd + 1
-                while parameter < count, bytes[parameter] != UInt8(ascii: "#") {
-                    var end = parameter
-                    while end < count, bytes[end] != UInt8(ascii: "&"), bytes[end] != UInt8(ascii: "#") { end += 1 }
-                    var nameEnd = parameter
-                    while nameEnd < end, bytes[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
-                    let name = UnsafeBufferPointer(rebasing: bytes[parameter..<nameEnd])
-                    if titleParameterBytes.contains(where: { known in
-                        known.count == name.count && zip(known, name).allSatisfy { $0 == ($1 &- UInt8(ascii: "A") < 26 ? $1 | 0x20 : $1) }
-                    }) {
-                        if nameEnd + 1 >= end {
-                            return "this FairPlay key URI's \(String(decoding: name, as: UTF8.self))= is empty: the app asks the key "
-                                + "server for no title; render the template with the title's content id"
-                        }
-                        namesTitle = true
-                    }
-                    parameter = end < count && bytes[end] == UInt8(ascii: "&") ? end + 1 : end
-                }
-            }
-            if partEnd == start, !namesTitle {
-                return "this FairPlay key URI names nothing after its scheme: the app has no content id "
-                    + "or license server to ask for the key; write skd://{content_id} or the entitlement form skd://server/path?cid={content_id}"
-            }
-            return nil
+        return uri.withUTF8 { emptiness(of: $0) }
+    }
+
+    /// The same of a URI's bytes (a String is made only for a message: asked of every FairPlay key).
+    public static func emptiness(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.count >= 4, bytes[0] | 0x20 == UInt8(ascii: "s"), bytes[1] | 0x20 == UInt8(ascii: "k"),
+            bytes[2] | 0x20 == UInt8(ascii: "d"), bytes[3] == UInt8(ascii: ":")
+        else { return nil }
+        var start = 4
+        while start < bytes.count, bytes[start] == UInt8(ascii: "/") { start += 1 }
+        var partEnd = start
+        while partEnd < bytes.count, bytes[partEnd] != UInt8(ascii: "?"), bytes[partEnd] != UInt8(ascii: "#") { partEnd += 1 }
+        var emptyTitle: String?
+        var namesSomething = partEnd > start
+        forEachQueryParameter(of: bytes) { name, value in
+            if !value.isEmpty { namesSomething = true }
+            if value.isEmpty, emptyTitle == nil, isTitleParameter(name) { emptyTitle = String(decoding: name, as: UTF8.self) }
+        }
+        if let emptyTitle {
+            return "this FairPlay key URI's \(emptyTitle)= is empty: the app asks the key server for no title; render the "
+                + "template with the title's content id"
+        }
+        guard namesSomething else {
+            return "this FairPlay key URI names nothing after its scheme: the app has no content id "
+                + "or license server to ask for the key; write skd://{content_id} or the entitlement form skd://server/path?cid={content_id}"
+        }
+        return nil
+    }
+
+    /// Each `name=value` of the query of `uri` (after its first `?`, up to its fragment), split at `&`; a
+    /// parameter without `=` has an empty value. The one reading of a key URI's query parameters.
+    public static func forEachQueryParameter(
+        of uri: UnsafeBufferPointer<UInt8>, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var parameter = 0
+        while parameter < uri.count, uri[parameter] != UInt8(ascii: "?"), uri[parameter] != UInt8(ascii: "#") { parameter += 1 }
+        guard parameter < uri.count, uri[parameter] == UInt8(ascii: "?") else { return }
+        parameter += 1
+        while parameter < uri.count, uri[parameter] != UInt8(ascii: "#") {
+            var end = parameter
+            while end < uri.count, uri[end] != UInt8(ascii: "&"), uri[end] != UInt8(ascii: "#") { end += 1 }
+            var nameEnd = parameter
+            while nameEnd < end, uri[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+            body(
+                UnsafeBufferPointer(rebasing: uri[parameter..<nameEnd]),
+                UnsafeBufferPointer(rebasing: uri[min(nameEnd + 1, end)..<end]))
+            parameter = end < uri.count && uri[end] == UInt8(ascii: "&") ? end + 1 : end
+        }
+    }
+
+    /// Whether `name` is one of ``titleParameters``, letter case aside.
+    public static func isTitleParameter(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        titleParameterBytes.contains { known in
+            known.count == name.count && zip(known, name).allSatisfy { $0 == ($1 &- UInt8(ascii: "A") < 26 ? $1 | 0x20 : $1) }
         }
     }
 

@@ -73,6 +73,47 @@ struct PlanTests {
             says: "would point at other.example.net, which the template's allow_hosts (lic.example.com) does not allow", scratch: scratch)
     }
 
+    /// A value rendered empty leaves a URI that names no key (`?cid=`): apply refuses it as validate and render
+    /// do (it wrote it, exit 0), and the host of such a URI is still held to allow_hosts (an empty title
+    /// had switched the host check off: the code review's case).
+    @Test("3b. an empty value: the URI names no key, refused by apply, render and validate alike; its host still held to allow_hosts")
+    func emptyValue() throws {
+        let scratch = try Scratch()
+        defer { scratch.remove() }
+        try scratch.write(
+            "hosts.yaml",
+            "name: hosts\nuri: \"skd://{entitlement_url|strip_scheme}?cid={content_id}\"\n"
+                + "variables:\n  entitlement_url: {}\n  content_id: {}\nlicense:\n  allow_hosts: [lic.example.com]\n")
+        let before = try scratch.snapshot("library")
+        let title = scratch.path("library/legacy-title")
+        let empty = try SKDPackRunner.run(
+            [
+                "apply", "--template", scratch.path("hosts.yaml"), "--var", "entitlement_url=https://lic.example.com/fps", "--var",
+                "content_id=", "--in-place",
+                title,
+            ])
+        #expect(empty.status == 1, "\(empty.stderr)")
+        #expect(
+            empty.stderr.contains("this FairPlay key URI's cid= is empty") && empty.stderr.contains("[FPS-uri-empty]"), "\(empty.stderr)")
+        #expect(try scratch.snapshot("library") == before)
+        let rendered = try SKDPackRunner.run(
+            [
+                "render", "--template", scratch.path("hosts.yaml"), "--var", "entitlement_url=https://lic.example.com/fps", "--var",
+                "content_id=",
+            ])
+        #expect(rendered.status == 1 && rendered.stderr.contains("cid= is empty"), "\(rendered.stdoutText) \(rendered.stderr)")
+        let elsewhere = try SKDPackRunner.run(
+            [
+                "apply", "--template", scratch.path("hosts.yaml"), "--var", "entitlement_url=https://evil.example.net/fps", "--var",
+                "content_id=",
+                "--in-place", title,
+            ])
+        #expect(elsewhere.status != 0, "\(elsewhere.stderr)")
+        #expect(try scratch.snapshot("library") == before)
+        let validated = try SKDPackRunner.run(["validate", "--template", scratch.path("hosts.yaml"), "--var", "content_id=x", title])
+        #expect(!validated.stdoutText.contains("[FPS-uri-empty]"), "the library's own URIs name their keys")
+    }
+
     @Test("4. a catalogue without the column the template needs, or without a title's row: one line each")
     func catalogue() throws {
         let scratch = try Scratch()

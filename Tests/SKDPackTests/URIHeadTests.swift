@@ -30,22 +30,3 @@ struct URIHeadTests {
         }
     }
 }
-
-/// FPS-uri-empty over URI shapes: nothing after the scheme (slashes aside), a query without a title, a title
-/// parameter without a value, in any letter case, against URIs that name something.
-@Suite("validate: a FairPlay URI that names no key")
-struct FairPlayURIEmptyTests {
-    @Test("empty shapes are refused, named ones kept")
-    func shapes() {
-        let empty = [
-            "skd:", "skd://", "skd:///", "skd://?", "skd://#x", "skd://?cid=", "skd://?x=1", "skd://lic.example.com/fps?cid=",
-            "SKD://lic/fps?CID=", "skd://lic/fps?a=1&content_id=&b=2", "skd://lic/fps?cid=a&assetId=",
-        ]
-        let named = [
-            "skd://movie-a", "skd://?cid=x", "skd://lic.example.com/fps?cid=t-7", "skd:movie", "skd://lic/fps?x=", "skd://lic/fps#cid=",
-            "https://lic/fps?cid=",
-        ]
-        for uri in empty { #expect(LicenseURL.emptiness(of: uri) != nil, "\(uri)") }
-        for uri in named { #expect(LicenseURL.emptiness(of: uri) == nil, "\(uri)") }
-    }
-}

@@ -129,14 +129,14 @@ final class KeyURIs: Sendable {
         else { return nil }
         let segments = uri[(pathStart + 1)..<queryStart].split(separator: UInt8(ascii: "/"))
         guard segments.contains(where: { $0.elementsEqual(value) }) else { return nil }
-        let queryEnd = uri[queryStart...].firstIndex(of: UInt8(ascii: "#")) ?? uri.count
-        for parameter in uri[(queryStart + 1)..<queryEnd].split(separator: UInt8(ascii: "&")) {
-            let name = parameter.prefix { $0 != UInt8(ascii: "=") }
-            guard name.count < parameter.count, parameter.count > name.count + 1 else { continue }
-            let text = String(decoding: name, as: UTF8.self)
-            if LicenseURL.titleParameters.contains(text.lowercased()) { return text }
+        var title: (name: String, value: [UInt8])?
+        LicenseURL.forEachQueryParameter(of: uri) { name, value in
+            guard title == nil, !value.isEmpty, LicenseURL.isTitleParameter(name) else { return }
+            title = (String(decoding: name, as: UTF8.self), Array(value))
         }
-        return nil
+        // A path part that is the title's own id (`skd://keys/movie-a?cid=movie-a`) is the title's.
+        guard let title, !title.value.elementsEqual(value) else { return nil }
+        return title.name
     }
 
     /// Whether `value` is a server's name (it has a dot) and the host of `uri` (what follows `scheme://`, its
@@ -512,8 +512,12 @@ final class KeyURIs: Sendable {
             return "the template's default"
         }
 
-        /// The template's `allow_hosts`, held against the license URL the URI makes.
+        /// A URI that names no key (`skd://`, an empty `cid=`: a value rendered empty) is refused, as validate's
+        /// FPS-uri-empty would find it; then the template's `allow_hosts`, held against the license URL the URI makes.
         private func checkHost() throws(Unrendered) {
+            if let empty = LicenseURL.emptiness(of: uri.utf8) {
+                throw .refused(FairPlayURIEmptyRule.kind, empty + "; the playlist is left as it was")
+            }
             let allowed = uris.template.definition.allowHosts
             guard !allowed.isEmpty else { return }
             guard case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri.text),

@@ -1,5 +1,6 @@
 import HLS
 import SKDKeys
+import SKDTemplate
 
 /// `skd:` without `//` is a valid URI, but the host-and-path form the entitlement pattern and most
 /// resource loaders expect (`skd://server/path`, turned into `https://server/path`) needs the slashes.
@@ -13,8 +14,9 @@ struct FairPlaySlashesRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        // (`skd:` alone names nothing: FPS-uri-empty says so.)
-        guard let key = context.key, let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"), uri.utf8.count > 4,
+        // (A URI that names nothing, `skd:` or `skd:/`, is FPS-uri-empty's.)
+        guard let key = context.key, let uri = key.uri, uri.hasPrefix("skd:"), !uri.hasPrefix("skd://"),
+            LicenseURL.emptiness(of: uri) == nil,
             let attribute = tag.attributes?["URI"]
         else { return }
         context.report(

@@ -7,8 +7,8 @@ import SKDTemplate
 /// the URI into the content id or license URL it asks the key server with: from these it gets an empty one,
 /// and every title packaged so asks for the same key (a template rendered with an empty value, or a
 /// placeholder never filled).
-struct FairPlayURIEmptyRule: ValidationRule {
-    static let kind = DiagnosticKind(
+package struct FairPlayURIEmptyRule: ValidationRule {
+    package static let kind = DiagnosticKind(
         id: "FPS-uri-empty", severity: .error,
         summary: "A FairPlay key URI names no key: nothing after skd://, or an empty cid= (content id) in its query.",
         specSection: "Apple FairPlay Streaming Server SDK, Programming Guide (HLS key delivery)")

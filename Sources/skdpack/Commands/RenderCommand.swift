@@ -94,6 +94,10 @@ enum LicenseReport {
     static func print(
         for uri: String, command: String, allowHosts: [String], hostsOrigin: String, redaction: Redaction = .none
     ) throws {
+        if let empty = LicenseURL.emptiness(of: uri) {
+            StandardStreams.error(redaction.redacted("skdpack \(command): \(uri): \(empty)\n"))
+            throw ExitStatus.findings
+        }
         switch LicenseURL.derive(fromKeyURI: uri) {
         case .url(let url, let host):
             // A URL that must not be used is not printed: a script that reads standard output gets nothing.
