@@ -10,7 +10,7 @@ public enum RuleRegistry {
         // HLS: structure beyond what the reader checks line by line.
         MixedPlaylistRule.self, TargetDurationMissingRule.self, ExtInfOverTargetRule.self, VersionRule.self,
         ProgramDateTimeOverlapRule.self,
-        SegmentsAfterEndListRule.self, SegmentURISpaceRule.self, VodEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
+        SegmentsAfterEndListRule.self, URISpaceRule.self, VodEndListRule.self, EmptyPresentationRule.self, EnumeratedValueRule.self,
         SequenceTagPlacementRule.self, ByteRangeOffsetRule.self, MapWithoutIVRule.self, DateRangeRule.self, DateRangeOverlapRule.self,
         DateRangeWithoutDateTimeRule.self, RenditionAttributesRule.self, RenditionGroupRule.self,
         GroupReferenceRule.self, ContentSteeringPathwayRule.self, SessionDataRule.self, DefineAttributesRule.self, LowLatencyRule.self,

@@ -72,6 +72,33 @@ struct KeyTruthApplyTests {
         #expect(try keyURIs(scratch, "video-1080.m3u8") == expected)
     }
 
+    /// Two renditions of one track share their keys (a second 480p variant on the same init segments): one
+    /// of them rewritten alone with another URI form for the same keys, under key truth, is refused, as the
+    /// renditions beside it are read with the same key truth (read without it, they told no key, and the
+    /// title ended with one key, two URIs: the code review's case).
+    @Test("kid from the media: a rendition alone is held to the renditions beside it by their init segments' KIDs")
+    func kidFromMediaRenditionAlone() throws {
+        let scratch = try title()
+        defer { scratch.remove() }
+        try scratch.write("title/video-480b.m3u8", try scratch.text("title/video-480.m3u8"))
+        try scratch.write(
+            "title/master.m3u8",
+            try scratch.text("title/master.m3u8")
+                + "#EXT-X-STREAM-INF:BANDWIDTH=1100000,RESOLUTION=854x480,AUDIO=\"aud\"\nvideo-480b.m3u8\n")
+        let whole = try SKDPackRunner.run([
+            "apply", "--template", "skd://{kid_uuid}", "--kid-from", "media", "--in-place", "--no-progress", scratch.path("title"),
+        ])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let before = try scratch.text("title/video-480b.m3u8")
+        let alone = try SKDPackRunner.run([
+            "apply", "--template", "skd://keys.example.com/{kid_uuid}", "--kid-from", "media", "--in-place", "--no-progress",
+            scratch.path("title/video-480b.m3u8"),
+        ])
+        #expect(alone.status == 1, "\(alone.stderr)")
+        #expect(alone.stderr.contains("a rendition of the same title that is not part of this run"), "\(alone.stderr)")
+        #expect(try scratch.text("title/video-480b.m3u8") == before)
+    }
+
     @Test("kid from the media: a period whose EXT-X-MAP stands after its key gets that init segment's KID all the same")
     func kidFromMediaMapAfterKey() throws {
         let scratch = try title()

@@ -93,6 +93,22 @@ struct PromiseTests {
                 #expect(!refusedByMaster || announcesItsKey, "seed \(seed) \(path): \(run.stderr)")
                 #expect(!announcesItsKey || refused, "seed \(seed) \(path): \(run.stderr)")
                 #expect(run.status == (refused ? 1 : 0), "seed \(seed) \(path): \(run.stderr)")
+                if refusedBySiblings {
+                    // Warranted: the rendition written anyway (out of place), its title breaks the key map.
+                    let forced = FileManager.default.temporaryDirectory.appendingPathComponent("forced-\(UUID().uuidString)").path
+                    defer { try? FileManager.default.removeItem(atPath: forced) }
+                    let folder = (path as NSString).deletingLastPathComponent
+                    try FileManager.default.copyItem(atPath: folder, toPath: forced + "/title")
+                    let name = (path as NSString).lastPathComponent
+                    let written = try SKDPackRunner.run(["apply"] + (try job.arguments(library)) + ["--output", forced + "/out", path])
+                    #expect(written.status == 0, "seed \(seed) \(path): \(written.stderr)")
+                    try FileManager.default.removeItem(atPath: forced + "/title/" + name)
+                    try FileManager.default.copyItem(atPath: forced + "/out/" + name, toPath: forced + "/title/" + name)
+                    let broken = try SKDPackRunner.run(["validate", forced + "/title"])
+                    #expect(
+                        broken.stdoutText.contains("[FPS-key-two-uris]") || broken.stdoutText.contains("[FPS-uri-two-keys]"),
+                        "seed \(seed) \(path): refused, but the title written anyway keeps one URI per key")
+                }
                 if refused {
                     if refusedByMaster { byMaster += 1 } else { bySiblings += 1 }
                     #expect(try String(contentsOfFile: path, encoding: .utf8) == original, "seed \(seed) \(path): written")
@@ -106,6 +122,19 @@ struct PromiseTests {
                     #expect(new.isEmpty, "seed \(seed), session keys \(sessionKeys), after \(path): \(title) got \(new.sorted())")
                 }
                 before = after
+            }
+            // The library applied whole, each rendition applied alone again renders what its title has: nothing
+            // refused, nothing changed.
+            let whole = try SKDPackRunner.run(
+                ["apply"] + (try job.arguments(library)) + (sessionKeys ? ["--session-keys"] : []) + [
+                    "--in-place", "--no-progress", library.path(),
+                ])
+            #expect(whole.status == 0, "seed \(seed): \(whole.stderr)")
+            for path in try Self.files(under: library.path()) where !path.hasSuffix("master.m3u8") {
+                let again = try SKDPackRunner.run(
+                    ["apply"] + (try job.arguments(library)) + (sessionKeys ? ["--session-keys"] : [])
+                        + ["--in-place", "--no-progress", path])
+                #expect(again.status == 0 && again.stderr.contains(" 0 changed, "), "seed \(seed) \(path): \(again.stderr)")
             }
         }
         #expect(byMaster + bySiblings > 0 && passes > 0, "refused by a master \(byMaster), by a rendition \(bySiblings), passed \(passes)")

@@ -174,8 +174,8 @@ public struct ApplyRunner: Sendable {
     }
 
     /// The key map of the renditions beside the media playlists of `package`, given without their master:
-    /// the other media playlists the masters that list them list, read as they are (``KeyUse``s where a
-    /// KEYID tells the key). A rendition rewritten alone is held to it as to the rest of its title: one URI
+    /// the other media playlists the masters that list them list, read as they are (``KeyUse``s where key
+    /// truth or a KEYID tells the key). A rendition rewritten alone is held to it as to the rest of its title: one URI
     /// per key across every rendition. A rendition that cannot be read, or whose map is broken already, is
     /// validate's to report; what it does not tell is left out.
     private func siblingKeys(of package: PlaylistPackage) -> (KeyMap, Set<String>) {
@@ -183,7 +183,12 @@ public struct ApplyRunner: Sendable {
         var paths: Set<String> = []
         guard !package.listingMasters.isEmpty else { return (map, paths) }
         let given = package.media.map(\.path)
-        let runner = ValidationRunner(options: ValidationOptions())
+        // Read with the run's key truth (its CPIX documents, its init segments): the evidence the rendition
+        // applied gets is the evidence its neighbours are noted with, and evidence of two kinds never meets.
+        var reading = ValidationOptions()
+        reading.keyTruth = options.keyTruth
+        reading.checksMedia = options.keyTruth.kidFromMedia
+        let runner = ValidationRunner(options: reading)
         for master in package.listingMasters {
             guard let title = PlaylistDiscovery().discover([master]).packages.first else { continue }
             let siblings = title.media.filter { file in !given.contains { Self.isSameFile($0, file.path) } }

@@ -7,7 +7,7 @@ import HLS
 /// `URL(string:)` gives none) or asks for another name; a FairPlay app hands the key server a content id
 /// cut at the space, or none. Spaces around a segment's line are the reader's `HLS-whitespace`, a tab its
 /// `HLS-tab-character`.
-struct SegmentURISpaceRule: ValidationRule {
+struct URISpaceRule: ValidationRule {
     static let kind = DiagnosticKind(
         id: "HLS-uri-space", severity: .error, summary: "A segment, key or init segment URI holds a space, which a URI writes %20.",
         specSection: "4.1")
