@@ -1,3 +1,4 @@
+import Glibc
 import SKDBytes
 
 /// The https license URL a player's resource loader derives from an `skd:` URI: it puts `https` in place
@@ -113,20 +114,23 @@ public enum LicenseURL {
         return uri.withUTF8 { emptiness(of: $0) }
     }
 
-    /// The same of a URI's bytes (a String is made only for a message: asked of every FairPlay key).
+    /// The same of a URI's bytes (a String is made only for a message): asked of every FairPlay key validate
+    /// reads and apply writes, so the query is read by `memchr`, and a parameter's name only where its value
+    /// is empty.
     public static func emptiness(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard bytes.count >= 4, bytes[0] | 0x20 == UInt8(ascii: "s"), bytes[1] | 0x20 == UInt8(ascii: "k"),
             bytes[2] | 0x20 == UInt8(ascii: "d"), bytes[3] == UInt8(ascii: ":")
         else { return nil }
         var start = 4
         while start < bytes.count, bytes[start] == UInt8(ascii: "/") { start += 1 }
-        var partEnd = start
-        while partEnd < bytes.count, bytes[partEnd] != UInt8(ascii: "?"), bytes[partEnd] != UInt8(ascii: "#") { partEnd += 1 }
+        var namesSomething = start < bytes.count && bytes[start] != UInt8(ascii: "?") && bytes[start] != UInt8(ascii: "#")
         var emptyTitle: String?
-        var namesSomething = partEnd > start
         forEachQueryParameter(of: bytes) { name, value in
-            if !value.isEmpty { namesSomething = true }
-            if value.isEmpty, emptyTitle == nil, isTitleParameter(name) { emptyTitle = String(decoding: name, as: UTF8.self) }
+            if !value.isEmpty {
+                namesSomething = true
+            } else if emptyTitle == nil, isTitleParameter(name) {
+                emptyTitle = String(decoding: name, as: UTF8.self)
+            }
         }
         if let emptyTitle {
             return "this FairPlay key URI's \(emptyTitle)= is empty: the app asks the key server for no title; render the "
@@ -144,19 +148,20 @@ public enum LicenseURL {
     public static func forEachQueryParameter(
         of uri: UnsafeBufferPointer<UInt8>, _ body: (_ name: UnsafeBufferPointer<UInt8>, _ value: UnsafeBufferPointer<UInt8>) -> Void
     ) {
-        var parameter = 0
-        while parameter < uri.count, uri[parameter] != UInt8(ascii: "?"), uri[parameter] != UInt8(ascii: "#") { parameter += 1 }
-        guard parameter < uri.count, uri[parameter] == UInt8(ascii: "?") else { return }
-        parameter += 1
-        while parameter < uri.count, uri[parameter] != UInt8(ascii: "#") {
-            var end = parameter
-            while end < uri.count, uri[end] != UInt8(ascii: "&"), uri[end] != UInt8(ascii: "#") { end += 1 }
-            var nameEnd = parameter
-            while nameEnd < end, uri[nameEnd] != UInt8(ascii: "=") { nameEnd += 1 }
+        guard let base = uri.baseAddress else { return }
+        func find(_ byte: UInt8, from: Int, to: Int) -> Int {
+            guard from < to, let found = memchr(base + from, Int32(byte), to - from) else { return to }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        let fragment = find(UInt8(ascii: "#"), from: 0, to: uri.count)
+        var parameter = find(UInt8(ascii: "?"), from: 0, to: fragment) + 1
+        while parameter < fragment {
+            let end = find(UInt8(ascii: "&"), from: parameter, to: fragment)
+            let nameEnd = find(UInt8(ascii: "="), from: parameter, to: end)
             body(
                 UnsafeBufferPointer(rebasing: uri[parameter..<nameEnd]),
                 UnsafeBufferPointer(rebasing: uri[min(nameEnd + 1, end)..<end]))
-            parameter = end < uri.count && uri[end] == UInt8(ascii: "&") ? end + 1 : end
+            parameter = end + 1
         }
     }
 
