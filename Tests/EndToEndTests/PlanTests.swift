@@ -60,14 +60,16 @@ struct PlanTests {
         try refused(["apply", "--template", scratch.path("typo.yaml"), "--var", "content_id=x"], says: message, scratch: scratch)
     }
 
+    /// The entitlement form with allow_hosts: lic.example.com, its values without patterns.
+    static let hostsTemplate =
+        "name: hosts\nuri: \"skd://{entitlement_url|strip_scheme}?cid={content_id|url}\"\n"
+        + "variables:\n  entitlement_url: {}\n  content_id: {}\nlicense:\n  allow_hosts: [lic.example.com]\n"
+
     @Test("3. key URIs on a host the template's allow_hosts does not allow: refused before any write")
     func hostNotAllowed() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try scratch.write(
-            "hosts.yaml",
-            "name: hosts\nuri: \"skd://{entitlement_url|strip_scheme}?cid={content_id|url}\"\n"
-                + "variables:\n  entitlement_url: {}\n  content_id: {}\nlicense:\n  allow_hosts: [lic.example.com]\n")
+        try scratch.write("hosts.yaml", Self.hostsTemplate)
         try refused(
             ["apply", "--template", scratch.path("hosts.yaml"), "--var", "entitlement_url=https://other.example.net/fps"] + Self.match,
             says: "would point at other.example.net, which the template's allow_hosts (lic.example.com) does not allow", scratch: scratch)
@@ -80,10 +82,7 @@ struct PlanTests {
     func emptyValue() throws {
         let scratch = try Scratch()
         defer { scratch.remove() }
-        try scratch.write(
-            "hosts.yaml",
-            "name: hosts\nuri: \"skd://{entitlement_url|strip_scheme}?cid={content_id}\"\n"
-                + "variables:\n  entitlement_url: {}\n  content_id: {}\nlicense:\n  allow_hosts: [lic.example.com]\n")
+        try scratch.write("hosts.yaml", Self.hostsTemplate)
         let before = try scratch.snapshot("library")
         let title = scratch.path("library/legacy-title")
         let empty = try SKDPackRunner.run(
