@@ -536,6 +536,11 @@ struct PlanTests {
             says:
                 "the --match group content_id of ^skd://(?<content_id>[^/?&]+) captured new-lic.example.com, the old key URI's host (a server's name)",
             scratch: scratch)
+        // A greedy group that takes the rest of the query (the second newcomer trial's cid=(?<content_id>.+): every
+        // key got cid=title%26period%3D0, exit 0, a warning without a place).
+        try refused(
+            moved + ["--match", "cid=(?<content_id>.+)"],
+            says: "the --match group content_id of cid=(?<content_id>.+) captured ", scratch: scratch)
         // A group that takes the URI's path after its host (the sixth newcomer trial: every key became
         // ?cid=fps, exit 0, on one title as on a library).
         let title = try scratch.snapshot("library")

@@ -175,6 +175,18 @@ struct KeyURIsTests {
         #expect(message.contains("captured fps, a part of the old key URI's path") && message.contains("[?&]cid=(?<content_id>[^&]+)"))
     }
 
+    /// A content id that holds the query's next parameter (`bravo&period=0`, the second newcomer trial's greedy
+    /// `cid=(?<content_id>.+)`) is refused as one that holds a query; an `&` in an id without `name=` is kept.
+    @Test("a content id that holds the query's next parameter is refused")
+    func nextParameterInContentID() {
+        for value in ["bravo&period=0", "t-7&kid=abc&x=1", "a&X_Y-2=1"] {
+            #expect(
+                Self.problem(value, "skd://lic.example.com/fps?cid=\(value)")?.contains("holds a URI's scheme or query") == true, "\(value)"
+            )
+        }
+        for value in ["tom&jerry", "a&", "a&=1", "a&b"] { #expect(Self.problem(value, "skd://\(value)") == nil, "\(value)") }
+    }
+
     static func problem(_ value: String, _ uri: String) -> String? {
         Array(value.utf8).withUnsafeBufferPointer { value in
             Array(uri.utf8).withUnsafeBufferPointer { uri in

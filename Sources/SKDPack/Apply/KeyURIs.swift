@@ -88,10 +88,11 @@ final class KeyURIs: Sendable {
     static func uriInContentID(
         _ value: UnsafeBufferPointer<UInt8>, oldURI: UnsafeBufferPointer<UInt8>?, pattern: String, names: SettingNames
     ) -> String? {
+        // A scheme, a query, or the query's next parameter (`bravo&period=0` of a greedy `cid=(?<content_id>.+)`).
         let holdsURI =
             value.contains(UInt8(ascii: "?"))
             || value.indices.contains { index in
-                value[index...].starts(with: "://".utf8)
+                value[index...].starts(with: "://".utf8) || (value[index] == UInt8(ascii: "&") && Self.startsParameter(value, after: index))
             }
         let captured = String(decoding: value, as: UTF8.self)
         if holdsURI {
@@ -114,6 +115,18 @@ final class KeyURIs: Sendable {
                 + "\(captured); capture the query value, for example [?&]\(parameter)=(?<content_id>[^&]+)"
         }
         return nil
+    }
+
+    /// Whether a query parameter's `name=` follows `&` at `index` of `value` (a name of letters, digits, `-`, `_`).
+    private static func startsParameter(_ value: UnsafeBufferPointer<UInt8>, after index: Int) -> Bool {
+        var end = index + 1
+        while end < value.count,
+            value[end] == UInt8(ascii: "-") || value[end] == UInt8(ascii: "_") || (value[end] | 0x20) &- UInt8(ascii: "a") < 26
+                || value[end] &- UInt8(ascii: "0") < 10
+        {
+            end += 1
+        }
+        return end > index + 1 && end < value.count && value[end] == UInt8(ascii: "=")
     }
 
     /// The name of the query parameter of `uri` that names its title (``LicenseURL/titleParameters``), where `value`
