@@ -407,7 +407,10 @@ public struct PlaylistDiscovery: Sendable {
                 } else {
                     unread += 1
                     diagnostics.append(
-                        PackageDiagnostics.missingReference("\(reference.path) does not exist (looked for \(resolved))", at: location))
+                        PackageDiagnostics.missingReference(
+                            // (Where it was looked for only when that is not the reference as written.)
+                            "\(reference.path) does not exist" + (resolved == reference.path ? "" : " (looked for \(resolved))"),
+                            at: location))
                 }
             }
             var package = PlaylistPackage(
