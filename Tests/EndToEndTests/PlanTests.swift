@@ -272,6 +272,16 @@ struct PlanTests {
         #expect(result.status == 1)
         #expect(
             result.stdoutText.contains("master.m3u8:2:1: error: this #EXT-X-STREAM-INF has no URI line after it"), "\(result.stdoutText)")
+        #expect(!result.stdoutText.contains("URI= attribute"))
+        // The URI written as an attribute, as EXT-X-MEDIA writes it (the Comcast corpus master): said so.
+        try scratch.write(
+            "attribute.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1280000,URI=\"lo.m3u8\"\n#EXT-X-STREAM-INF:BANDWIDTH=2560000\nhi.m3u8\n"
+        )
+        let attribute = try SKDPackRunner.run(["validate", scratch.path("attribute.m3u8")])
+        #expect(
+            attribute.stdoutText.contains(
+                "attribute.m3u8:2:1: error: this #EXT-X-STREAM-INF has no URI line after it; add the variant's URI on the next line "
+                    + "(its URI= attribute is not read"), "\(attribute.stdoutText)")
     }
 
     @Test("11. broken symbolic links are reported as such, walked or named, with or without --follow-symlinks")

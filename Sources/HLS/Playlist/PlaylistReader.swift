@@ -137,6 +137,8 @@ private struct PlaylistReaderCore: ~Copyable {
     /// The line of the key put in force last, and where the text of its quoted KEYFORMAT stands in that
     /// line (`nil`: it has none, so the default format): what ``currentKeyFormat(is:)`` compares in place.
     private var lastKeyPut: (line: Int, format: Range<Int>?) = (0, nil)
+    /// Whether the EXT-X-STREAM-INF waiting for its URI line has a URI attribute (its attributes read).
+    private var variantNamesURIAttribute = false
     /// The last answer of ``hasKeyInForce(format:)``, kept while keys of other formats come and go: asked
     /// at every key period, it would otherwise compare the format of every key in force.
     private var knownInForce: (format: String, inForce: Bool)?
@@ -446,6 +448,10 @@ private struct PlaylistReaderCore: ~Copyable {
             segments.pendingDuration = (line.raw.number, line.raw.offset)
         case .streamInf:
             segments.pendingVariant = (line.raw.number, line.raw.offset)
+            // (A URI written as an attribute, as EXT-X-MEDIA writes it, is the usual reason one has no URI line.)
+            variantNamesURIAttribute =
+                currentSpansLine == line.raw.number
+                && spans.contains { span in AttributeView(line: content, span: span).isNamed("URI") }
         case .version:
             let digits = content.drop { $0 != UInt8(ascii: ":") }.dropFirst()
             if let number = Int(String(decoding: digits, as: UTF8.self)) { declaredVersion = number }
@@ -595,9 +601,12 @@ private struct PlaylistReaderCore: ~Copyable {
 
     private mutating func reportVariantWithoutURI(at position: (line: Int, offset: Int)) {
         let location = SourceLocation(path: path, line: position.line, column: 1, offset: position.offset)
+        let attribute =
+            variantNamesURIAttribute
+            ? " (its URI= attribute is not read: EXT-X-STREAM-INF takes its URI from the next line, not from an attribute)" : ""
         emit(
             ParseDiagnostics.variantWithoutURI(
-                "this #EXT-X-STREAM-INF has no URI line after it; add the variant's URI on the next line", at: location))
+                "this #EXT-X-STREAM-INF has no URI line after it; add the variant's URI on the next line" + attribute, at: location))
     }
 
     private mutating func reportDurationWithoutURI(at position: (line: Int, offset: Int)) {
