@@ -50,12 +50,13 @@ struct HelpExampleTests {
     @Test("every example that stands alone runs from the repository without a usage error", arguments: commands)
     func examplesRun(_ command: [String]) throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-help-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: output) }
         for example in try Self.examples(command) where example.hasPrefix("skdpack ") && !example.contains("shard-*") {
             // The shell runs it as written, from the repository, with the built binary first on the PATH;
             // what an example writes goes to a scratch folder.
             let line = example.replacingOccurrences(of: "--output /tmp/skdpack-out", with: "--output \(output)/")
-                .replacingOccurrences(of: "> ", with: "> \(output)-")
+                .replacingOccurrences(of: "> ", with: "> \(output)/")
             let run = try ShellRunner.run(line, in: PackageLocation.root)
             #expect(run.status != 2 && run.status < 128, "\(line): exit \(run.status): \(run.stderr)")
         }

@@ -21,6 +21,8 @@ enum KeyTruthFixtures {
     static let directory: String = {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-rules-\(getpid())").path
         try! FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // Gone with the test process (the cases read it until the last test).
+        atexit { try? FileManager.default.removeItem(atPath: KeyTruthFixtures.directory) }
         let video = InitSegmentMaker.Track.video(width: 1280, height: 720)
         let files: [String: [UInt8]] = [
             "cbcs.mp4": InitSegmentMaker.segment(video, scheme: "cbcs", kid: kid),
