@@ -23,29 +23,45 @@ struct ApplyFixture {
         }
     }
 
-    /// Runs apply over the whole input directory, through the entry point the command line uses
-    /// (``ApplyRun``), whose outcomes come in report order. `planned: false` runs each package through the
-    /// engine (``ApplyRunner``) without the run's plan, its playlists in the order processed: for what the
-    /// engine does with values the plan refuses before (a hostile `--var`, sources a template leaves unused).
+    /// Runs apply over the whole input directory as the command line does: a request (``ApplyRequest``),
+    /// the plan the ``Planner`` makes of it, and the run (``ApplyRun``), whose outcomes come in report order;
+    /// a request the planner refuses leaves its problem in ``notes`` and no outcome. `planned: false` runs each
+    /// package through the engine (``ApplyRunner``) without a plan, its playlists in the order processed: for
+    /// what the engine does with values the plan refuses before (a hostile `--var`, sources a template leaves
+    /// unused, a ``Catalog`` made in memory).
     @discardableResult
     mutating func apply(
         template: String, vars: [String: String] = [:], match: String? = nil, pathPattern: String? = nil,
-        catalog: Catalog? = nil, assumeEncrypted: Bool = false, sessionKeys: Bool = false, planned: Bool = true
+        catalog: Catalog? = nil, catalogFile: String? = nil, assumeEncrypted: Bool = false, sessionKeys: Bool = false,
+        planned: Bool = true
     ) throws -> [PlaylistOutcome] {
-        let definition = try KeyTemplate.resolve(template, in: TemplateLibrary())
-        let sources = VariableSources(
-            commandLine: vars.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalog: catalog,
-            pathPattern: try pathPattern.map(NamedPattern.init), match: try match.map(NamedPattern.init))
-        let options = ApplyOptions(
-            template: definition, variables: sources, assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
         guard planned else {
+            let sources = VariableSources(
+                commandLine: vars.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, catalog: catalog,
+                pathPattern: try pathPattern.map(NamedPattern.init), match: try match.map(NamedPattern.init))
+            let options = ApplyOptions(
+                template: try KeyTemplate.resolve(template, in: TemplateLibrary()), variables: sources,
+                assumeEncrypted: assumeEncrypted, sessionKeys: sessionKeys)
             let runner = ApplyRunner(options: options, destination: .directory(output.path))
             outcomes = PlaylistDiscovery().discover([input.path]).packages.flatMap(runner.run)
             return outcomes
         }
-        // The entry point the command line uses, the whole use case: the plan, then every package.
+        precondition(catalog == nil, "a planned run reads its catalogue from a file, as the command line does: give catalogFile")
+        var request = ApplyRequest(template: template)
+        request.values = ValuesRequest(
+            values: vars.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }, catalog: catalogFile, pathPattern: pathPattern,
+            match: match)
+        (request.destination, request.inputs) = (.directory(output.path), [input.path])
+        (request.assumeEncrypted, request.sessionKeys) = (assumeEncrypted, sessionKeys)
+        let options: ApplyOptions
+        do {
+            options = try Planner.apply(request, names: SettingNames())
+        } catch {
+            (notes, outcomes) = ([error.message], [])
+            return outcomes
+        }
         let observer = Collected()
-        _ = ApplyRun(options: options, library: LibraryInput(paths: [input.path]), destination: .directory(output.path)).run(
+        _ = ApplyRun(options: options, library: LibraryInput(paths: request.inputs), destination: request.destination).run(
             observer: observer, report: nil
         ) {
             _ in

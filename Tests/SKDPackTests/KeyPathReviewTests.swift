@@ -33,11 +33,12 @@ struct KeyPathReviewTests {
         var fixture = try ApplyFixture([
             "t1/v.m3u8": .lines("#EXTM3U", "#EXT-X-VERSION:5", Self.key("skd://x/AAAAKEEP/OLDBBBB"), "#EXTINF:6,", "s1.ts"),
             "tpl.yaml": "name: t\nuri: \"skd://x/{a}/{b}\"\nvariables:\n  a: {secret: true}\n  b: {secret: true}\n",
+            "c.csv": "title_dir,a,b\nt1,AAAAKEEP,NEWBBBB\n",
         ])
         defer { fixture.remove() }
         try fixture.apply(
-            template: fixture.input.appendingPathComponent("tpl.yaml").path,
-            catalog: try Catalog.csv("title_dir,a,b\nt1,AAAAKEEP,NEWBBBB\n", path: "c.csv"))
+            template: fixture.input.appendingPathComponent("tpl.yaml").path, catalogFile: fixture.input.appendingPathComponent("c.csv").path
+        )
         let outcome = try #require(fixture.outcome("t1/v.m3u8"))
         let after = outcome.changes.compactMap(\.after?.text)
         #expect(!after.isEmpty)
