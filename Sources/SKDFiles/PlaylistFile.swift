@@ -94,6 +94,8 @@ public struct PlaylistDiscovery: Sendable {
     public var findsListingMasters: Bool
     /// The web server's document root on this disk, against which root-relative references resolve.
     public var root: String?
+    /// What the walk of a directory given leaves out (``Exclusion``): files and folders by name or by path.
+    public var exclusion = Exclusion()
 
     public init(
         followSymlinks: Bool = false, findsLeftoversBesideFiles: Bool = false, findsListingMasters: Bool = false,
@@ -115,6 +117,13 @@ public struct PlaylistDiscovery: Sendable {
         /// Symbolic links met in the directories walked and not followed (to a folder or a playlist): a
         /// title behind one is not part of the run, which says so.
         public var skippedLinks: [String] = []
+        /// The files and folders the walk left out by ``PlaylistDiscovery/exclusion`` (a folder once, not
+        /// what is in it), and the patterns that left out nothing (a typo, most often).
+        public var excluded: [String] = []
+        /// Those of ``excluded`` that a master of the run lists: read with their title all the same (a title is
+        /// read and changed whole).
+        public var readWithTitle: [String] = []
+        public var unusedExclusions: [String] = []
 
         /// What to say of ``skippedLinks``, naming the setting that follows them; `nil` when there are none.
         public func skippedLinksNote(_ names: SettingNames) -> String? {
@@ -122,6 +131,28 @@ public struct PlaylistDiscovery: Sendable {
             let count = skippedLinks.count
             return "skipped \(count) symbolic link\(count == 1 ? "" : "s") (\(first)\(count > 1 ? ", …" : "")): "
                 + "not followed without \(names[.followSymlinks])"
+        }
+
+        /// What to say of ``excluded`` and ``unusedExclusions``: one line each, `nil`s dropped.
+        public func exclusionNotes(_ names: SettingNames) -> [String] {
+            var notes: [String] = []
+            if let first = excluded.first {
+                let count = excluded.count
+                notes.append(
+                    "left out \(count) file\(count == 1 ? "" : "s") or folder\(count == 1 ? "" : "s") by \(names[.exclude]) "
+                        + "(\(first)\(count > 1 ? ", …" : ""))")
+            }
+            if let first = readWithTitle.first {
+                notes.append(
+                    "warning: \(first)\(readWithTitle.count > 1 ? " and \(readWithTitle.count - 1) more" : "") left out by "
+                        + "\(names[.exclude]) \(readWithTitle.count > 1 ? "are" : "is") read all the same: a master of the run lists "
+                        + "\(readWithTitle.count > 1 ? "them" : "it"), and a title is read whole; leave out the master (or its folder) to leave out the title"
+                )
+            }
+            for pattern in unusedExclusions {
+                notes.append("warning: \(names[.exclude]) \(pattern) left out nothing: no file or folder walked matches it")
+            }
+            return notes
         }
     }
 
@@ -155,6 +186,7 @@ public struct PlaylistDiscovery: Sendable {
         var problems: [IOError] = []
         var leftovers: [String] = []
         var skippedLinks: [String] = []
+        var excluded: [(path: String, patterns: [Int])] = []
         var givenFiles: [String] = []
         // A folder reached twice (overlapping inputs, links) is walked once, across all inputs.
         var visited: Set<[UInt64]> = []
@@ -181,7 +213,7 @@ public struct PlaylistDiscovery: Sendable {
             if isDirectory(info) {
                 walk(
                     input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
-                    visited: &visited)
+                    excluded: &excluded, visited: &visited)
             } else {
                 files.append(
                     PlaylistFile(
@@ -190,11 +222,20 @@ public struct PlaylistDiscovery: Sendable {
             }
         }
         if findsLeftoversBesideFiles { leftovers += TemporaryLeftovers.find(besides: givenFiles) }
+        // One input walked without following links reaches each file once: no stat of each to check it.
+        let packages = group((inputs.count > 1 || followSymlinks ? Self.readOnce(files) : files).sorted())
+        // A playlist left out that a master of the run lists is read with its title all the same.
+        var readWithTitle: [String] = []
+        if !excluded.isEmpty {
+            let listed = Set(packages.flatMap { $0.media.map(\.path) })
+            readWithTitle = excluded.map(\.path).filter(listed.contains)
+        }
         return Result(
-            // One input walked without following links reaches each file once: no stat of each to check it.
-            packages: group((inputs.count > 1 || followSymlinks ? Self.readOnce(files) : files).sorted()), problems: problems,
+            packages: packages, problems: problems,
             leftovers: leftovers.sorted(),
-            skippedLinks: skippedLinks.sorted())
+            skippedLinks: skippedLinks.sorted(), excluded: excluded.map(\.path), readWithTitle: readWithTitle,
+            unusedExclusions: exclusion.patterns.indices.filter { index in !excluded.contains { $0.patterns.contains(index) } }
+                .map { exclusion.patterns[$0] })
     }
 
     /// The files, each file once however often it was reached (by device and inode: `lib`, `./lib` and
@@ -210,7 +251,8 @@ public struct PlaylistDiscovery: Sendable {
 
     private func walk(
         _ directory: String, relative: String, into files: inout [PlaylistFile], problems: inout [IOError],
-        leftovers: inout [String], skippedLinks: inout [String], visited: inout Set<[UInt64]>
+        leftovers: inout [String], skippedLinks: inout [String], excluded: inout [(path: String, patterns: [Int])],
+        visited: inout Set<[UInt64]>
     ) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
@@ -238,6 +280,11 @@ public struct PlaylistDiscovery: Sendable {
         for (name, type) in entries.sorted(by: { $0.name < $1.name }) {
             let path = entryPath(name, in: directory)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
+            // Left out before anything is read of it: a folder is not walked.
+            if !exclusion.isEmpty, case let patterns = exclusion.patterns(excluding: name, at: relativePath), !patterns.isEmpty {
+                excluded.append((path, patterns))
+                continue
+            }
             // The directory entry's type spares an lstat per file; a file system that does not fill it in
             // (DT_UNKNOWN) gets one.
             var kind = type
@@ -271,7 +318,7 @@ public struct PlaylistDiscovery: Sendable {
             if kind == UInt8(DT_DIR) {
                 walk(
                     path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
-                    visited: &visited)
+                    excluded: &excluded, visited: &visited)
             } else if kind == UInt8(DT_REG), Self.hasPlaylistName(name), Self.isPlaylist(path, named: name) {
                 files.append(PlaylistFile(path: path, relativePath: relativePath, isLink: viaLink))
             }

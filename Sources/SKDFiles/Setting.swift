@@ -16,6 +16,8 @@ public enum Setting: String, Sendable, CaseIterable {
     case assumeEncrypted
     /// Following symbolic links.
     case followSymlinks
+    /// The patterns of files and folders a directory's walk leaves out.
+    case exclude
     /// The CPIX documents given.
     case cpix
     /// Taking `{kid}` from the init segments.
@@ -68,6 +70,7 @@ public enum Setting: String, Sendable, CaseIterable {
         case .pathPattern: "the path pattern"
         case .assumeEncrypted: "the setting that assumes clear media encrypted"
         case .followSymlinks: "the setting that follows symbolic links"
+        case .exclude: "an exclusion pattern"
         case .cpix: "a CPIX document given for the run"
         case .kidFromMedia: "the setting that takes the KID from the media"
         case .destinations: "in place, a directory, a check or a diff"

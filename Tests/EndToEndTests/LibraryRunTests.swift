@@ -291,3 +291,58 @@ struct LibraryRunTests {
         }
     }
 }
+
+/// `--exclude`, as a batch job over a library uses it: titles left out are neither read nor written, the
+/// fast path and ArgumentParser take it alike, and a pattern that leaves out nothing is said.
+@Suite("a library: --exclude")
+struct ExcludeTests {
+    /// Every file under `root` with its bytes.
+    static func snapshot(_ root: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)!
+        for case let url as URL in walker where url.pathExtension == "m3u8" {
+            files[String(url.path.dropFirst(root.path.count))] = try Data(contentsOf: url)
+        }
+        return files
+    }
+
+    @Test("apply --in-place --exclude changes every title but those left out, byte for byte; validate reads the others only")
+    func titlesLeftOut() throws {
+        let library = try LibraryFixture(titles: 6)
+        defer { library.remove() }
+        let before = try Self.snapshot(library.root)
+        let left = ["title-0001", "title-0004"]
+        // A name (a folder: 1 left out), and a path with a wildcard (the 7 playlists of another title).
+        let exclude = ["--exclude", "title-0001", "--exclude", "title-000[4]/*"]
+        let applied = try SKDPackRunner.run(LibraryRunTests.migrate + exclude + ["--in-place", library.path()])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(applied.stderr.contains("left out 8 files or folders by --exclude"), "\(applied.stderr)")
+        let after = try Self.snapshot(library.root)
+        #expect(before.keys.sorted() == after.keys.sorted())
+        for (path, bytes) in before {
+            let isLeftOut = left.contains { path.hasPrefix("/\($0)/") }
+            #expect((after[path] == bytes) == isLeftOut, "\(path): \(isLeftOut ? "changed though left out" : "not changed")")
+        }
+        let validated = try SKDPackRunner.run(["validate", "--format", "json"] + exclude + [library.path()])
+        let report = try #require(try JSONSerialization.jsonObject(with: validated.stdout) as? [String: Any])
+        let paths = try #require(report["playlists"] as? [[String: Any]]).compactMap { $0["path"] as? String }
+        #expect(paths.count == 4 * 7)
+        #expect(!paths.contains { path in left.contains { path.contains("/\($0)/") } })
+    }
+
+    @Test("a pattern that leaves out nothing is a warning; one that leaves out every playlist leaves nothing to read (exit 2)")
+    func patternsThatMiss() throws {
+        let library = try LibraryFixture(titles: 2)
+        defer { library.remove() }
+        let typo = try SKDPackRunner.run(["validate", "--exclude", "titel-0001", library.path()])
+        #expect(typo.status == 0)
+        #expect(typo.stderr.contains("warning: --exclude titel-0001 left out nothing"), "\(typo.stderr)")
+        #expect(typo.stdoutText.contains("14 playlists checked"))
+        let everything = try SKDPackRunner.run(["validate", "--exclude", "*", library.path()])
+        #expect(everything.status == 2)
+        #expect(everything.stderr.contains("no *.m3u8 file there but those --exclude left out"), "\(everything.stderr)")
+        // Not a plain command line (`--exclude=…`): ArgumentParser reads it, with the same result.
+        let spelled = try SKDPackRunner.run(["validate", "--exclude=titel-0001", library.path()])
+        #expect(spelled.stderr == typo.stderr && spelled.stdoutText == typo.stdoutText)
+    }
+}

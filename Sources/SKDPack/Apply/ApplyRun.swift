@@ -45,6 +45,7 @@ public struct ApplyRun: Sendable {
         let names = library.names
         var result = Result(run: RunResult(status: .succeeded, done: 0, total: job.total))
         for problem in job.discovery.problems { observer.note(problem.description) }
+        for note in job.discovery.exclusionNotes(names) { observer.note(note) }
         // A run whose inputs are not all there (a misspelt path) writes nothing: run again when they are.
         if !job.discovery.problems.isEmpty {
             let count = job.discovery.problems.count

@@ -24,9 +24,10 @@ public struct LibraryJob: Sendable {
         // A gate pointed at the wrong folder must not pass for one that found nothing wrong: an input with
         // no playlist is one that could not be read.
         if discovered.packages.isEmpty, discovered.problems.isEmpty {
-            discovered.problems = inputs.map {
-                IOError(path: $0, operation: "find a playlist in it", errno: ENOENT, reason: "no *.m3u8 file there")
-            }
+            let reason =
+                discovered.excluded.isEmpty
+                ? "no *.m3u8 file there" : "no *.m3u8 file there but those \(discovery.names[.exclude]) left out"
+            discovered.problems = inputs.map { IOError(path: $0, operation: "find a playlist in it", errno: ENOENT, reason: reason) }
         }
         self.discovery = discovered
         self.spooled = spooled
@@ -56,6 +57,8 @@ public struct LibraryInput: Sendable {
     /// The playlists and directories to read (a spooled standard input among them, named by `spooled`).
     public var paths: [String]
     public var followSymlinks = false
+    /// What the walk of a directory given leaves out.
+    public var exclusion = Exclusion()
     /// The web server's document root on this disk: where a master's root-relative references (`/vod/…`)
     /// are read.
     public var root: String?
@@ -73,6 +76,7 @@ public struct LibraryInput: Sendable {
     func job(_ discovery: PlaylistDiscovery = PlaylistDiscovery()) -> LibraryJob {
         var discovery = discovery
         discovery.followSymlinks = followSymlinks
+        discovery.exclusion = exclusion
         discovery.root = root
         discovery.names = names
         return LibraryJob(inputs: paths, discovery: discovery, shard: shard, spooled: spooled)

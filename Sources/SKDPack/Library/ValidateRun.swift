@@ -24,6 +24,7 @@ public struct ValidateRun: Sendable {
     ) -> RunResult {
         let job = library.job()
         var result = RunResult(status: .succeeded, done: 0, total: job.total)
+        for note in job.discovery.exclusionNotes(library.names) { observer.note(note) }
         var unreadable = job.discovery.problems.count
         var errors = false
         var options = options

@@ -17,6 +17,12 @@ struct LibraryOptions: ParsableArguments {
     @Flag(help: "No progress bar (it is shown only when standard error is a terminal).")
     var noProgress = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Leave out of a directory's walk the files and folders matching PATTERN (repeatable): a name at any depth (trailers, '*.bak.m3u8') or, with a /, a path from the directory given ('show-a/extras', '*/trailers/*').",
+            valueName: "PATTERN"))
+    var exclude: [String] = []
+
     /// `--jobs`, checked; the number of cores when not given.
     static func jobCount(_ jobs: Int?) throws -> Int {
         guard let jobs else { return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }

@@ -11,6 +11,7 @@ extension SettingNames {
         case .pathPattern: "--path-pattern"
         case .assumeEncrypted: "--assume-encrypted"
         case .followSymlinks: "--follow-symlinks"
+        case .exclude: "--exclude"
         case .cpix: "--cpix"
         case .kidFromMedia: "--kid-from media"
         case .destinations: "--in-place, --output DIR, --check or --diff"
