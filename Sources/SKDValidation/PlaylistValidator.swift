@@ -48,7 +48,7 @@ public enum PlaylistValidator {
         let oldSecrets = OldURISecrets(current: options.templateMatcher?.definition)
         func judge(_ tag: Tag, at line: PlaylistLine) {
             // A key tag read into its typed view once, for every rule.
-            context.key = KeyTag(tag)
+            context.key = KeyTag(tag).map(KeyOnLine.init)
             // A key URI of a form with a secret (an ExpressPlay token) has it hidden in every message.
             if let uri = context.key?.uri {
                 context.secretValues.formUnion(oldSecrets.secrets(in: uri))
@@ -65,7 +65,7 @@ public enum PlaylistValidator {
             }
             for index in dispatch.rules(for: tag.name) { rules[index].tag(tag, at: line, in: context) }
             for index in periodDispatch.rules(for: tag.name) { periodRules[index].tag(tag, at: line, in: context) }
-            keys.note(context.key, line: line.raw.number)
+            keys.note(context.key?.tag, line: line.raw.number)
             presentation.note(tag, line: line)
             variants.note(tag, line: line.raw.number)
             keyPeriods.note(tag)

@@ -99,7 +99,7 @@ final class RuleContext {
     let titleWithoutRow: String?
     /// The typed view of the tag the rules are given, when it is a key tag (`EXT-X-KEY`, `EXT-X-SESSION-KEY`):
     /// read once for every rule that looks at keys.
-    var key: KeyTag?
+    var key: KeyOnLine?
     /// Values of the template's secret variables found in the playlist's keys, to hide in what is shown.
     var secretValues: Set<Secret> = []
     /// Hosts license URLs may point at; empty when not checked.
@@ -187,4 +187,27 @@ struct RulePlace {
     var line: Int
     var column: Int
     var offset: Int
+}
+
+/// The key tag of the line the rules are given, read once (``RuleContext/key``). A class: each of the dozen
+/// rules that look at a key reads it by reference, where a copy of a ``KeyTag`` retained and released each of
+/// its strings (a sixth of validate's instructions on a key-rotated playlist).
+final class KeyOnLine {
+    let tag: KeyTag
+    /// Whether it is a FairPlay key (``FairPlay/isFairPlayKey(_:)``), told once.
+    let isFairPlay: Bool
+
+    init(_ tag: KeyTag) {
+        self.tag = tag
+        isFairPlay = FairPlay.isFairPlayKey(tag)
+    }
+
+    var method: String { tag.method }
+    var uri: String? { tag.uri }
+    var iv: String? { tag.iv }
+    var keyFormat: String { tag.keyFormat }
+    var keyFormatVersions: String? { tag.keyFormatVersions }
+    var hasExplicitKeyFormat: Bool { tag.hasExplicitKeyFormat }
+    var isSessionKey: Bool { tag.isSessionKey }
+    var isClear: Bool { tag.isClear }
 }

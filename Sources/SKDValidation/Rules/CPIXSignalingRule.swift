@@ -37,13 +37,13 @@ struct CPIXSignalingRule: ValidationRule {
     }
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let truth = context.keyTruth, truth.checksCPIX, tag.name == .sessionKey, let key = context.key, FairPlay.isFairPlayKey(key),
+        guard let truth = context.keyTruth, truth.checksCPIX, tag.name == .sessionKey, let key = context.key, key.isFairPlay,
             let attributes = context.reader.currentAttributes,
             let kid = KeyIDInURI.named(by: attributes, variables: context.reader.variables),
             case .success(let document)? = truth.cpixDocument(naming: kid),
             let session = truth.signaling(of: kid)?.session
         else { return }
-        let differences = Self.differences(key, in: context, from: session, uri: session.uri)
+        let differences = Self.differences(key.tag, in: context, from: session, uri: session.uri)
         guard !differences.isEmpty else { return }
         context.report(
             Self.kind,

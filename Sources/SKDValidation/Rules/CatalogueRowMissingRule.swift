@@ -17,7 +17,7 @@ struct CatalogueRowMissingRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard !said, let title = context.titleWithoutRow, context.templateMatcher != nil, let key = context.key,
-            FairPlay.isFairPlayKey(key)
+            key.isFairPlay
         else { return }
         said = true
         context.report(

@@ -13,7 +13,7 @@ struct FairPlayIVRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, FairPlay.isFairPlayKey(key), let attribute = tag.attributes?["IV"] else { return }
+        guard let key = context.key, key.isFairPlay, let attribute = tag.attributes?["IV"] else { return }
         context.report(
             Self.kind,
             "this FairPlay key carries an IV; check it is the IV the packager encrypted with, or remove it",

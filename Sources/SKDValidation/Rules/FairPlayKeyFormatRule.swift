@@ -13,7 +13,7 @@ struct FairPlayKeyFormatRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, let uri = key.uri, URIHead(uri).startsInAnyCase(with: "skd:"), !FairPlay.isFairPlayKey(key) else {
+        guard let key = context.key, let uri = key.uri, URIHead(uri).startsInAnyCase(with: "skd:"), !key.isFairPlay else {
             return
         }
         let attribute = tag.attributes?["KEYFORMAT"]

@@ -14,7 +14,7 @@ struct FairPlayKeyFormatVersionsRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, FairPlay.isFairPlayKey(key), let versions = key.keyFormatVersions,
+        guard let key = context.key, key.isFairPlay, let versions = key.keyFormatVersions,
             !versions.split(separator: "/").contains(where: { $0 == Substring(FairPlay.keyFormatVersions) }),
             let attribute = tag.attributes?["KEYFORMATVERSIONS"]
         else { return }

@@ -32,7 +32,7 @@ struct FairPlayKeyNotRotatedRule: ValidationRule {
         if key.isClear {
             (fairPlay, others) = (nil, [])
             periodKeyIDs = []
-        } else if FairPlay.isFairPlayKey(key) {
+        } else if key.isFairPlay {
             periodHasFairPlay = true
             fairPlay = (line.raw.number, [])
         } else if let value = tag.attributes?["KEYID"]?.textBytes,

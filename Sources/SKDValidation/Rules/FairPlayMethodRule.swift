@@ -12,7 +12,7 @@ struct FairPlayMethodRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, FairPlay.isFairPlayKey(key), !key.method.isEmpty, key.method != FairPlay.method else {
+        guard let key = context.key, key.isFairPlay, !key.method.isEmpty, key.method != FairPlay.method else {
             return
         }
         let column = tag.attributes?["METHOD"]?.valueColumn ?? 1

@@ -23,7 +23,7 @@ struct FairPlaySchemeRule: ValidationRule {
             context.report(
                 Self.kind, "the URI \(uri.prefix(40)) misspells the FairPlay scheme; write skd://", line: line,
                 column: attribute.valueColumn + 1)
-        } else if FairPlay.isFairPlayKey(key), !head.startsInAnyCase(with: "skd:") {
+        } else if key.isFairPlay, !head.startsInAnyCase(with: "skd:") {
             context.report(
                 Self.kind,
                 "this FairPlay key's URI is not skd: (\(uri.prefix(40))); the app's resource loader is asked only for skd: URIs",

@@ -17,7 +17,7 @@ package struct FairPlayURIEmptyRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, FairPlay.isFairPlayKey(key), let uri = key.uri, let attribute = tag.attributes?["URI"],
+        guard let key = context.key, key.isFairPlay, let uri = key.uri, let attribute = tag.attributes?["URI"],
             let problem = LicenseURL.emptiness(of: uri)
         else { return }
         context.report(Self.kind, problem, line: line, column: attribute.valueColumn + 1)

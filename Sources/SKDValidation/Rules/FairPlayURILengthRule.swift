@@ -13,7 +13,7 @@ struct FairPlayURILengthRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard let key = context.key, FairPlay.isFairPlayKey(key), let uri = key.uri,
+        guard let key = context.key, key.isFairPlay, let uri = key.uri,
             uri.utf8.count > context.maximumURILength, let attribute = tag.attributes?["URI"]
         else { return }
         context.report(

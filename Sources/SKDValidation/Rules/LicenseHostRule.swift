@@ -16,7 +16,7 @@ package struct LicenseHostRule: ValidationRule {
     static let watchesSegments = false
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
-        guard !context.allowHosts.isEmpty, let key = context.key, FairPlay.isFairPlayKey(key), let uri = key.uri,
+        guard !context.allowHosts.isEmpty, let key = context.key, key.isFairPlay, let uri = key.uri,
             case .url(_, let host) = LicenseURL.derive(fromKeyURI: uri), !LicenseURL.isAllowed(host: host, by: context.allowHosts),
             let attribute = tag.attributes?["URI"]
         else { return }

@@ -15,7 +15,7 @@ struct SessionKeyDuplicateRule: ValidationRule {
 
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard tag.name == .sessionKey, let key = context.key else { return }
-        var identity = key
+        var identity = key.tag
         identity.hasExplicitKeyFormat = false
         if identity.keyFormatVersions == nil { identity.keyFormatVersions = "1" }
         identity.iv = identity.iv?.lowercased()

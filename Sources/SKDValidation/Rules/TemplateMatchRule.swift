@@ -27,7 +27,7 @@ package struct TemplateMatchRule: ValidationRule {
     mutating func tag(_ tag: Tag, at line: PlaylistLine, in context: RuleContext) {
         guard context.templateMatcher != nil, let key = context.key else { return }
         if key.isSessionKey {
-            if FairPlay.isFairPlayKey(key), let uri = key.uri, let attribute = tag.attributes?["URI"] {
+            if key.isFairPlay, let uri = key.uri, let attribute = tag.attributes?["URI"] {
                 check(uri, at: line.location(in: context.path, column: attribute.valueColumn + 1), period: [:], in: context)
             }
             return
@@ -35,7 +35,7 @@ package struct TemplateMatchRule: ValidationRule {
         if !inPeriod { (inPeriod, encrypts, periodKeyID, tags) = (true, false, nil, nil) }
         if !key.isClear { encrypts = true }
         if periodKeyID == nil, let value = tag.attributes?["KEYID"]?.textBytes { periodKeyID = KeyLine.normalizedKeyID(value) }
-        if FairPlay.isFairPlayKey(key) {
+        if key.isFairPlay {
             guard let uri = key.uri, let attribute = tag.attributes?["URI"] else { return }
             fairPlayKeys.append((uri, line.location(in: context.path, column: attribute.valueColumn + 1)))
         } else if let uri = key.uri {
