@@ -22,17 +22,42 @@ public struct KeyTag: Hashable, Sendable, Codable {
         self.init(attributes: list, isSessionKey: tag.name == .sessionKey)
     }
 
-    /// The key view of a key tag's attribute list.
+    /// The key view of a key tag's attribute list: the first attribute of each name, found in one walk
+    /// over the spans, told apart by their lengths first (validate reads one at every key tag: a lookup by
+    /// name per field made an ``Attribute`` of each).
     public init(attributes list: AttributeList, isSessionKey: Bool) {
-        func quoted(_ name: String) -> String? { list[name].flatMap { $0.isQuoted ? $0.text : nil } }
         self.isSessionKey = isSessionKey
-        method = list["METHOD"]?.text ?? ""
-        uri = quoted("URI")
-        iv = list["IV"].flatMap { NumberParsing.hexadecimalDigits($0.text) }
-        let format = quoted("KEYFORMAT")
+        var (method, uri, iv, format, versions): (String?, String?, String?, String?, String?) = (nil, nil, nil, nil, nil)
+        var (sawURI, sawFormat, sawVersions) = (false, false, false)
+        list.line.withUnsafeBytes { line in
+            for span in list.spans {
+                let attribute = AttributeView(line: line, span: span)
+                switch span.nameRange.count {
+                case 6 where method == nil && attribute.isNamed("METHOD"): method = attribute.text
+                case 3 where !sawURI && attribute.isNamed("URI"):
+                    sawURI = true
+                    if span.isQuoted { uri = attribute.text }
+                case 2 where iv == nil && attribute.isNamed("IV"):
+                    // The hex digits after `0x`, where the value is a hexadecimal-sequence (else none).
+                    let text = attribute.text
+                    iv = NumberParsing.hexadecimalDigits(text) ?? ""
+                case 9 where !sawFormat && attribute.isNamed("KEYFORMAT"):
+                    sawFormat = true
+                    if span.isQuoted { format = attribute.text }
+                case 17 where !sawVersions && attribute.isNamed("KEYFORMATVERSIONS"):
+                    sawVersions = true
+                    if span.isQuoted { versions = attribute.text }
+                default:
+                    continue
+                }
+            }
+        }
+        self.method = method ?? ""
+        self.uri = uri
+        self.iv = iv.flatMap { $0.isEmpty ? nil : $0 }
         keyFormat = format ?? Self.defaultKeyFormat
         hasExplicitKeyFormat = format != nil
-        keyFormatVersions = quoted("KEYFORMATVERSIONS")
+        keyFormatVersions = versions
     }
 
     /// `METHOD=NONE`: the segments that follow are not encrypted.
