@@ -73,12 +73,13 @@ struct KeyPeriodLog {
             if keyTagSeen, let line = run.firstURILine { segment(at: line, reader: reader) }
             return
         }
-        for event in run.events {
+        run.forEachEvent { event in
             switch event {
             case .extInf(_, let seconds?): duration = seconds.isFinite ? max(0, seconds) : 0
             case .extInf: break
             case .uri(let line, _): segment(at: line.number, reader: reader)
             }
+            return true
         }
     }
 

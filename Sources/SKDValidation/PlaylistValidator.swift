@@ -78,7 +78,7 @@ public enum PlaylistValidator {
             run.read(lines, segmentCount: reader.segmentCount)
             keyPeriods.segments(run, reader: reader)
             // What reading an EXTINF as a tag does to the context: no key tag read, no line substituted.
-            if run.events.contains(where: { if case .extInf = $0 { true } else { false } }) {
+            if run.extInfCount > 0 {
                 (context.key, context.substitutedLine) = (nil, nil)
             }
             for index in dispatch.runRules { rules[index].segments(run, in: context) }

@@ -59,16 +59,17 @@ extension ValidationRule {
     mutating func replay(_ run: SegmentRun, segments: Int = .max, in context: RuleContext) {
         let takesDurations = Self.tags?.contains(.extInf) ?? true
         var replayed = 0
-        for event in run.events {
+        run.forEachEvent { event in
             switch event {
             case .extInf(let raw, _):
-                guard takesDurations else { continue }
+                guard takesDurations else { return true }
                 tag(TagParser.tag(ofChecked: raw.content, spans: nil), at: event.line, in: context)
             case .uri:
                 if Self.watchesSegments { segment(at: event.line, in: context) }
                 replayed += 1
-                if replayed == segments { return }
+                if replayed == segments { return false }
             }
+            return true
         }
     }
 }

@@ -34,10 +34,12 @@ struct ExtInfOverTargetRule: ValidationRule {
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
         // (Rounded durations are in the order of the durations: none is over where the longest is not.)
         if let target, run.longest.rounded() <= Double(target.seconds) { return }
-        for case .extInf(let line, let duration?) in run.events {
-            if let target, duration.rounded() <= Double(target.seconds) { continue }
+        run.forEachEvent { event in
+            guard case .extInf(let line, let duration?) = event else { return true }
+            if let target, duration.rounded() <= Double(target.seconds) { return true }
             let location = SourceLocation(path: context.path, line: line.number, column: 9, offset: line.offset + 8)
             if target == nil { early.append((duration, location)) } else { check(duration, at: location, in: context) }
+            return true
         }
     }
 

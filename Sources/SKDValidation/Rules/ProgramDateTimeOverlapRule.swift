@@ -43,7 +43,7 @@ struct ProgramDateTimeOverlapRule: ValidationRule {
     /// none of them gets one: only an EXTINF after the run's last URI is kept, for the segment it starts.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
         if previous == nil, date == nil {
-            switch run.events.last {
+            switch run.last {
             case .uri?: duration = nil
             case .extInf(_, let seconds?)?: duration = seconds
             case .extInf?: if run.firstURILine != nil { duration = nil }
@@ -51,12 +51,13 @@ struct ProgramDateTimeOverlapRule: ValidationRule {
             }
             return
         }
-        for event in run.events {
+        run.forEachEvent { event in
             switch event {
             case .extInf(_, let seconds?): duration = seconds
             case .extInf: break
             case .uri: segment(at: event.line, in: context)
             }
+            return true
         }
     }
 

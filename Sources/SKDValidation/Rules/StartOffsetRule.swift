@@ -15,7 +15,7 @@ struct StartOffsetRule: ValidationRule {
     static let watchesSegments = false
 
     private var start: (offset: Double, place: RulePlace)?
-    private var duration = 0.0
+    private var duration = DurationSum()
     private var targetDuration: Double?
     private var ended = false
     private var isMedia = false
@@ -28,7 +28,7 @@ struct StartOffsetRule: ValidationRule {
             if let offset = tag.decimalFloat("TIME-OFFSET") { start = (offset, context.place(line)) }
         case .extInf:
             isMedia = true
-            if case .segmentDuration(let seconds, _) = tag.value { duration += seconds }
+            if case .segmentDuration(let seconds, _) = tag.value { duration.add(seconds) }
         case .targetDuration:
             if case .decimalInteger(let value) = tag.value { targetDuration = Double(value) }
         case .endList:
@@ -41,17 +41,16 @@ struct StartOffsetRule: ValidationRule {
     }
 
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
-        for case .extInf(_, let seconds) in run.events {
-            isMedia = true
-            if let seconds { duration += seconds }
-        }
+        if run.extInfCount > 0 { isMedia = true }
+        duration.add(run.totalDuration)
     }
 
     mutating func finish(in context: RuleContext) {
         guard let start, isMedia, !skipped else { return }
         let distance = abs(start.offset)
+        let duration = self.duration.seconds
         if distance > duration {
-            context.report(Self.kind, "TIME-OFFSET=\(start.offset) is beyond the playlist's \(duration) s", at: start.place)
+            context.report(Self.kind, "TIME-OFFSET=\(start.offset) is beyond the playlist's \(self.duration.text) s", at: start.place)
         } else if !ended, let targetDuration, start.offset >= 0 ? duration - distance < 3 * targetDuration : distance < 3 * targetDuration {
             context.report(
                 Self.kind,

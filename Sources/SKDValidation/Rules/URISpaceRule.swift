@@ -38,9 +38,9 @@ struct URISpaceRule: ValidationRule {
     /// Each URI of a run, searched for a space (a run holds none around its URIs), where the run holds one.
     mutating func segments(_ run: SegmentRun, in context: RuleContext) {
         guard run.holdsSpace else { return }
-        for event in run.events {
-            guard case .uri(let raw, _) = event, Self.spaceColumn(raw.content) != nil else { continue }
-            segment(at: event.line, in: context)
+        run.forEachEvent { event in
+            if case .uri(let raw, _) = event, Self.spaceColumn(raw.content) != nil { segment(at: event.line, in: context) }
+            return true
         }
     }
 

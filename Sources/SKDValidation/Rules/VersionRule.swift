@@ -187,12 +187,13 @@ struct VersionFeatures {
     /// The `EXTINF`s of a run of segments, as ``note(_:at:in:)`` notes each.
     mutating func note(_ run: SegmentRun, in context: RuleContext) {
         guard !sawFractionalDuration else { return }
-        for event in run.events {
-            guard case .extInf(let raw, _) = event, Self.hasFractionalDuration(raw.content) else { continue }
+        guard run.extInfCount > 0 else { return }
+        run.forEachEvent { event in
+            guard case .extInf(let raw, _) = event, Self.hasFractionalDuration(raw.content) else { return true }
             sawFractionalDuration = true
             let line = event.line
             note(.fractionalDuration, line, context.fileColumn(9, on: line))
-            return
+            return false
         }
     }
 
