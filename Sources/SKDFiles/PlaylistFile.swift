@@ -120,8 +120,8 @@ public struct PlaylistDiscovery: Sendable {
         /// The files and folders the walk left out by ``PlaylistDiscovery/exclusion`` (a folder once, not
         /// what is in it), and the patterns that left out nothing (a typo, most often).
         public var excluded: [String] = []
-        /// Those of ``excluded`` that a master of the run lists: read with their title all the same (a title is
-        /// read and changed whole).
+        /// The playlists left out (themselves or their folder) that a master of the run lists: read with their
+        /// title all the same (a title is read and changed whole).
         public var readWithTitle: [String] = []
         public var unusedExclusions: [String] = []
 
@@ -133,7 +133,7 @@ public struct PlaylistDiscovery: Sendable {
                 + "not followed without \(names[.followSymlinks])"
         }
 
-        /// What to say of ``excluded`` and ``unusedExclusions``: one line each, `nil`s dropped.
+        /// What to say of ``excluded``, ``readWithTitle`` and ``unusedExclusions``: a line for each that has any.
         public func exclusionNotes(_ names: SettingNames) -> [String] {
             var notes: [String] = []
             if let first = excluded.first {
@@ -224,11 +224,12 @@ public struct PlaylistDiscovery: Sendable {
         if findsLeftoversBesideFiles { leftovers += TemporaryLeftovers.find(besides: givenFiles) }
         // One input walked without following links reaches each file once: no stat of each to check it.
         let packages = group((inputs.count > 1 || followSymlinks ? Self.readOnce(files) : files).sorted())
-        // A playlist left out that a master of the run lists is read with its title all the same.
+        // A playlist left out (or in a folder left out) that a master of the run lists is read with its title
+        // all the same.
         var readWithTitle: [String] = []
         if !excluded.isEmpty {
-            let listed = Set(packages.flatMap { $0.media.map(\.path) })
-            readWithTitle = excluded.map(\.path).filter(listed.contains)
+            let listed = packages.flatMap { $0.media.map(\.path) }
+            readWithTitle = listed.filter { path in excluded.contains { path == $0.path || path.hasPrefix($0.path + "/") } }
         }
         return Result(
             packages: packages, problems: problems,

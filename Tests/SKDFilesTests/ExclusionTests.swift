@@ -122,6 +122,13 @@ struct ExclusionTests {
         #expect(result.readWithTitle == [root.appendingPathComponent("t/audio.m3u8").path])
         #expect(result.exclusionNotes(SettingNames()).contains { $0.contains("read all the same") })
 
+        // A rendition in a folder of its own, the folder left out: the same.
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("t/hd"), withIntermediateDirectories: true)
+        try Data("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nhd/video.m3u8\n".utf8).write(to: root.appendingPathComponent("t/master.m3u8"))
+        try Data("#EXTM3U\n#EXTINF:6,\ns.ts\n".utf8).write(to: root.appendingPathComponent("t/hd/video.m3u8"))
+        discovery.exclusion = Exclusion(["hd"])
+        #expect(discovery.discover([root.path]).readWithTitle == [root.appendingPathComponent("t/hd/video.m3u8").path])
+
         discovery.exclusion = Exclusion(["./t/"])
         #expect(discovery.discover([root.path]).packages.isEmpty, "a pattern written ./t/ is the folder t")
     }
