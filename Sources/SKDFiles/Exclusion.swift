@@ -34,4 +34,32 @@ public struct Exclusion: Sendable, Equatable {
             return fnmatch(pattern, byPath ? relativePath : name, 0) == 0
         }
     }
+
+    /// What a pattern that left out nothing was most likely meant to be: without the path of the input it
+    /// starts with (patterns are matched from the directory given), else the name walked one or two edits
+    /// from it (a typo); `nil` when nothing is near.
+    static func hint(for pattern: String, inputs: [String], names: Set<String>) -> String? {
+        for input in inputs {
+            let prefix = input.hasSuffix("/") ? input : input + "/"
+            if pattern.hasPrefix(prefix), pattern.count > prefix.count { return String(pattern.dropFirst(prefix.count)) }
+        }
+        let wanted = Array(pattern.utf8)
+        let near = names.map { (name: $0, distance: editDistance(wanted, Array($0.utf8))) }
+            .filter { $0.distance > 0 && $0.distance <= min(2, wanted.count / 3) }
+            .min { ($0.distance, $0.name) < ($1.distance, $1.name) }
+        return near?.name
+    }
+
+    /// The number of one-byte insertions, deletions and replacements that make `a` into `b`.
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }

@@ -124,6 +124,9 @@ public struct PlaylistDiscovery: Sendable {
         /// title all the same (a title is read and changed whole).
         public var readWithTitle: [String] = []
         public var unusedExclusions: [String] = []
+        /// For a pattern that left out nothing, what it was most likely meant to be: the name walked one or two
+        /// edits away, or the pattern without the input's own path (patterns are matched from the directory given).
+        public var exclusionHints: [String: String] = [:]
 
         /// What to say of ``skippedLinks``, naming the setting that follows them; `nil` when there are none.
         public func skippedLinksNote(_ names: SettingNames) -> String? {
@@ -133,8 +136,9 @@ public struct PlaylistDiscovery: Sendable {
                 + "not followed without \(names[.followSymlinks])"
         }
 
-        /// What to say of ``excluded``, ``readWithTitle`` and ``unusedExclusions``: a line for each that has any.
-        public func exclusionNotes(_ names: SettingNames) -> [String] {
+        /// What to say of ``excluded``, ``readWithTitle`` and ``unusedExclusions``: a line for each that has any;
+        /// a pattern that left out nothing is an error where `unusedIsError` (a run that writes).
+        public func exclusionNotes(_ names: SettingNames, unusedIsError: Bool = false) -> [String] {
             var notes: [String] = []
             if let first = excluded.first {
                 let count = excluded.count
@@ -150,7 +154,10 @@ public struct PlaylistDiscovery: Sendable {
                 )
             }
             for pattern in unusedExclusions {
-                notes.append("warning: \(names[.exclude]) \(pattern) left out nothing: no file or folder walked matches it")
+                let hint = exclusionHints[pattern].map { " (did you mean \($0)?)" } ?? ""
+                notes.append(
+                    "\(unusedIsError ? "error" : "warning"): \(names[.exclude]) \(pattern) left out nothing: no file or folder walked "
+                        + "matches it\(hint)")
             }
             return notes
         }
@@ -187,6 +194,7 @@ public struct PlaylistDiscovery: Sendable {
         var leftovers: [String] = []
         var skippedLinks: [String] = []
         var excluded: [(path: String, patterns: [Int])] = []
+        var walkedNames: Set<String> = []
         var givenFiles: [String] = []
         // A folder reached twice (overlapping inputs, links) is walked once, across all inputs.
         var visited: Set<[UInt64]> = []
@@ -213,7 +221,7 @@ public struct PlaylistDiscovery: Sendable {
             if isDirectory(info) {
                 walk(
                     input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
-                    excluded: &excluded, visited: &visited)
+                    excluded: &excluded, walkedNames: &walkedNames, visited: &visited)
             } else {
                 files.append(
                     PlaylistFile(
@@ -231,12 +239,16 @@ public struct PlaylistDiscovery: Sendable {
             let listed = packages.flatMap { $0.media.map(\.path) }
             readWithTitle = listed.filter { path in excluded.contains { path == $0.path || path.hasPrefix($0.path + "/") } }
         }
+        let unused = exclusion.patterns.indices.filter { index in !excluded.contains { $0.patterns.contains(index) } }
+            .map { exclusion.patterns[$0] }
         return Result(
             packages: packages, problems: problems,
             leftovers: leftovers.sorted(),
             skippedLinks: skippedLinks.sorted(), excluded: excluded.map(\.path), readWithTitle: readWithTitle,
-            unusedExclusions: exclusion.patterns.indices.filter { index in !excluded.contains { $0.patterns.contains(index) } }
-                .map { exclusion.patterns[$0] })
+            unusedExclusions: unused,
+            exclusionHints: Dictionary(
+                unused.compactMap { pattern in Exclusion.hint(for: pattern, inputs: inputs, names: walkedNames).map { (pattern, $0) } },
+                uniquingKeysWith: { first, _ in first }))
     }
 
     /// The files, each file once however often it was reached (by device and inode: `lib`, `./lib` and
@@ -253,7 +265,7 @@ public struct PlaylistDiscovery: Sendable {
     private func walk(
         _ directory: String, relative: String, into files: inout [PlaylistFile], problems: inout [IOError],
         leftovers: inout [String], skippedLinks: inout [String], excluded: inout [(path: String, patterns: [Int])],
-        visited: inout Set<[UInt64]>
+        walkedNames: inout Set<String>, visited: inout Set<[UInt64]>
     ) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
@@ -281,6 +293,7 @@ public struct PlaylistDiscovery: Sendable {
         for (name, type) in entries.sorted(by: { $0.name < $1.name }) {
             let path = entryPath(name, in: directory)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
+            if !exclusion.isEmpty { walkedNames.insert(name) }
             // Left out before anything is read of it: a folder is not walked.
             if !exclusion.isEmpty, case let patterns = exclusion.patterns(excluding: name, at: relativePath), !patterns.isEmpty {
                 excluded.append((path, patterns))
@@ -319,7 +332,7 @@ public struct PlaylistDiscovery: Sendable {
             if kind == UInt8(DT_DIR) {
                 walk(
                     path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
-                    excluded: &excluded, visited: &visited)
+                    excluded: &excluded, walkedNames: &walkedNames, visited: &visited)
             } else if kind == UInt8(DT_REG), Self.hasPlaylistName(name), Self.isPlaylist(path, named: name) {
                 files.append(PlaylistFile(path: path, relativePath: relativePath, isLink: viaLink))
             }

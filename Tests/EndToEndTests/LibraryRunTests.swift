@@ -341,6 +341,21 @@ struct ExcludeTests {
         let everything = try SKDPackRunner.run(["validate", "--exclude", "*", library.path()])
         #expect(everything.status == 2)
         #expect(everything.stderr.contains("no *.m3u8 file there but those --exclude left out"), "\(everything.stderr)")
+        // apply, which writes, takes a pattern that leaves out nothing for a mistake: nothing written, exit 2,
+        // the name it most likely meant, and a path written from the working folder shown from the directory.
+        let before = try ExcludeTests.snapshot(library.root)
+        let migrate = try SKDPackRunner.run(LibraryRunTests.migrate + ["--exclude", "titel-0001", "--in-place", library.path()])
+        #expect(migrate.status == 2)
+        #expect(
+            migrate.stderr.contains(
+                "error: --exclude titel-0001 left out nothing: no file or folder walked matches it (did you mean title-0001?)"),
+            "\(migrate.stderr)")
+        #expect(migrate.stderr.contains("nothing written"))
+        #expect(try ExcludeTests.snapshot(library.root) == before)
+        let pathFromHere = try SKDPackRunner.run(
+            LibraryRunTests.migrate + ["--exclude", library.path("title-0001"), "--check", library.path()])
+        #expect(pathFromHere.status == 2)
+        #expect(pathFromHere.stderr.contains("(did you mean title-0001?)"), "\(pathFromHere.stderr)")
         // Not a plain command line (`--exclude=…`): ArgumentParser reads it, with the same result.
         let spelled = try SKDPackRunner.run(["validate", "--exclude=titel-0001", library.path()])
         #expect(spelled.stderr == typo.stderr && spelled.stdoutText == typo.stdoutText)

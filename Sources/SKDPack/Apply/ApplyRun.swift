@@ -45,7 +45,13 @@ public struct ApplyRun: Sendable {
         let names = library.names
         var result = Result(run: RunResult(status: .succeeded, done: 0, total: job.total))
         for problem in job.discovery.problems { observer.note(problem.description) }
-        for note in job.discovery.exclusionNotes(names) { observer.note(note) }
+        // A pattern that left out nothing most often meant to leave out a title that would now be written.
+        for note in job.discovery.exclusionNotes(names, unusedIsError: true) { observer.note(note) }
+        if !job.discovery.unusedExclusions.isEmpty {
+            observer.note("nothing written: every \(names[.exclude]) pattern must leave out something")
+            result.run.status = .failed
+            return result
+        }
         // A run whose inputs are not all there (a misspelt path) writes nothing: run again when they are.
         if !job.discovery.problems.isEmpty {
             let count = job.discovery.problems.count

@@ -41,14 +41,14 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Also read the init segments the playlist's EXT-X-MAP tags name (local files only).")
     var media = false
 
-    @Option(help: "The largest init segment read, in bytes.")
-    var maxInitSize = InitSegmentFile.defaultLimit
+    @Option(help: ArgumentHelp("The largest init segment read (K, M, G suffixes).", valueName: "SIZE"))
+    var maxInitSize = ByteCount(InitSegmentFile.defaultLimit)
 
     @OptionGroup(title: "Limits") var limits: ReaderLimitOptions
 
     func run() throws {
         var request = InspectRequest(path: path)
-        (request.initSegment, request.media, request.maximumInitSize) = (`init`, media, maxInitSize)
+        (request.initSegment, request.media, request.maximumInitSize) = (`init`, media, maxInitSize.bytes)
         try reportingUsage { request.reader = try limits.applied(to: request.reader) }
         let printer = DiagnosticPrinter()
         defer { printer.flush() }
