@@ -3,22 +3,28 @@ import Glibc
 /// What the walk of a directory leaves out: glob patterns (`*`, `?`, `[…]`, as the shell's) matched
 /// against the files and folders it meets. A pattern without `/` is matched against a name, at any depth
 /// (`trailers`, `*.bak.m3u8`); a pattern with `/` against the path from the directory given (`show-a/extras`,
-/// `*/trailers/*`, where `*` crosses `/`). A folder left out is not walked. Letter case counts, as it does on
-/// the disk. The files given by name, and the playlists a master of the run lists, are not left out: the
+/// `*/trailers/*`, where `*` crosses `/`; a leading `/` or `./` anchors it there too). A pattern that ends in
+/// `/` fits folders only (`extras/`). A folder left out is not walked. Letter case counts, as it does on the disk. The files given by name, and the playlists a master of the run lists, are not left out: the
 /// patterns say what a walk finds, and a title is changed whole.
 public struct Exclusion: Sendable, Equatable {
     /// The patterns as given (a leading `./` and a trailing `/` are dropped when matching).
     public let patterns: [String]
-    /// Each pattern as matched, and whether it has a `/` (else it is matched against a name).
-    private let matched: [(text: [CChar], byPath: Bool)]
+    /// Each pattern as matched, whether it is matched against the path (else against a name), and whether it
+    /// fits folders only.
+    private let matched: [(text: [CChar], byPath: Bool, foldersOnly: Bool)]
 
     public init(_ patterns: [String] = []) {
         self.patterns = patterns
         matched = patterns.map { pattern in
             var text = Substring(pattern)
-            while text.hasPrefix("./") { text = text.dropFirst(2) }
-            while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
-            return (Array(String(text).utf8CString), text.utf8.contains(UInt8(ascii: "/")))
+            var anchored = false
+            while text.hasPrefix("./") || text.hasPrefix("/") {
+                text = text.dropFirst(text.hasPrefix("/") ? 1 : 2)
+                anchored = true
+            }
+            let foldersOnly = text.hasSuffix("/")
+            while text.hasSuffix("/") { text = text.dropLast() }
+            return (Array(String(text).utf8CString), anchored || text.utf8.contains(UInt8(ascii: "/")), foldersOnly)
         }
     }
 
@@ -28,10 +34,10 @@ public struct Exclusion: Sendable, Equatable {
 
     /// The indices of the patterns that leave out the entry `name`, at `relativePath` from the directory
     /// walked: empty when none does.
-    public func patterns(excluding name: String, at relativePath: String) -> [Int] {
+    public func patterns(excluding name: String, at relativePath: String, isFolder: Bool) -> [Int] {
         matched.indices.filter { index in
-            let (pattern, byPath) = matched[index]
-            return fnmatch(pattern, byPath ? relativePath : name, 0) == 0
+            let (pattern, byPath, foldersOnly) = matched[index]
+            return (isFolder || !foldersOnly) && fnmatch(pattern, byPath ? relativePath : name, 0) == 0
         }
     }
 

@@ -118,11 +118,12 @@ public struct PlaylistDiscovery: Sendable {
         /// title behind one is not part of the run, which says so.
         public var skippedLinks: [String] = []
         /// The files and folders the walk left out by ``PlaylistDiscovery/exclusion`` (a folder once, not
-        /// what is in it), and the patterns that left out nothing (a typo, most often).
+        /// what is in it).
         public var excluded: [String] = []
         /// The playlists left out (themselves or their folder) that a master of the run lists: read with their
         /// title all the same (a title is read and changed whole).
         public var readWithTitle: [String] = []
+        /// The patterns that fit nothing, walked or not (a typo, most often).
         public var unusedExclusions: [String] = []
         /// For a pattern that left out nothing, what it was most likely meant to be: the name walked one or two
         /// edits away, or the pattern without the input's own path (patterns are matched from the directory given).
@@ -150,14 +151,14 @@ public struct PlaylistDiscovery: Sendable {
                 notes.append(
                     "warning: \(first)\(readWithTitle.count > 1 ? " and \(readWithTitle.count - 1) more" : "") left out by "
                         + "\(names[.exclude]) \(readWithTitle.count > 1 ? "are" : "is") read all the same: a master of the run lists "
-                        + "\(readWithTitle.count > 1 ? "them" : "it"), and a title is read whole; leave out the master (or its folder) to leave out the title"
+                        + "\(readWithTitle.count > 1 ? "them" : "it"), and a title is read whole; leave out the title's folder to leave out the title"
                 )
             }
             for pattern in unusedExclusions {
                 let hint = exclusionHints[pattern].map { " (did you mean \($0)?)" } ?? ""
                 notes.append(
-                    "\(unusedIsError ? "error" : "warning"): \(names[.exclude]) \(pattern) left out nothing: no file or folder walked "
-                        + "matches it\(hint)")
+                    "\(unusedIsError ? "error" : "warning"): the pattern \(pattern) of \(names[.exclude]) left out nothing: no file or "
+                        + "folder walked matches it\(hint)")
             }
             return notes
         }
@@ -195,6 +196,9 @@ public struct PlaylistDiscovery: Sendable {
         var skippedLinks: [String] = []
         var excluded: [(path: String, patterns: [Int])] = []
         var walkedNames: Set<String> = []
+        // Patterns that fit something the walk did not leave out itself (in a folder left out, a hidden
+        // entry, a file given by name): not ones that left out nothing.
+        var fitting: Set<Int> = []
         var givenFiles: [String] = []
         // A folder reached twice (overlapping inputs, links) is walked once, across all inputs.
         var visited: Set<[UInt64]> = []
@@ -221,8 +225,10 @@ public struct PlaylistDiscovery: Sendable {
             if isDirectory(info) {
                 walk(
                     input, relative: "", into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
-                    excluded: &excluded, walkedNames: &walkedNames, visited: &visited)
+                    excluded: &excluded, walkedNames: &walkedNames, fitting: &fitting, visited: &visited)
             } else {
+                let name = PathComponents.of(input).last ?? input
+                if !exclusion.isEmpty { fitting.formUnion(exclusion.patterns(excluding: name, at: name, isFolder: false)) }
                 files.append(
                     PlaylistFile(
                         path: input, relativePath: PathComponents.of(input).last ?? input, isLink: wasLink))
@@ -233,14 +239,18 @@ public struct PlaylistDiscovery: Sendable {
         // One input walked without following links reaches each file once: no stat of each to check it.
         let packages = group((inputs.count > 1 || followSymlinks ? Self.readOnce(files) : files).sorted())
         // A playlist left out (or in a folder left out) that a master of the run lists is read with its title
-        // all the same.
+        // all the same. (Compared as the disk resolves them: a master's references and the walk may spell a path
+        // differently, `./lib/t` and `lib/t`.)
         var readWithTitle: [String] = []
         if !excluded.isEmpty {
-            let listed = packages.flatMap { $0.media.map(\.path) }
-            readWithTitle = listed.filter { path in excluded.contains { path == $0.path || path.hasPrefix($0.path + "/") } }
+            let left = excluded.compactMap { Self.resolved($0.path) }
+            readWithTitle = packages.flatMap { $0.media.map(\.path) }.filter { path in
+                guard let real = Self.resolved(path) else { return false }
+                return left.contains { real == $0 || real.hasPrefix($0 + "/") }
+            }
         }
-        let unused = exclusion.patterns.indices.filter { index in !excluded.contains { $0.patterns.contains(index) } }
-            .map { exclusion.patterns[$0] }
+        for entry in excluded { fitting.formUnion(entry.patterns) }
+        let unused = exclusion.patterns.indices.filter { !fitting.contains($0) }.map { exclusion.patterns[$0] }
         return Result(
             packages: packages, problems: problems,
             leftovers: leftovers.sorted(),
@@ -249,6 +259,33 @@ public struct PlaylistDiscovery: Sendable {
             exclusionHints: Dictionary(
                 unused.compactMap { pattern in Exclusion.hint(for: pattern, inputs: inputs, names: walkedNames).map { (pattern, $0) } },
                 uniquingKeysWith: { first, _ in first }))
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// `path` with its links, `.` and `..` resolved, or `nil` if it cannot be.
+    private static func resolved(_ path: String) -> String? {
+        guard let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// Notes in `fitting` the patterns that fit an entry inside `folder` (left out, so not walked), `depth`
+    /// folders down at most.
+    private func noteFits(inside folder: String, relative: String, into fitting: inout Set<Int>, depth: Int = 8) {
+        guard depth > 0, let handle = opendir(folder) else { return }
+        defer { closedir(handle) }
+        while let entry = readdir(handle) {
+            let name = entry.name
+            guard name != ".", name != ".." else { continue }
+            let isFolder = entry.pointee.d_type == UInt8(DT_DIR)
+            let relativePath = relative + "/" + name
+            fitting.formUnion(exclusion.patterns(excluding: name, at: relativePath, isFolder: isFolder))
+            if isFolder { noteFits(inside: entryPath(name, in: folder), relative: relativePath, into: &fitting, depth: depth - 1) }
+        }
     }
 
     /// The files, each file once however often it was reached (by device and inode: `lib`, `./lib` and
@@ -265,7 +302,7 @@ public struct PlaylistDiscovery: Sendable {
     private func walk(
         _ directory: String, relative: String, into files: inout [PlaylistFile], problems: inout [IOError],
         leftovers: inout [String], skippedLinks: inout [String], excluded: inout [(path: String, patterns: [Int])],
-        walkedNames: inout Set<String>, visited: inout Set<[UInt64]>
+        walkedNames: inout Set<String>, fitting: inout Set<Int>, visited: inout Set<[UInt64]>
     ) {
         var info = stat()
         guard stat(directory, &info) == 0 else {
@@ -282,6 +319,11 @@ public struct PlaylistDiscovery: Sendable {
         while let entry = readdir(handle) {
             let name = entry.name
             if name.hasPrefix(".") {
+                if !exclusion.isEmpty, name != ".", name != ".." {
+                    let relativePath = relative.isEmpty ? name : relative + "/" + name
+                    fitting.formUnion(
+                        exclusion.patterns(excluding: name, at: relativePath, isFolder: entry.pointee.d_type == UInt8(DT_DIR)))
+                }
                 if TemporaryLeftovers.isTemporaryName(name) {
                     leftovers.append(entryPath(name, in: directory))
                 }
@@ -293,11 +335,16 @@ public struct PlaylistDiscovery: Sendable {
         for (name, type) in entries.sorted(by: { $0.name < $1.name }) {
             let path = entryPath(name, in: directory)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
-            if !exclusion.isEmpty { walkedNames.insert(name) }
-            // Left out before anything is read of it: a folder is not walked.
-            if !exclusion.isEmpty, case let patterns = exclusion.patterns(excluding: name, at: relativePath), !patterns.isEmpty {
-                excluded.append((path, patterns))
-                continue
+            if !exclusion.isEmpty {
+                walkedNames.insert(name)
+                // Left out before anything is read of it: a folder is not walked (what is in it may fit other patterns).
+                let isFolder = type == UInt8(DT_DIR) || ((type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK)) && Self.isFolder(path))
+                let patterns = exclusion.patterns(excluding: name, at: relativePath, isFolder: isFolder)
+                if !patterns.isEmpty {
+                    excluded.append((path, patterns))
+                    if isFolder { noteFits(inside: path, relative: relativePath, into: &fitting) }
+                    continue
+                }
             }
             // The directory entry's type spares an lstat per file; a file system that does not fill it in
             // (DT_UNKNOWN) gets one.
@@ -332,7 +379,7 @@ public struct PlaylistDiscovery: Sendable {
             if kind == UInt8(DT_DIR) {
                 walk(
                     path, relative: relativePath, into: &files, problems: &problems, leftovers: &leftovers, skippedLinks: &skippedLinks,
-                    excluded: &excluded, walkedNames: &walkedNames, visited: &visited)
+                    excluded: &excluded, walkedNames: &walkedNames, fitting: &fitting, visited: &visited)
             } else if kind == UInt8(DT_REG), Self.hasPlaylistName(name), Self.isPlaylist(path, named: name) {
                 files.append(PlaylistFile(path: path, relativePath: relativePath, isLink: viaLink))
             }

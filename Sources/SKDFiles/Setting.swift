@@ -70,7 +70,7 @@ public enum Setting: String, Sendable, CaseIterable {
         case .pathPattern: "the path pattern"
         case .assumeEncrypted: "the setting that assumes clear media encrypted"
         case .followSymlinks: "the setting that follows symbolic links"
-        case .exclude: "an exclusion pattern"
+        case .exclude: "the exclusion patterns"
         case .cpix: "a CPIX document given for the run"
         case .kidFromMedia: "the setting that takes the KID from the media"
         case .destinations: "in place, a directory, a check or a diff"

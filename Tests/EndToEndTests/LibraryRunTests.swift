@@ -336,11 +336,11 @@ struct ExcludeTests {
         defer { library.remove() }
         let typo = try SKDPackRunner.run(["validate", "--exclude", "titel-0001", library.path()])
         #expect(typo.status == 0)
-        #expect(typo.stderr.contains("warning: --exclude titel-0001 left out nothing"), "\(typo.stderr)")
+        #expect(typo.stderr.contains("warning: the pattern titel-0001 of --exclude left out nothing"), "\(typo.stderr)")
         #expect(typo.stdoutText.contains("14 playlists checked"))
         let everything = try SKDPackRunner.run(["validate", "--exclude", "*", library.path()])
         #expect(everything.status == 2)
-        #expect(everything.stderr.contains("no *.m3u8 file there but those --exclude left out"), "\(everything.stderr)")
+        #expect(everything.stderr.contains("no *.m3u8 file there that --exclude did not leave out"), "\(everything.stderr)")
         // apply, which writes, takes a pattern that leaves out nothing for a mistake: nothing written, exit 2,
         // the name it most likely meant, and a path written from the working folder shown from the directory.
         let before = try ExcludeTests.snapshot(library.root)
@@ -348,12 +348,13 @@ struct ExcludeTests {
         #expect(migrate.status == 2)
         #expect(
             migrate.stderr.contains(
-                "error: --exclude titel-0001 left out nothing: no file or folder walked matches it (did you mean title-0001?)"),
+                "error: the pattern titel-0001 of --exclude left out nothing: no file or folder walked matches it (did you mean title-0001?)"
+            ),
             "\(migrate.stderr)")
         #expect(migrate.stderr.contains("nothing written"))
         #expect(try ExcludeTests.snapshot(library.root) == before)
         let pathFromHere = try SKDPackRunner.run(
-            LibraryRunTests.migrate + ["--exclude", library.path("title-0001"), "--check", library.path()])
+            LibraryRunTests.migrate + ["--exclude", library.path("title-0001"), "--in-place", library.path()])
         #expect(pathFromHere.status == 2)
         #expect(pathFromHere.stderr.contains("(did you mean title-0001?)"), "\(pathFromHere.stderr)")
         // Not a plain command line (`--exclude=…`): ArgumentParser reads it, with the same result.

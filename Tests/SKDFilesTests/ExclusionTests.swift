@@ -96,7 +96,8 @@ struct ExclusionTests {
         func walked(_ path: String) -> Bool { !ancestors(path).contains { folder in patterns.contains { Self.excludes($0, folder) } } }
         let expectedFiles = tree.files.filter { file in walked(file) && !patterns.contains { Self.excludes($0, file) } }
         let expectedExcluded = entries.filter { entry in walked(entry) && patterns.contains { Self.excludes($0, entry) } }
-        let expectedUnused = patterns.filter { pattern in !entries.contains { entry in walked(entry) && Self.excludes(pattern, entry) } }
+        // A pattern fits nothing when no entry fits it, walked or inside a folder left out.
+        let expectedUnused = patterns.filter { pattern in !entries.contains { entry in Self.excludes(pattern, entry) } }
 
         let found = result.packages.flatMap(\.media).map { String($0.path.dropFirst(root.path.count + 1)) }.sorted()
         #expect(found == expectedFiles.sorted(), "patterns \(patterns)")
@@ -131,5 +132,23 @@ struct ExclusionTests {
 
         discovery.exclusion = Exclusion(["./t/"])
         #expect(discovery.discover([root.path]).packages.isEmpty, "a pattern written ./t/ is the folder t")
+    }
+
+    @Test("a pattern ending in / fits folders only; one whose matches lie in a folder left out, or are hidden, fits something")
+    func foldersAndFits() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("skdpack-exclusion-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        for folder in ["t/extras", "t/trailers"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        for file in ["t/extras.m3u8", "t/extras/a.m3u8", "t/trailers/old.bak.m3u8", "t/.hidden.m3u8", "t/v.m3u8"] {
+            try Data("#EXTM3U\n#EXTINF:6,\ns.ts\n".utf8).write(to: root.appendingPathComponent(file))
+        }
+        var discovery = PlaylistDiscovery()
+        discovery.exclusion = Exclusion(["extras/", "extras.m3u8/", "trailers", "*.bak.m3u8", ".hidden*"])
+        let result = discovery.discover([root.path])
+        let found = result.packages.flatMap(\.media).map { String($0.path.dropFirst(root.path.count + 1)) }.sorted()
+        #expect(found == ["t/extras.m3u8", "t/v.m3u8"])
+        #expect(result.unusedExclusions == ["extras.m3u8/"], "a folders-only pattern fits no file; the others fit something")
     }
 }

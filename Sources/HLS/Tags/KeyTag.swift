@@ -28,7 +28,7 @@ public struct KeyTag: Hashable, Sendable, Codable {
     public init(attributes list: AttributeList, isSessionKey: Bool) {
         self.isSessionKey = isSessionKey
         var (method, uri, iv, format, versions): (String?, String?, String?, String?, String?) = (nil, nil, nil, nil, nil)
-        var (sawURI, sawFormat, sawVersions) = (false, false, false)
+        var (sawURI, sawIV, sawFormat, sawVersions) = (false, false, false, false)
         list.line.withUnsafeBytes { line in
             for span in list.spans {
                 let attribute = AttributeView(line: line, span: span)
@@ -37,10 +37,10 @@ public struct KeyTag: Hashable, Sendable, Codable {
                 case 3 where !sawURI && attribute.isNamed("URI"):
                     sawURI = true
                     if span.isQuoted { uri = attribute.text }
-                case 2 where iv == nil && attribute.isNamed("IV"):
+                case 2 where !sawIV && attribute.isNamed("IV"):
                     // The hex digits after `0x`, where the value is a hexadecimal-sequence (else none).
-                    let text = attribute.text
-                    iv = NumberParsing.hexadecimalDigits(text) ?? ""
+                    sawIV = true
+                    iv = NumberParsing.hexadecimalDigits(attribute.text)
                 case 9 where !sawFormat && attribute.isNamed("KEYFORMAT"):
                     sawFormat = true
                     if span.isQuoted { format = attribute.text }
@@ -54,7 +54,7 @@ public struct KeyTag: Hashable, Sendable, Codable {
         }
         self.method = method ?? ""
         self.uri = uri
-        self.iv = iv.flatMap { $0.isEmpty ? nil : $0 }
+        self.iv = iv
         keyFormat = format ?? Self.defaultKeyFormat
         hasExplicitKeyFormat = format != nil
         keyFormatVersions = versions

@@ -13,4 +13,10 @@ public enum ApplyDestination: Sendable, Equatable {
 
     /// Whether everything goes to one stream (standard output, diffs), written by one job in order.
     public var writesOneStream: Bool { self == .standardOutput || self == .diff }
+
+    /// Whether playlists are written to files (in place, or under a directory).
+    public var writesFiles: Bool {
+        if case .directory = self { return true }
+        return self == .inPlace
+    }
 }

@@ -45,10 +45,12 @@ public struct ApplyRun: Sendable {
         let names = library.names
         var result = Result(run: RunResult(status: .succeeded, done: 0, total: job.total))
         for problem in job.discovery.problems { observer.note(problem.description) }
-        // A pattern that left out nothing most often meant to leave out a title that would now be written.
-        for note in job.discovery.exclusionNotes(names, unusedIsError: true) { observer.note(note) }
-        if !job.discovery.unusedExclusions.isEmpty {
-            observer.note("nothing written: every \(names[.exclude]) pattern must leave out something")
+        // A pattern that left out nothing most often meant to leave out a title that would now be written (a
+        // check or a diff shows what would change: it is said there as a warning).
+        let writes = destination.writesFiles
+        for note in job.discovery.exclusionNotes(names, unusedIsError: writes) { observer.note(note) }
+        if writes, !job.discovery.unusedExclusions.isEmpty {
+            observer.note("nothing written: each pattern of \(names[.exclude]) must leave out something")
             result.run.status = .failed
             return result
         }

@@ -26,15 +26,22 @@ public struct InspectRequest: Sendable, Equatable {
 /// protection of the init segments it names), of an init segment's protection, or of what was read of a
 /// media segment. It judges nothing beyond what the reader finds; the caller prints ``shown``.
 public enum InspectRun {
-    public struct Result: Encodable, Sendable {
+    public struct Result: Sendable {
         /// What is shown: a playlist's inspection, an init segment's protection or a media segment's summary.
-        public let shown: any Encodable & Sendable
+        private let shown: any Encodable & Sendable
         /// What hides the secrets of what is shown (a token in a key URI, as everywhere).
-        public let redaction: Redaction
+        private let redaction: Redaction
         /// Whether the reader found an error in the playlist, or an init segment it names could not be read.
         public let hasErrors: Bool
 
-        public func encode(to encoder: any Encoder) throws { try shown.encode(to: encoder) }
+        init(shown: any Encodable & Sendable, redaction: Redaction, hasErrors: Bool) {
+            (self.shown, self.redaction, self.hasErrors) = (shown, redaction, hasErrors)
+        }
+
+        /// What is shown, as `encode` writes it (JSON, say), its secrets hidden: there is no other way to it.
+        public func text(_ encode: (any Encodable) throws -> String) rethrows -> Redacted {
+            redaction.redacted(try encode(shown))
+        }
     }
 
     /// What `request` shows; throws what stops the reading of its file (not there, not a playlist or a segment).

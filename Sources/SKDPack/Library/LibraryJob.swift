@@ -26,7 +26,7 @@ public struct LibraryJob: Sendable {
         if discovered.packages.isEmpty, discovered.problems.isEmpty {
             let reason =
                 discovered.excluded.isEmpty
-                ? "no *.m3u8 file there" : "no *.m3u8 file there but those \(discovery.names[.exclude]) left out"
+                ? "no *.m3u8 file there" : "no *.m3u8 file there that \(discovery.names[.exclude]) did not leave out"
             discovered.problems = inputs.map { IOError(path: $0, operation: "find a playlist in it", errno: ENOENT, reason: reason) }
         }
         self.discovery = discovered

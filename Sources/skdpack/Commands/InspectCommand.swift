@@ -62,7 +62,8 @@ struct InspectCommand: ParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
-            try StandardStreams.output(result.redaction.redacted(String(decoding: try encoder.encode(result), as: UTF8.self) + "\n"))
+            let json = try result.text { String(decoding: try encoder.encode($0), as: UTF8.self) + "\n" }
+            try StandardStreams.output(json)
         } catch let status as ExitCode {
             throw status
         } catch {
