@@ -4,10 +4,12 @@ import Glibc
 /// against the files and folders it meets. A pattern without `/` is matched against a name, at any depth
 /// (`trailers`, `*.bak.m3u8`); a pattern with `/` against the path from the directory given (`show-a/extras`,
 /// `*/trailers/*`, where `*` crosses `/`; a leading `/` or `./` anchors it there too). A pattern that ends in
-/// `/` fits folders only (`extras/`). A folder left out is not walked. Letter case counts, as it does on the disk. The files given by name, and the playlists a master of the run lists, are not left out: the
-/// patterns say what a walk finds, and a title is changed whole.
+/// `/` fits folders only (`extras/`). A folder left out is not walked. Letter case counts, as it does on the
+/// disk. The files given by name, and the playlists a master of the run lists, are not left out: the patterns
+/// say what a walk finds, and a title is changed whole.
 public struct Exclusion: Sendable, Equatable {
-    /// The patterns as given (a leading `./` and a trailing `/` are dropped when matching).
+    /// The patterns as given (a leading `./` or `/` and a trailing `/` are dropped when matching, and said
+    /// by ``matched``).
     public let patterns: [String]
     /// Each pattern as matched, whether it is matched against the path (else against a name), and whether it
     /// fits folders only.

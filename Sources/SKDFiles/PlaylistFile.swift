@@ -261,11 +261,6 @@ public struct PlaylistDiscovery: Sendable {
                 uniquingKeysWith: { first, _ in first }))
     }
 
-    private static func isFolder(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
-    }
-
     /// `path` with its links, `.` and `..` resolved, or `nil` if it cannot be.
     private static func resolved(_ path: String) -> String? {
         guard let real = realpath(path, nil) else { return nil }
@@ -336,9 +331,13 @@ public struct PlaylistDiscovery: Sendable {
             let path = entryPath(name, in: directory)
             let relativePath = relative.isEmpty ? name : relative + "/" + name
             if !exclusion.isEmpty {
-                walkedNames.insert(name)
                 // Left out before anything is read of it: a folder is not walked (what is in it may fit other patterns).
-                let isFolder = type == UInt8(DT_DIR) || ((type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK)) && Self.isFolder(path))
+                var target = stat()
+                let isFolder =
+                    type == UInt8(DT_DIR)
+                    || ((type == UInt8(DT_UNKNOWN) || type == UInt8(DT_LNK)) && stat(path, &target) == 0 && isDirectory(target))
+                // The names a mistyped pattern may have meant: folders and playlists, not every segment.
+                if isFolder || Self.hasPlaylistName(name) { walkedNames.insert(name) }
                 let patterns = exclusion.patterns(excluding: name, at: relativePath, isFolder: isFolder)
                 if !patterns.isEmpty {
                     excluded.append((path, patterns))
