@@ -25,7 +25,7 @@ struct ApplyFixture {
 
     /// Runs apply over the whole input directory as the command line does: a request (``ApplyRequest``),
     /// the plan the ``Planner`` makes of it, and the run (``ApplyRun``), whose outcomes come in report order;
-    /// a request the planner refuses leaves its problem in ``notes`` and no outcome. `planned: false` runs each
+    /// a request the planner refuses throws its problem (no test passes on the outcomes of a run never made). `planned: false` runs each
     /// package through the engine (``ApplyRunner``) without a plan, its playlists in the order processed: for
     /// what the engine does with values the plan refuses before (a hostile `--var`, sources a template leaves
     /// unused, a ``Catalog`` made in memory).
@@ -53,13 +53,7 @@ struct ApplyFixture {
             match: match)
         (request.destination, request.inputs) = (.directory(output.path), [input.path])
         (request.assumeEncrypted, request.sessionKeys) = (assumeEncrypted, sessionKeys)
-        let options: ApplyOptions
-        do {
-            options = try Planner.apply(request, names: SettingNames())
-        } catch {
-            (notes, outcomes) = ([error.message], [])
-            return outcomes
-        }
+        let options = try Planner.apply(request, names: SettingNames())
         let observer = Collected()
         _ = ApplyRun(options: options, library: LibraryInput(paths: request.inputs), destination: request.destination).run(
             observer: observer, report: nil
